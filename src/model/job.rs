@@ -1,0 +1,276 @@
+//! Job, step, partition and node records: what backends supply and renderers print.
+
+use super::array::ArrayPart;
+use super::exit::ExitStatus;
+use super::state::{JobState, StateFlag};
+use super::time_limit::TimeLimit;
+use serde::{Deserialize, Serialize};
+
+/// Memory requested by a job, in megabytes, the way Slurm keeps it (per node or per CPU).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MemoryRequest {
+    /// `--mem`; 0 means all the memory of each node.
+    PerNode(u64),
+    /// `--mem-per-cpu` or the partition's DefMemPerCPU.
+    PerCpu(u64),
+}
+
+impl Default for MemoryRequest {
+    fn default() -> Self {
+        MemoryRequest::PerNode(0)
+    }
+}
+
+impl MemoryRequest {
+    /// Memory of the whole allocation on one node with `cpus` CPUs.
+    pub fn per_node_mb(self, cpus: u32) -> u64 {
+        match self {
+            MemoryRequest::PerNode(mb) => mb,
+            MemoryRequest::PerCpu(mb) => mb * u64::from(cpus),
+        }
+    }
+}
+
+/// A job as the controller knows it (one row of `squeue`, one `scontrol show job` block,
+/// and with its steps the rows of `sacct`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct JobRecord {
+    pub job_id: u32,
+    pub array: Option<ArrayPart>,
+    pub name: String,
+    pub user: String,
+    pub uid: u32,
+    pub group: String,
+    pub gid: u32,
+    pub account: Option<String>,
+    pub partition: String,
+    pub qos: Option<String>,
+    pub state: JobState,
+    pub flag: StateFlag,
+    /// `None`, a reason name such as `Resources`, or a free-text description.
+    pub reason: String,
+    pub priority: u32,
+    pub nice: i32,
+    pub submit_time: i64,
+    pub eligible_time: Option<i64>,
+    pub accrue_time: Option<i64>,
+    pub start_time: Option<i64>,
+    pub end_time: Option<i64>,
+    pub last_sched_eval: Option<i64>,
+    pub time_limit: TimeLimit,
+    pub num_nodes: u32,
+    pub num_cpus: u32,
+    /// `-n` when the user gave it; None prints `N/A` where Slurm does.
+    pub num_tasks: Option<u32>,
+    pub cpus_per_task: u32,
+    pub ntasks_per_node: Option<u32>,
+    pub memory: MemoryRequest,
+    /// Allocated nodes, compressed; None while pending.
+    pub nodes: Option<String>,
+    pub batch_host: Option<String>,
+    pub req_nodes: Option<String>,
+    pub exc_nodes: Option<String>,
+    pub features: Option<String>,
+    /// Command line: script path and arguments.
+    pub command: String,
+    pub work_dir: String,
+    pub std_out: String,
+    pub std_err: String,
+    pub std_in: String,
+    pub exit_code: ExitStatus,
+    pub derived_exit_code: ExitStatus,
+    /// Remaining dependencies as squeue prints them, e.g. `afterok:12(unfulfilled)`.
+    pub dependency: Option<String>,
+    /// Uid of the user who cancelled the job (sacct's `CANCELLED by <uid>`).
+    pub cancelled_by: Option<u32>,
+    /// `gres:gpu:2` style request, squeue's TRES_PER_NODE.
+    pub tres_per_node: Option<String>,
+    pub comment: Option<String>,
+    pub batch: bool,
+    pub requeue: bool,
+    pub restarts: u32,
+    pub alloc_node: String,
+    pub alloc_sid: u32,
+    pub cluster: String,
+    pub steps: Vec<StepRecord>,
+}
+
+impl JobRecord {
+    /// `%i`: `12`, `13_0`, `13_[1-3%2]`.
+    pub fn array_display_id(&self) -> String {
+        match &self.array {
+            None => self.job_id.to_string(),
+            Some(a) => format!("{}_{}", a.array_job_id(), a.task_display()),
+        }
+    }
+
+    pub fn array_job_id(&self) -> u32 {
+        self.array
+            .as_ref()
+            .map_or(self.job_id, ArrayPart::array_job_id)
+    }
+
+    /// Seconds the job has run by `now` (0 while pending).
+    pub fn run_seconds(&self, now: i64) -> i64 {
+        match self.start_time {
+            None => 0,
+            Some(start) => {
+                if self.state == JobState::Pending {
+                    return 0;
+                }
+                let end = if self.state.is_finished() {
+                    self.end_time.unwrap_or(now)
+                } else {
+                    now
+                };
+                (end - start).max(0)
+            }
+        }
+    }
+
+    /// Memory of the allocation per node in MB, as TRES `mem=` shows it.
+    pub fn memory_per_node_mb(&self) -> u64 {
+        self.memory
+            .per_node_mb(self.num_cpus / self.num_nodes.max(1))
+    }
+
+    /// `cpu=1,mem=1G,node=1,billing=1`.
+    pub fn tres(&self) -> String {
+        let mem = self.memory_per_node_mb() * u64::from(self.num_nodes.max(1));
+        let mut s = format!("cpu={},mem={}", self.num_cpus, super::units::mb_str(mem));
+        s.push_str(&format!(
+            ",node={},billing={}",
+            self.num_nodes, self.num_cpus
+        ));
+        if let Some(gres) = &self.tres_per_node
+            && let Some(count) = gres
+                .strip_prefix("gres:gpu:")
+                .and_then(|c| c.parse::<u32>().ok())
+        {
+            s.push_str(&format!(",gres/gpu={}", count * self.num_nodes.max(1)));
+        }
+        s
+    }
+}
+
+/// Which step of a job a step record is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize)]
+pub enum StepId {
+    #[default]
+    Batch,
+    Extern,
+    Interactive,
+    Numbered(u32),
+}
+
+impl StepId {
+    pub fn suffix(self) -> String {
+        match self {
+            StepId::Batch => "batch".to_string(),
+            StepId::Extern => "extern".to_string(),
+            StepId::Interactive => "interactive".to_string(),
+            StepId::Numbered(n) => n.to_string(),
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<StepId> {
+        match s {
+            "batch" => Some(StepId::Batch),
+            "extern" => Some(StepId::Extern),
+            "interactive" => Some(StepId::Interactive),
+            n => n.parse().ok().map(StepId::Numbered),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct StepRecord {
+    pub step_id: StepId,
+    pub name: String,
+    pub state: JobState,
+    pub exit_code: ExitStatus,
+    pub start_time: Option<i64>,
+    pub end_time: Option<i64>,
+    pub num_cpus: u32,
+    pub num_tasks: u32,
+    pub num_nodes: u32,
+    pub nodes: String,
+}
+
+/// A partition as sinfo and scontrol show it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PartitionRecord {
+    pub name: String,
+    pub is_default: bool,
+    /// `up`, `down`, `drain` or `inactive`.
+    pub availability: String,
+    pub max_time: TimeLimit,
+    pub default_time: Option<TimeLimit>,
+    pub nodes: Vec<String>,
+    pub total_cpus: u32,
+    pub def_mem_per_cpu: Option<u64>,
+}
+
+/// A node's scheduling state, as sinfo's compact and long names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum NodeState {
+    #[default]
+    Idle,
+    Mixed,
+    Allocated,
+    Down,
+    Drained,
+    Draining,
+}
+
+impl NodeState {
+    pub fn compact(self) -> &'static str {
+        match self {
+            NodeState::Idle => "idle",
+            NodeState::Mixed => "mix",
+            NodeState::Allocated => "alloc",
+            NodeState::Down => "down",
+            NodeState::Drained => "drain",
+            NodeState::Draining => "drng",
+        }
+    }
+    pub fn long(self) -> &'static str {
+        match self {
+            NodeState::Idle => "idle",
+            NodeState::Mixed => "mixed",
+            NodeState::Allocated => "allocated",
+            NodeState::Down => "down",
+            NodeState::Drained => "drained",
+            NodeState::Draining => "draining",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct NodeRecord {
+    pub name: String,
+    pub hostname: String,
+    pub address: String,
+    pub state: NodeState,
+    pub cpus: u32,
+    pub alloc_cpus: u32,
+    pub sockets: u32,
+    pub cores_per_socket: u32,
+    pub threads_per_core: u32,
+    /// RealMemory in MB.
+    pub real_memory: u64,
+    pub alloc_memory: u64,
+    pub free_memory: Option<u64>,
+    pub tmp_disk: u64,
+    pub weight: u32,
+    pub features: Option<String>,
+    pub gres: Option<String>,
+    pub reason: Option<String>,
+    pub cpu_load: Option<f64>,
+    pub partitions: Vec<String>,
+    pub boot_time: Option<i64>,
+    pub slurmd_start_time: Option<i64>,
+    pub os: String,
+    pub arch: String,
+    pub version: String,
+}

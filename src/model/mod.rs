@@ -1,0 +1,21 @@
+//! Slurm's concepts, shared by parsers, renderers and backends.
+
+pub mod array;
+pub mod exit;
+pub mod hostlist;
+pub mod job;
+pub mod jobid;
+pub mod state;
+pub mod time_limit;
+pub mod timestamp;
+pub mod units;
+
+pub use array::ArrayPart;
+pub use exit::ExitStatus;
+pub use job::{
+    JobRecord, MemoryRequest, NodeRecord, NodeState, PartitionRecord, StepId, StepRecord,
+};
+pub use jobid::{JobSelector, TaskSelector};
+pub use state::{JobState, StateFlag};
+pub use time_limit::TimeLimit;
+pub use timestamp::TimeFormat;

@@ -1,0 +1,89 @@
+//! Facts about this machine and its users, read from the OS.
+
+use nix::unistd::{Gid, Group, Uid, User};
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct UserInfo {
+    pub uid: u32,
+    pub name: String,
+    pub gid: u32,
+    pub group: String,
+    pub home: String,
+    pub shell: String,
+}
+
+impl UserInfo {
+    fn from_user(u: User) -> UserInfo {
+        let group = Group::from_gid(u.gid)
+            .ok()
+            .flatten()
+            .map(|g| g.name)
+            .unwrap_or_else(|| u.gid.as_raw().to_string());
+        UserInfo {
+            uid: u.uid.as_raw(),
+            name: u.name,
+            gid: u.gid.as_raw(),
+            group,
+            home: u.dir.to_string_lossy().into_owned(),
+            shell: u.shell.to_string_lossy().into_owned(),
+        }
+    }
+
+    /// The user running this process. Falls back to the numeric uid when the passwd
+    /// database has no entry (containers often run with arbitrary uids).
+    pub fn current() -> UserInfo {
+        let uid = Uid::current();
+        match User::from_uid(uid) {
+            Ok(Some(u)) => UserInfo::from_user(u),
+            _ => UserInfo {
+                uid: uid.as_raw(),
+                name: uid.as_raw().to_string(),
+                gid: Gid::current().as_raw(),
+                group: Gid::current().as_raw().to_string(),
+                home: std::env::var("HOME").unwrap_or_else(|_| "/".into()),
+                shell: "/bin/sh".into(),
+            },
+        }
+    }
+}
+
+/// Looks a user up by name or numeric uid, as Slurm's `-u` options accept both.
+pub fn lookup_user(name_or_uid: &str) -> Option<UserInfo> {
+    if let Ok(Some(u)) = User::from_name(name_or_uid) {
+        return Some(UserInfo::from_user(u));
+    }
+    let uid: u32 = name_or_uid.parse().ok()?;
+    match User::from_uid(Uid::from_raw(uid)) {
+        Ok(Some(u)) => Some(UserInfo::from_user(u)),
+        _ => None,
+    }
+}
+
+/// The user name for a uid, or the number itself.
+pub fn user_name(uid: u32) -> String {
+    match User::from_uid(Uid::from_raw(uid)) {
+        Ok(Some(u)) => u.name,
+        _ => uid.to_string(),
+    }
+}
+
+/// The full host name (`gethostname`), as sbatch records SLURM_SUBMIT_HOST.
+pub fn hostname() -> String {
+    nix::unistd::gethostname()
+        .ok()
+        .and_then(|h| h.into_string().ok())
+        .unwrap_or_else(|| "localhost".to_string())
+}
+
+/// The short host name: everything before the first dot.
+pub fn short_hostname() -> String {
+    let h = hostname();
+    h.split('.').next().unwrap_or(&h).to_string()
+}
+
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
