@@ -4,7 +4,7 @@
 
 use crate::sys::UserInfo;
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{Read, Write};
 
 pub struct Invocation<'a> {
     /// The program name Slurm would print in messages (`sbatch`, `squeue`, ...).
@@ -16,6 +16,7 @@ pub struct Invocation<'a> {
     pub now: i64,
     pub user: UserInfo,
     pub cwd: std::path::PathBuf,
+    pub stdin: &'a mut dyn Read,
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
 }

@@ -2,5 +2,9 @@
 
 pub mod backend;
 pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod envvars;
+pub mod launcher;
 pub mod model;
 pub mod sys;

@@ -1,7 +1,10 @@
 //! Where jobs run. `Cluster` is everything a command needs from a scheduler; the local
 //! backend and the Backend.AI backend implement it. Commands never know which one they have.
 
-use crate::model::{JobRecord, NodeRecord, PartitionRecord};
+pub mod local;
+
+use crate::model::{JobRecord, JobSelector, JobSpec, NodeRecord, PartitionRecord};
+use crate::sys::UserInfo;
 use std::fmt;
 
 /// A failure talking to the scheduler. Commands turn these into Slurm's own messages.
@@ -43,6 +46,7 @@ pub enum SlurmErrno {
     InvalidTimeLimit,
     RequestedNodeConfigUnavailable,
     JobNotPending,
+    JobPending,
     InvalidNodeCount,
     TooManyRequestedCpus,
     InvalidGres,
@@ -65,6 +69,7 @@ impl SlurmErrno {
                 "Requested node configuration is not available"
             }
             SlurmErrno::JobNotPending => "Job is no longer pending execution",
+            SlurmErrno::JobPending => "Job is pending execution",
             SlurmErrno::InvalidNodeCount => "Node count specification invalid",
             SlurmErrno::TooManyRequestedCpus => "More processors requested than permitted",
             SlurmErrno::InvalidGres => "Invalid generic resource (gres) specification",
@@ -84,6 +89,7 @@ impl SlurmErrno {
             SlurmErrno::InvalidTimeLimit => 2051,
             SlurmErrno::RequestedNodeConfigUnavailable => 2014,
             SlurmErrno::JobNotPending => 2020,
+            SlurmErrno::JobPending => 2019,
             SlurmErrno::InvalidNodeCount => 2006,
             SlurmErrno::TooManyRequestedCpus => 2032,
             SlurmErrno::InvalidGres => 2072,
@@ -103,6 +109,63 @@ pub struct AccountingQuery {
     pub end: Option<i64>,
 }
 
+/// A refused submission: the `sbatch: error:` lines that explain it, then the errno line
+/// `Batch job submission failed: <text>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubmitError {
+    pub details: Vec<String>,
+    pub errno: Option<SlurmErrno>,
+    /// When the scheduler could not be reached or failed, this replaces the errno text.
+    pub failure: Option<BackendError>,
+}
+
+impl SubmitError {
+    pub fn errno(errno: SlurmErrno) -> Self {
+        SubmitError {
+            details: Vec::new(),
+            errno: Some(errno),
+            failure: None,
+        }
+    }
+    pub fn with_detail(mut self, line: impl Into<String>) -> Self {
+        self.details.push(line.into());
+        self
+    }
+}
+
+impl From<BackendError> for SubmitError {
+    fn from(e: BackendError) -> Self {
+        match e {
+            BackendError::Slurm(errno) => SubmitError::errno(errno),
+            other => SubmitError {
+                details: Vec::new(),
+                errno: None,
+                failure: Some(other),
+            },
+        }
+    }
+}
+
+/// A signal (or cancellation) sent to a job, as scancel asks for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SignalRequest {
+    /// None: cancel the job (Slurm's default SIGKILL semantics).
+    pub signal: Option<i32>,
+    /// `-b`: only the batch shell.
+    pub batch_only: bool,
+    /// `-f`: the batch shell, its children and every step.
+    pub full: bool,
+    /// Uid of whoever asks (owners and root may signal a job).
+    pub requester: u32,
+}
+
+/// Kinds of hold (`scontrol hold` by an administrator vs `uhold`/`sbatch -H` by the user).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HoldKind {
+    User,
+    Admin,
+}
+
 /// The scheduler, seen from the commands.
 pub trait Cluster {
     /// The cluster's name (SLURM_CLUSTER_NAME, sacct Cluster).
@@ -114,4 +177,24 @@ pub trait Cluster {
     fn accounting(&self, query: &AccountingQuery) -> Result<Vec<JobRecord>, BackendError>;
     fn partitions(&self) -> Result<Vec<PartitionRecord>, BackendError>;
     fn nodes(&self) -> Result<Vec<NodeRecord>, BackendError>;
+
+    /// Submits a batch job; returns its id.
+    fn submit(&self, _spec: &JobSpec, _user: &UserInfo) -> Result<u32, SubmitError> {
+        Err(BackendError::Other("this backend does not accept jobs".into()).into())
+    }
+    /// Signals or cancels the job(s) one id names.
+    fn signal(&self, _target: &JobSelector, _req: &SignalRequest) -> Result<(), BackendError> {
+        Err(BackendError::Other(
+            "this backend cannot signal jobs".into(),
+        ))
+    }
+    /// Holds pending job(s) (priority 0) or releases them.
+    fn hold(
+        &self,
+        _target: &JobSelector,
+        _kind: Option<HoldKind>,
+        _requester: u32,
+    ) -> Result<(), BackendError> {
+        Err(BackendError::Other("this backend cannot hold jobs".into()))
+    }
 }

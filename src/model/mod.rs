@@ -19,3 +19,8 @@ pub use jobid::{JobSelector, TaskSelector};
 pub use state::{JobState, StateFlag};
 pub use time_limit::TimeLimit;
 pub use timestamp::TimeFormat;
+pub mod dependency;
+pub mod jobspec;
+pub use dependency::{DepItem, DepKind, DepStatus, DepTarget, Dependency};
+pub use jobspec::{ArrayRequest, JobSpec, OpenMode, WarnSignal};
+pub mod fname;

@@ -1,0 +1,609 @@
+//! The local backend's durable state: one SQLite file in WAL mode, shared safely by every
+//! command, the queue runner and the job launchers (each opens its own connection; writers
+//! take the lock with BEGIN IMMEDIATE and wait on contention).
+
+use crate::model::{
+    ArrayPart, Dependency, ExitStatus, JobSpec, JobState, StateFlag, StepId, TimeLimit,
+};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+use std::path::Path;
+use std::time::Duration;
+
+const SCHEMA_VERSION: i64 = 1;
+
+const SCHEMA: &str = r#"
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+-- One row per sbatch call: the request and the script copied at submit time.
+CREATE TABLE IF NOT EXISTS submissions (
+    submission_id INTEGER PRIMARY KEY,
+    spec          TEXT NOT NULL,
+    script        BLOB NOT NULL
+);
+-- One row per job record, as slurmctld keeps them: an array's meta record holds its
+-- not-yet-started tasks; each task gets its own record when it starts.
+CREATE TABLE IF NOT EXISTS jobs (
+    job_id         INTEGER PRIMARY KEY,
+    submission_id  INTEGER NOT NULL REFERENCES submissions(submission_id),
+    array_job_id   INTEGER,
+    array_task_id  INTEGER,
+    array_pending  TEXT,
+    name           TEXT NOT NULL,
+    uid            INTEGER NOT NULL,
+    state          TEXT NOT NULL,
+    flag           TEXT NOT NULL DEFAULT 'None',
+    reason         TEXT NOT NULL DEFAULT 'None',
+    priority       INTEGER NOT NULL,
+    held           INTEGER NOT NULL DEFAULT 0,
+    dependency     TEXT,
+    dep_state      TEXT,
+    submit_time    INTEGER NOT NULL,
+    eligible_time  INTEGER,
+    start_time     INTEGER,
+    end_time       INTEGER,
+    last_sched_eval INTEGER,
+    exit_code      INTEGER NOT NULL DEFAULT 0,
+    exit_signal    INTEGER NOT NULL DEFAULT 0,
+    cancelled_by   INTEGER,
+    alloc_cpus     INTEGER NOT NULL,
+    alloc_mem_mb   INTEGER NOT NULL,
+    node           TEXT,
+    launcher_pid   INTEGER,
+    launcher_start INTEGER,
+    job_pgid       INTEGER
+);
+CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state);
+CREATE INDEX IF NOT EXISTS jobs_by_array ON jobs(array_job_id);
+CREATE INDEX IF NOT EXISTS jobs_by_end ON jobs(end_time);
+CREATE TABLE IF NOT EXISTS steps (
+    job_id      INTEGER NOT NULL,
+    step        TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    state       TEXT NOT NULL,
+    start_time  INTEGER,
+    end_time    INTEGER,
+    exit_code   INTEGER NOT NULL DEFAULT 0,
+    exit_signal INTEGER NOT NULL DEFAULT 0,
+    ncpus       INTEGER NOT NULL,
+    ntasks      INTEGER NOT NULL,
+    nnodes      INTEGER NOT NULL,
+    nodes       TEXT NOT NULL,
+    pgid        INTEGER,
+    PRIMARY KEY (job_id, step)
+);
+"#;
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("local state database: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error("local state database: corrupt record: {0}")]
+    Corrupt(String),
+    #[error("local state database is from a newer bai-slurm (schema {0})")]
+    TooNew(i64),
+}
+
+pub type DbResult<T> = Result<T, DbError>;
+
+pub struct Db {
+    conn: Connection,
+}
+
+/// One job record as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobRow {
+    pub job_id: u32,
+    pub submission_id: u32,
+    pub array: Option<ArrayPart>,
+    pub name: String,
+    pub uid: u32,
+    pub state: JobState,
+    pub flag: StateFlag,
+    pub reason: String,
+    pub priority: u32,
+    pub held: bool,
+    pub dependency: Option<Dependency>,
+    /// Per-item dependency states, as names (`unfulfilled`...), parallel to dependency.items.
+    pub dep_state: Vec<crate::model::DepStatus>,
+    pub submit_time: i64,
+    pub eligible_time: Option<i64>,
+    pub start_time: Option<i64>,
+    pub end_time: Option<i64>,
+    pub last_sched_eval: Option<i64>,
+    pub exit: ExitStatus,
+    pub cancelled_by: Option<u32>,
+    pub alloc_cpus: u32,
+    pub alloc_mem_mb: u64,
+    pub node: Option<String>,
+    pub launcher_pid: Option<i32>,
+    pub launcher_start: Option<u64>,
+    pub job_pgid: Option<i32>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepRow {
+    pub job_id: u32,
+    pub step: StepId,
+    pub name: String,
+    pub state: JobState,
+    pub start_time: Option<i64>,
+    pub end_time: Option<i64>,
+    pub exit: ExitStatus,
+    pub ncpus: u32,
+    pub ntasks: u32,
+    pub nnodes: u32,
+    pub nodes: String,
+    pub pgid: Option<i32>,
+}
+
+fn state_from(s: &str) -> rusqlite::Result<JobState> {
+    JobState::parse(s).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            0,
+            rusqlite::types::Type::Text,
+            format!("bad state {s}").into(),
+        )
+    })
+}
+
+fn flag_name(f: StateFlag) -> &'static str {
+    match f {
+        StateFlag::None => "None",
+        StateFlag::Completing => "COMPLETING",
+        StateFlag::Configuring => "CONFIGURING",
+    }
+}
+
+fn flag_from(s: &str) -> StateFlag {
+    match s {
+        "COMPLETING" => StateFlag::Completing,
+        "CONFIGURING" => StateFlag::Configuring,
+        _ => StateFlag::None,
+    }
+}
+
+fn json_err(e: serde_json::Error) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
+}
+
+const JOB_COLUMNS: &str = "job_id, submission_id, array_job_id, array_task_id, array_pending, name, uid, \
+     state, flag, reason, priority, held, dependency, dep_state, submit_time, eligible_time, \
+     start_time, end_time, last_sched_eval, exit_code, exit_signal, cancelled_by, alloc_cpus, \
+     alloc_mem_mb, node, launcher_pid, launcher_start, job_pgid";
+
+fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JobRow> {
+    let array_job_id: Option<u32> = r.get(2)?;
+    let array_task_id: Option<u32> = r.get(3)?;
+    let array_pending: Option<String> = r.get(4)?;
+    let array = match (array_job_id, array_task_id, array_pending) {
+        (Some(a), Some(t), _) => Some(ArrayPart::Task {
+            array_job_id: a,
+            task_id: t,
+        }),
+        (Some(a), None, Some(p)) => {
+            let (tasks, throttle): (Vec<u32>, Option<u32>) =
+                serde_json::from_str(&p).map_err(json_err)?;
+            Some(ArrayPart::Pending {
+                array_job_id: a,
+                tasks,
+                throttle,
+            })
+        }
+        _ => None,
+    };
+    let dependency: Option<String> = r.get(12)?;
+    let dep_state: Option<String> = r.get(13)?;
+    Ok(JobRow {
+        job_id: r.get(0)?,
+        submission_id: r.get(1)?,
+        array,
+        name: r.get(5)?,
+        uid: r.get(6)?,
+        state: state_from(&r.get::<_, String>(7)?)?,
+        flag: flag_from(&r.get::<_, String>(8)?),
+        reason: r.get(9)?,
+        priority: r.get(10)?,
+        held: r.get(11)?,
+        dependency: dependency
+            .map(|d| serde_json::from_str(&d))
+            .transpose()
+            .map_err(json_err)?,
+        dep_state: dep_state
+            .map(|d| serde_json::from_str(&d))
+            .transpose()
+            .map_err(json_err)?
+            .unwrap_or_default(),
+        submit_time: r.get(14)?,
+        eligible_time: r.get(15)?,
+        start_time: r.get(16)?,
+        end_time: r.get(17)?,
+        last_sched_eval: r.get(18)?,
+        exit: ExitStatus {
+            code: r.get(19)?,
+            signal: r.get(20)?,
+        },
+        cancelled_by: r.get(21)?,
+        alloc_cpus: r.get(22)?,
+        alloc_mem_mb: r.get::<_, i64>(23)?.max(0) as u64,
+        node: r.get(24)?,
+        launcher_pid: r.get(25)?,
+        launcher_start: r.get::<_, Option<i64>>(26)?.map(|v| v.max(0) as u64),
+        job_pgid: r.get(27)?,
+    })
+}
+
+fn step_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StepRow> {
+    let step: String = r.get(1)?;
+    Ok(StepRow {
+        job_id: r.get(0)?,
+        step: StepId::parse(&step).ok_or_else(|| {
+            rusqlite::Error::FromSqlConversionFailure(
+                1,
+                rusqlite::types::Type::Text,
+                format!("bad step {step}").into(),
+            )
+        })?,
+        name: r.get(2)?,
+        state: state_from(&r.get::<_, String>(3)?)?,
+        start_time: r.get(4)?,
+        end_time: r.get(5)?,
+        exit: ExitStatus {
+            code: r.get(6)?,
+            signal: r.get(7)?,
+        },
+        ncpus: r.get(8)?,
+        ntasks: r.get(9)?,
+        nnodes: r.get(10)?,
+        nodes: r.get(11)?,
+        pgid: r.get(12)?,
+    })
+}
+
+impl Db {
+    pub fn open(path: &Path) -> DbResult<Db> {
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(Duration::from_secs(30))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        if version > SCHEMA_VERSION {
+            return Err(DbError::TooNew(version));
+        }
+        if version < SCHEMA_VERSION {
+            conn.execute_batch(SCHEMA)?;
+            conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        }
+        Ok(Db { conn })
+    }
+
+    /// Runs `f` in a write transaction taken up front, so concurrent writers queue instead
+    /// of failing half-way.
+    pub fn write<T>(&mut self, f: impl FnOnce(&Tx<'_>) -> DbResult<T>) -> DbResult<T> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let out = f(&Tx { tx: &tx })?;
+        tx.commit()?;
+        Ok(out)
+    }
+
+    /// Runs `f` in a read transaction: one consistent snapshot.
+    pub fn read<T>(&mut self, f: impl FnOnce(&Tx<'_>) -> DbResult<T>) -> DbResult<T> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Deferred)?;
+        let out = f(&Tx { tx: &tx })?;
+        tx.commit()?;
+        Ok(out)
+    }
+}
+
+/// Queries and updates inside one transaction.
+pub struct Tx<'a> {
+    tx: &'a Transaction<'a>,
+}
+
+impl Tx<'_> {
+    /// Takes the next job id from the monotonic sequence (1, 2, 3, ...).
+    pub fn next_job_id(&self) -> DbResult<u32> {
+        let current: Option<i64> = self
+            .tx
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'next_job_id'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let id = current.unwrap_or(1);
+        if id >= i64::from(u32::MAX) - 2 {
+            return Err(DbError::Corrupt("job id sequence exhausted".into()));
+        }
+        self.tx.execute(
+            "INSERT INTO meta(key, value) VALUES('next_job_id', ?1)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            params![id + 1],
+        )?;
+        Ok(id as u32)
+    }
+
+    pub fn insert_submission(&self, id: u32, spec: &JobSpec) -> DbResult<()> {
+        let mut stored = spec.clone();
+        let script = std::mem::take(&mut stored.script);
+        let json = serde_json::to_string(&stored).map_err(|e| DbError::Corrupt(e.to_string()))?;
+        self.tx.execute(
+            "INSERT INTO submissions(submission_id, spec, script) VALUES (?1, ?2, ?3)",
+            params![id, json, script],
+        )?;
+        Ok(())
+    }
+
+    pub fn submission(&self, id: u32) -> DbResult<JobSpec> {
+        let (json, script): (String, Vec<u8>) = self.tx.query_row(
+            "SELECT spec, script FROM submissions WHERE submission_id = ?1",
+            params![id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let mut spec: JobSpec = serde_json::from_str(&json)
+            .map_err(|e| DbError::Corrupt(format!("submission {id}: {e}")))?;
+        spec.script = script;
+        Ok(spec)
+    }
+
+    /// Every submission's spec without its script (for building records).
+    pub fn submissions(&self, ids: &[u32]) -> DbResult<std::collections::HashMap<u32, JobSpec>> {
+        let mut out = std::collections::HashMap::new();
+        let mut stmt = self
+            .tx
+            .prepare_cached("SELECT spec FROM submissions WHERE submission_id = ?1")?;
+        for &id in ids {
+            if out.contains_key(&id) {
+                continue;
+            }
+            let json: String = stmt.query_row(params![id], |r| r.get(0))?;
+            let spec: JobSpec = serde_json::from_str(&json)
+                .map_err(|e| DbError::Corrupt(format!("submission {id}: {e}")))?;
+            out.insert(id, spec);
+        }
+        Ok(out)
+    }
+
+    pub fn insert_job(&self, j: &JobRow) -> DbResult<()> {
+        self.tx.execute(
+            &format!("INSERT INTO jobs ({JOB_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)"),
+            job_params(j)?.as_slice().iter().map(|b| b.as_ref()).collect::<Vec<_>>().as_slice(),
+        )?;
+        Ok(())
+    }
+
+    pub fn update_job(&self, j: &JobRow) -> DbResult<()> {
+        let sets: Vec<String> = JOB_COLUMNS
+            .split(", ")
+            .enumerate()
+            .skip(1)
+            .map(|(i, c)| format!("{c} = ?{}", i + 1))
+            .collect();
+        let n = self.tx.execute(
+            &format!("UPDATE jobs SET {} WHERE job_id = ?1", sets.join(", ")),
+            job_params(j)?
+                .as_slice()
+                .iter()
+                .map(|b| b.as_ref())
+                .collect::<Vec<_>>()
+                .as_slice(),
+        )?;
+        if n != 1 {
+            return Err(DbError::Corrupt(format!("job {} vanished", j.job_id)));
+        }
+        Ok(())
+    }
+
+    pub fn job(&self, job_id: u32) -> DbResult<Option<JobRow>> {
+        Ok(self
+            .tx
+            .query_row(
+                &format!("SELECT {JOB_COLUMNS} FROM jobs WHERE job_id = ?1"),
+                params![job_id],
+                job_from_row,
+            )
+            .optional()?)
+    }
+
+    pub fn jobs(&self) -> DbResult<Vec<JobRow>> {
+        let mut stmt = self
+            .tx
+            .prepare_cached(&format!("SELECT {JOB_COLUMNS} FROM jobs ORDER BY job_id"))?;
+        let rows = stmt
+            .query_map([], job_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Jobs not yet finished (pending, running, suspended), plus anything in flux.
+    pub fn active_jobs(&self) -> DbResult<Vec<JobRow>> {
+        let mut stmt = self.tx.prepare_cached(&format!(
+            "SELECT {JOB_COLUMNS} FROM jobs WHERE state IN ('PENDING','RUNNING','SUSPENDED') OR flag != 'None' ORDER BY job_id"
+        ))?;
+        let rows = stmt
+            .query_map([], job_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The record with this id and, when it is an array, every record of that array.
+    pub fn jobs_of(&self, job_id: u32) -> DbResult<Vec<JobRow>> {
+        let mut stmt = self.tx.prepare_cached(&format!(
+            "SELECT {JOB_COLUMNS} FROM jobs WHERE job_id = ?1 OR array_job_id = ?1 ORDER BY job_id"
+        ))?;
+        let rows = stmt
+            .query_map(params![job_id], job_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// What slurmctld still holds: unfinished jobs and those that ended after `since`.
+    pub fn controller_jobs(&self, since: i64) -> DbResult<Vec<JobRow>> {
+        let mut stmt = self.tx.prepare_cached(&format!(
+            "SELECT {JOB_COLUMNS} FROM jobs WHERE state IN ('PENDING','RUNNING','SUSPENDED') OR end_time >= ?1 ORDER BY job_id"
+        ))?;
+        let rows = stmt
+            .query_map(params![since], job_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Accounting rows, narrowed by job ids (matching array ids too) and owners when given.
+    pub fn accounting_jobs(&self, job_ids: &[u32], uids: &[u32]) -> DbResult<Vec<JobRow>> {
+        let mut rows = self.jobs()?;
+        if !job_ids.is_empty() {
+            rows.retain(|r| {
+                job_ids.contains(&r.job_id)
+                    || r.array
+                        .as_ref()
+                        .is_some_and(|a| job_ids.contains(&a.array_job_id()))
+            });
+        }
+        if !uids.is_empty() {
+            rows.retain(|r| uids.contains(&r.uid));
+        }
+        Ok(rows)
+    }
+
+    /// (cpus, memory MB) of every running job.
+    pub fn running_allocations(&self) -> DbResult<Vec<(u32, u64)>> {
+        let mut stmt = self
+            .tx
+            .prepare_cached("SELECT alloc_cpus, alloc_mem_mb FROM jobs WHERE state = 'RUNNING'")?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)?.max(0) as u64)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Records a dependency may point at: these ids, as jobs or as arrays.
+    pub fn jobs_related(&self, ids: &[u32]) -> DbResult<Vec<JobRow>> {
+        let mut out = Vec::new();
+        for &id in ids {
+            out.extend(self.jobs_of(id)?);
+        }
+        out.sort_by_key(|r| r.job_id);
+        out.dedup_by_key(|r| r.job_id);
+        Ok(out)
+    }
+
+    pub fn upsert_step(&self, s: &StepRow) -> DbResult<()> {
+        self.tx.execute(
+            "INSERT INTO steps (job_id, step, name, state, start_time, end_time, exit_code, exit_signal, ncpus, ntasks, nnodes, nodes, pgid)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+             ON CONFLICT(job_id, step) DO UPDATE SET name = excluded.name, state = excluded.state,
+               start_time = excluded.start_time, end_time = excluded.end_time, exit_code = excluded.exit_code,
+               exit_signal = excluded.exit_signal, ncpus = excluded.ncpus, ntasks = excluded.ntasks,
+               nnodes = excluded.nnodes, nodes = excluded.nodes, pgid = excluded.pgid",
+            params![
+                s.job_id,
+                s.step.suffix(),
+                s.name,
+                s.state.long(),
+                s.start_time,
+                s.end_time,
+                s.exit.code,
+                s.exit.signal,
+                s.ncpus,
+                s.ntasks,
+                s.nnodes,
+                s.nodes,
+                s.pgid
+            ],
+        )?;
+        Ok(())
+    }
+
+    pub fn steps(&self) -> DbResult<Vec<StepRow>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT job_id, step, name, state, start_time, end_time, exit_code, exit_signal, ncpus, ntasks, nnodes, nodes, pgid FROM steps",
+        )?;
+        let rows = stmt
+            .query_map([], step_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    pub fn steps_of(&self, job_id: u32) -> DbResult<Vec<StepRow>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT job_id, step, name, state, start_time, end_time, exit_code, exit_signal, ncpus, ntasks, nnodes, nodes, pgid FROM steps WHERE job_id = ?1",
+        )?;
+        let rows = stmt
+            .query_map(params![job_id], step_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+}
+
+type Param = Box<dyn rusqlite::ToSql>;
+
+fn job_params(j: &JobRow) -> DbResult<Vec<Param>> {
+    let (array_job_id, array_task_id, array_pending) = match &j.array {
+        None => (None, None, None),
+        Some(ArrayPart::Task {
+            array_job_id,
+            task_id,
+        }) => (Some(*array_job_id), Some(*task_id), None),
+        Some(ArrayPart::Pending {
+            array_job_id,
+            tasks,
+            throttle,
+        }) => (
+            Some(*array_job_id),
+            None,
+            Some(
+                serde_json::to_string(&(tasks, throttle))
+                    .map_err(|e| DbError::Corrupt(e.to_string()))?,
+            ),
+        ),
+    };
+    let dependency = j
+        .dependency
+        .as_ref()
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(|e| DbError::Corrupt(e.to_string()))?;
+    let dep_state =
+        serde_json::to_string(&j.dep_state).map_err(|e| DbError::Corrupt(e.to_string()))?;
+    Ok(vec![
+        Box::new(j.job_id),
+        Box::new(j.submission_id),
+        Box::new(array_job_id),
+        Box::new(array_task_id),
+        Box::new(array_pending),
+        Box::new(j.name.clone()),
+        Box::new(j.uid),
+        Box::new(j.state.long()),
+        Box::new(flag_name(j.flag)),
+        Box::new(j.reason.clone()),
+        Box::new(j.priority),
+        Box::new(j.held),
+        Box::new(dependency),
+        Box::new(dep_state),
+        Box::new(j.submit_time),
+        Box::new(j.eligible_time),
+        Box::new(j.start_time),
+        Box::new(j.end_time),
+        Box::new(j.last_sched_eval),
+        Box::new(j.exit.code),
+        Box::new(j.exit.signal),
+        Box::new(j.cancelled_by),
+        Box::new(j.alloc_cpus),
+        Box::new(j.alloc_mem_mb as i64),
+        Box::new(j.node.clone()),
+        Box::new(j.launcher_pid),
+        Box::new(j.launcher_start.map(|v| v as i64)),
+        Box::new(j.job_pgid),
+    ])
+}
+
+/// Time limit helper shared by the scheduler and launcher.
+pub fn limit_of(spec: &JobSpec) -> TimeLimit {
+    spec.time_limit.unwrap_or(TimeLimit::Infinite)
+}

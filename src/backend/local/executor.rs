@@ -1,0 +1,338 @@
+//! One job's launcher process (`bai-slurm __launch`): claims the job, runs its batch step
+//! with the batch wrapper, and records how it ended — in a result file first, then in the
+//! database — so that the runner can account for it even if this process dies half-way.
+
+use super::db::{Db, DbResult, JobRow, StepRow, Tx};
+use super::{LocalCluster, control, records};
+use crate::launcher::batch::{self, BatchPlan, Ending};
+use crate::launcher::env::{ArrayEnv, BatchEnvFacts, batch_env};
+use crate::model::{ArrayPart, ExitStatus, JobState, StateFlag, StepId};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+enum EndKind {
+    Exited,
+    TimedOut,
+    Cancelled,
+    LaunchFailed,
+    NodeFail,
+}
+
+/// What a launcher writes to `jobs/<id>/result` before it touches the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct ResultFile {
+    kind: EndKind,
+    exit: ExitStatus,
+    end_time: i64,
+}
+
+impl From<Ending> for (EndKind, ExitStatus) {
+    fn from(e: Ending) -> Self {
+        match e {
+            Ending::Exited(s) => (EndKind::Exited, s),
+            Ending::TimedOut(s) => (EndKind::TimedOut, s),
+            Ending::Cancelled(s) => (EndKind::Cancelled, s),
+            Ending::LaunchFailed(s) => (EndKind::LaunchFailed, s),
+        }
+    }
+}
+
+fn result_path(job_dir: &Path) -> PathBuf {
+    job_dir.join("result")
+}
+
+/// Applies a job's end to its record and batch step, as slurmctld's job_complete does.
+fn finalize(tx: &Tx<'_>, row: &mut JobRow, result: ResultFile) -> DbResult<()> {
+    let (state, step_state, reason) = match result.kind {
+        EndKind::Exited if result.exit.is_success() => {
+            (JobState::Completed, JobState::Completed, "None")
+        }
+        EndKind::Exited if result.exit.signal != 0 => {
+            (JobState::Failed, JobState::Failed, "RaisedSignal")
+        }
+        EndKind::Exited => (JobState::Failed, JobState::Failed, "NonZeroExitCode"),
+        EndKind::TimedOut => (JobState::Timeout, JobState::Cancelled, "TimeLimit"),
+        EndKind::Cancelled => (
+            JobState::Cancelled,
+            JobState::Cancelled,
+            row.reason.as_str(),
+        ),
+        EndKind::LaunchFailed => (JobState::Failed, JobState::Failed, "JobLaunchFailure"),
+        EndKind::NodeFail => (JobState::NodeFail, JobState::NodeFail, "NodeDown"),
+    };
+    let reason = reason.to_string();
+    row.state = state;
+    row.flag = StateFlag::None;
+    row.reason = reason;
+    row.exit = result.exit;
+    row.end_time = Some(result.end_time);
+    row.start_time.get_or_insert(result.end_time);
+    tx.update_job(row)?;
+    if let Some(mut step) = tx
+        .steps_of(row.job_id)?
+        .into_iter()
+        .find(|s| s.step == StepId::Batch)
+    {
+        step.state = step_state;
+        step.exit = result.exit;
+        step.end_time = Some(result.end_time);
+        tx.upsert_step(&step)?;
+    }
+    Ok(())
+}
+
+/// The runner found a running job whose launcher is gone: use its result file if it
+/// got that far, else the job failed with its node (Slurm's NODE_FAIL).
+pub fn reconcile_dead_launcher(
+    tx: &Tx<'_>,
+    cluster: &LocalCluster,
+    row: &mut JobRow,
+    now: i64,
+) -> DbResult<()> {
+    let job_dir = cluster.job_dir(row.job_id);
+    let result = std::fs::read(result_path(&job_dir))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<ResultFile>(&b).ok())
+        .unwrap_or(ResultFile {
+            kind: EndKind::NodeFail,
+            exit: ExitStatus::OK,
+            end_time: now,
+        });
+    finalize(tx, row, result)?;
+    let _ = std::fs::remove_file(job_dir.join("slurm_script"));
+    Ok(())
+}
+
+/// A launcher that exited without ever claiming its job.
+pub fn fail_launch(tx: &Tx<'_>, row: &mut JobRow, now: i64) -> DbResult<()> {
+    finalize(
+        tx,
+        row,
+        ResultFile {
+            kind: EndKind::LaunchFailed,
+            exit: ExitStatus::code(1),
+            end_time: now,
+        },
+    )
+}
+
+enum Claim {
+    Run(Box<crate::model::JobSpec>, JobRow),
+    Nothing,
+}
+
+/// Runs job `job_id`. Returns the launcher's own exit status (0 unless it could not work).
+pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
+    // Catch termination signals before claiming the job, so a cancel can never be lost.
+    let signals = match signal_hook::iterator::Signals::new(batch::HANDLED_SIGNALS) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("bai-slurm launcher: cannot handle signals: {e}");
+            return 1;
+        }
+    };
+    let mut db = match cluster.db() {
+        Ok(db) => db,
+        Err(e) => {
+            eprintln!("bai-slurm launcher: {e}");
+            return 1;
+        }
+    };
+    let me = std::process::id() as i32;
+    let my_start = control::process_start_time(me);
+    let uid = nix::unistd::getuid().as_raw();
+    let now = crate::sys::now();
+    let claim = db.write(|tx| {
+        let Some(mut row) = tx.job(job_id)? else {
+            return Ok(Claim::Nothing);
+        };
+        if row.state != JobState::Running || row.launcher_pid.is_some() || row.uid != uid {
+            return Ok(Claim::Nothing);
+        }
+        if row.cancelled_by.is_some() {
+            finalize(
+                tx,
+                &mut row,
+                ResultFile {
+                    kind: EndKind::Cancelled,
+                    exit: ExitStatus::OK,
+                    end_time: now,
+                },
+            )?;
+            return Ok(Claim::Nothing);
+        }
+        row.launcher_pid = Some(me);
+        row.launcher_start = my_start;
+        row.flag = StateFlag::None;
+        tx.update_job(&row)?;
+        tx.upsert_step(&StepRow {
+            job_id,
+            step: StepId::Batch,
+            name: "batch".into(),
+            state: JobState::Running,
+            start_time: Some(now),
+            end_time: None,
+            exit: ExitStatus::OK,
+            ncpus: row.alloc_cpus,
+            ntasks: 1,
+            nnodes: 1,
+            nodes: row.node.clone().unwrap_or_default(),
+            pgid: None,
+        })?;
+        let spec = tx.submission(row.submission_id)?;
+        Ok(Claim::Run(Box::new(spec), row))
+    });
+    let (spec, row) = match claim {
+        Ok(Claim::Run(spec, row)) => (spec, row),
+        Ok(Claim::Nothing) => {
+            control::kick(&cluster.state_dir);
+            return 0;
+        }
+        Err(e) => {
+            eprintln!("bai-slurm launcher: job {job_id}: {e}");
+            return 1;
+        }
+    };
+
+    let job_dir = cluster.job_dir(job_id);
+    let plan = prepare(cluster, &job_dir, &row, &spec);
+    let ending = match plan {
+        Ok(plan) => batch::run(&plan, signals, |pgid| {
+            let _ = db.write(|tx| {
+                if let Some(mut r) = tx.job(job_id)? {
+                    r.job_pgid = Some(pgid);
+                    tx.update_job(&r)?;
+                }
+                Ok(())
+            });
+        }),
+        Err(e) => {
+            eprintln!("bai-slurm launcher: job {job_id}: {e}");
+            Ending::LaunchFailed(ExitStatus::code(1))
+        }
+    };
+    let (kind, exit) = ending.into();
+    let result = ResultFile {
+        kind,
+        exit,
+        end_time: crate::sys::now(),
+    };
+    if let Ok(bytes) = serde_json::to_vec(&result) {
+        let tmp = job_dir.join("result.tmp");
+        if std::fs::write(&tmp, bytes).is_ok() {
+            let _ = std::fs::rename(&tmp, result_path(&job_dir));
+        }
+    }
+    let recorded = db.write(|tx| {
+        if let Some(mut r) = tx.job(job_id)? {
+            finalize(tx, &mut r, result)?;
+        }
+        Ok(())
+    });
+    let _ = std::fs::remove_file(job_dir.join("slurm_script"));
+    control::kick(&cluster.state_dir);
+    match recorded {
+        Ok(()) => 0,
+        Err(e) => {
+            // The result file stays; the runner will apply it.
+            eprintln!("bai-slurm launcher: job {job_id}: {e}");
+            1
+        }
+    }
+}
+
+/// Writes the script where the job can run it and works out its environment and files.
+fn prepare(
+    cluster: &LocalCluster,
+    job_dir: &Path,
+    row: &JobRow,
+    spec: &crate::model::JobSpec,
+) -> std::io::Result<BatchPlan> {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(job_dir)?;
+    let script = job_dir.join("slurm_script");
+    {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o700)
+            .open(&script)?;
+        f.write_all(&spec.script)?;
+    }
+    let s = &cluster.settings;
+    let user = crate::sys::UserInfo::current();
+    let (stdout, stderr, stdin) = records::io_paths(row, spec, &user.name, &s.node.name);
+    let array = match (&row.array, &spec.array) {
+        (
+            Some(ArrayPart::Task {
+                array_job_id,
+                task_id,
+            }),
+            Some(a),
+        ) => Some(ArrayEnv {
+            array_job_id: *array_job_id,
+            task_id: *task_id,
+            count: a.tasks.len() as u32,
+            min: a.tasks.iter().copied().min().unwrap_or(0),
+            max: a.tasks.iter().copied().max().unwrap_or(0),
+            step: a.step,
+        }),
+        _ => None,
+    };
+    let ntasks = spec
+        .ntasks
+        .or(spec.ntasks_per_node.map(|n| n * spec.nodes()));
+    let facts = BatchEnvFacts {
+        cluster_name: s.cluster_name.clone(),
+        job_id: row.job_id,
+        job_name: row.name.clone(),
+        partition: spec
+            .partition
+            .clone()
+            .unwrap_or_else(|| s.partition.name.clone()),
+        account: spec.account.clone(),
+        qos: Some(spec.qos.clone().unwrap_or_else(|| "normal".into())),
+        nodelist: s.node.name.clone(),
+        node_name: s.node.name.clone(),
+        cpus_per_node: vec![row.alloc_cpus],
+        tasks_per_node: vec![ntasks.unwrap_or(1)],
+        ntasks,
+        cpus_per_task: spec.cpus_per_task,
+        ntasks_per_node: spec.ntasks_per_node,
+        memory: Some(records::memory_request(spec, &s.partition)),
+        user: user.name.clone(),
+        uid: user.uid,
+        gid: user.gid,
+        array,
+        dependency: spec.dependency_raw.clone(),
+        restart_count: None,
+    };
+    let limit = records::time_limit(spec, &s.partition).seconds();
+    Ok(BatchPlan {
+        script,
+        args: spec.script_args.clone(),
+        env: batch_env(&spec.environment, &facts),
+        work_dir: PathBuf::from(&spec.work_dir),
+        stdout: stdout.into(),
+        stderr: stderr.into(),
+        stdin: stdin.into(),
+        append: spec.open_mode == Some(crate::model::OpenMode::Append),
+        umask: spec.umask,
+        time_limit: limit.map(|l| Duration::from_secs(l as u64)),
+        kill_wait: Duration::from_secs(u64::from(s.kill_wait)),
+        warn_signal: spec
+            .signal
+            .map(|w| (w.signal, w.seconds_before, w.batch_only)),
+    })
+}
+
+/// Opens the job's database again in a child-safe way (used by tests).
+pub fn open_db(cluster: &LocalCluster) -> Result<Db, crate::backend::BackendError> {
+    cluster.db()
+}

@@ -1,0 +1,95 @@
+//! The one node of the local backend: this machine, or what the config says it offers.
+
+use crate::config::Config;
+use crate::model::TimeLimit;
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LocalNode {
+    pub name: String,
+    pub cpus: u32,
+    pub memory_mb: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LocalPartition {
+    pub name: String,
+    pub max_time: TimeLimit,
+    pub default_time: Option<TimeLimit>,
+    pub def_mem_per_cpu: u64,
+}
+
+/// MemTotal from /proc/meminfo, in MB.
+fn detect_memory_mb() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map(|kb| kb / 1024)
+        .unwrap_or(1024)
+}
+
+fn detect_cpus() -> u32 {
+    std::thread::available_parallelism()
+        .map(|n| n.get() as u32)
+        .unwrap_or(1)
+}
+
+impl LocalNode {
+    pub fn from_config(config: &Config) -> LocalNode {
+        LocalNode {
+            name: config
+                .local
+                .node_name
+                .clone()
+                .unwrap_or_else(crate::sys::short_hostname),
+            cpus: config.local.cpus.unwrap_or_else(detect_cpus).max(1),
+            memory_mb: config
+                .local
+                .memory_mb
+                .unwrap_or_else(detect_memory_mb)
+                .max(1),
+        }
+    }
+}
+
+impl LocalPartition {
+    /// The configured partition marked default (or the first), else `local`.
+    /// Durations that do not parse are reported by `bai-slurm doctor`; here they mean no limit.
+    pub fn from_config(
+        config: &Config,
+        node: &LocalNode,
+        parse_limit: impl Fn(&str) -> Option<TimeLimit>,
+    ) -> LocalPartition {
+        let p = config
+            .partitions
+            .iter()
+            .find(|p| p.default)
+            .or(config.partitions.first());
+        let name = p
+            .map(|p| p.name.clone())
+            .unwrap_or_else(|| "local".to_string());
+        let max_time = p
+            .and_then(|p| p.max_time.as_deref())
+            .and_then(&parse_limit)
+            .unwrap_or(TimeLimit::Infinite);
+        let default_time = p
+            .and_then(|p| p.default_time.as_deref())
+            .and_then(&parse_limit);
+        // Without a configured default, give each CPU an equal share of the node's memory,
+        // so a job per CPU fits (Slurm's default would hand each job the whole node).
+        let def_mem_per_cpu = p
+            .and_then(|p| p.def_mem_per_cpu)
+            .unwrap_or(node.memory_mb / u64::from(node.cpus))
+            .max(1);
+        LocalPartition {
+            name,
+            max_time,
+            default_time,
+            def_mem_per_cpu,
+        }
+    }
+}

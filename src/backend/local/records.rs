@@ -1,0 +1,190 @@
+//! Stored rows -> the model records that squeue, sacct and scontrol render.
+
+use super::db::{JobRow, StepRow};
+use super::node::{LocalNode, LocalPartition};
+use crate::model::fname::{FnameContext, expand};
+use crate::model::{
+    ArrayPart, ExitStatus, JobRecord, JobSpec, JobState, MemoryRequest, StepRecord, TimeLimit,
+    dependency::remaining_display,
+};
+
+pub struct RecordContext<'a> {
+    pub node: &'a LocalNode,
+    pub partition: &'a LocalPartition,
+    pub cluster: &'a str,
+}
+
+pub fn memory_request(spec: &JobSpec, partition: &LocalPartition) -> MemoryRequest {
+    match (spec.mem_per_node, spec.mem_per_cpu) {
+        (Some(mb), _) => MemoryRequest::PerNode(mb),
+        (None, Some(mb)) => MemoryRequest::PerCpu(mb),
+        (None, None) => MemoryRequest::PerCpu(partition.def_mem_per_cpu),
+    }
+}
+
+pub fn time_limit(spec: &JobSpec, partition: &LocalPartition) -> TimeLimit {
+    spec.time_limit
+        .or(partition.default_time)
+        .unwrap_or(partition.max_time)
+}
+
+/// The output file names as scontrol shows them (expanded, with `%a` of a pending array
+/// shown as NO_VAL the way Slurm does).
+pub fn io_paths(row: &JobRow, spec: &JobSpec, user: &str, node: &str) -> (String, String, String) {
+    let array = match &row.array {
+        Some(ArrayPart::Task {
+            array_job_id,
+            task_id,
+        }) => Some((*array_job_id, *task_id)),
+        Some(ArrayPart::Pending { array_job_id, .. }) => {
+            Some((*array_job_id, crate::model::fname::NO_VAL))
+        }
+        None => None,
+    };
+    let ctx = FnameContext {
+        job_id: row.job_id,
+        array,
+        node_name: node,
+        user,
+        job_name: &row.name,
+        ..Default::default()
+    };
+    let default_out = if spec.array.is_some() {
+        "slurm-%A_%a.out"
+    } else {
+        "slurm-%j.out"
+    };
+    let out_pat = spec.stdout.as_deref().unwrap_or(default_out);
+    let err_pat = spec.stderr.as_deref().unwrap_or(out_pat);
+    let out = expand(out_pat, &ctx, &spec.work_dir);
+    let err = expand(err_pat, &ctx, &spec.work_dir);
+    let input = expand(
+        spec.stdin.as_deref().unwrap_or("/dev/null"),
+        &ctx,
+        &spec.work_dir,
+    );
+    (out, err, input)
+}
+
+pub fn step_record(s: &StepRow) -> StepRecord {
+    StepRecord {
+        step_id: s.step,
+        name: s.name.clone(),
+        state: s.state,
+        exit_code: s.exit,
+        start_time: s.start_time,
+        end_time: s.end_time,
+        num_cpus: s.ncpus,
+        num_tasks: s.ntasks,
+        num_nodes: s.nnodes,
+        nodes: s.nodes.clone(),
+    }
+}
+
+/// Builds a record. `accounting` selects slurmdbd's view: a job ended by the controller
+/// (cancel, time limit) is accounted with exit code 0:0 while scontrol shows the signal.
+pub fn job_record(
+    row: &JobRow,
+    spec: &JobSpec,
+    steps: &[StepRow],
+    ctx: &RecordContext<'_>,
+    accounting: bool,
+) -> JobRecord {
+    let user = crate::sys::user_name(row.uid);
+    let (gid, group) = user_group(row.uid);
+    let (std_out, std_err, std_in) = io_paths(row, spec, &user, &ctx.node.name);
+    let mut command = spec.command.clone();
+    for a in &spec.script_args {
+        command.push(' ');
+        command.push_str(a);
+    }
+    let mut exit_code = row.exit;
+    if accounting && matches!(row.state, JobState::Cancelled | JobState::Timeout) {
+        exit_code = ExitStatus::OK;
+    }
+    let started = row.start_time.is_some() && row.node.is_some();
+    JobRecord {
+        job_id: row.job_id,
+        array: row.array.clone(),
+        name: row.name.clone(),
+        user,
+        uid: row.uid,
+        group,
+        gid,
+        account: spec.account.clone(),
+        partition: spec
+            .partition
+            .clone()
+            .unwrap_or_else(|| ctx.partition.name.clone()),
+        qos: Some(spec.qos.clone().unwrap_or_else(|| "normal".to_string())),
+        state: row.state,
+        flag: row.flag,
+        reason: row.reason.clone(),
+        priority: row.priority,
+        nice: spec.nice.unwrap_or(0),
+        submit_time: row.submit_time,
+        eligible_time: row.eligible_time,
+        accrue_time: row.eligible_time,
+        start_time: row.start_time,
+        end_time: row.end_time.or_else(|| {
+            // A running job's EndTime is its expected end.
+            match (
+                row.state,
+                row.start_time,
+                time_limit(spec, ctx.partition).seconds(),
+            ) {
+                (JobState::Running, Some(s), Some(l)) => Some(s + l),
+                _ => None,
+            }
+        }),
+        last_sched_eval: row.last_sched_eval,
+        time_limit: time_limit(spec, ctx.partition),
+        num_nodes: spec.nodes(),
+        num_cpus: row.alloc_cpus,
+        num_tasks: Some(spec.ntasks.unwrap_or(1)),
+        cpus_per_task: spec.cpus_per_task.unwrap_or(1),
+        ntasks_per_node: spec.ntasks_per_node,
+        memory: memory_request(spec, ctx.partition),
+        nodes: if started { row.node.clone() } else { None },
+        batch_host: if started { row.node.clone() } else { None },
+        req_nodes: spec.nodelist.clone(),
+        exc_nodes: spec.exclude.clone(),
+        features: spec.constraint.clone(),
+        command,
+        work_dir: spec.work_dir.clone(),
+        std_out,
+        std_err,
+        std_in,
+        exit_code,
+        derived_exit_code: ExitStatus::OK,
+        dependency: row
+            .dependency
+            .as_ref()
+            .and_then(|d| remaining_display(d, &row.dep_state)),
+        cancelled_by: row.cancelled_by,
+        tres_per_node: None,
+        comment: spec.comment.clone(),
+        batch: true,
+        requeue: spec.requeue.unwrap_or(true),
+        restarts: 0,
+        alloc_node: spec.submit_host.split('.').next().unwrap_or("").to_string(),
+        alloc_sid: 0,
+        cluster: ctx.cluster.to_string(),
+        steps: steps.iter().map(step_record).collect(),
+    }
+}
+
+fn user_group(uid: u32) -> (u32, String) {
+    use nix::unistd::{Group, Uid, User};
+    match User::from_uid(Uid::from_raw(uid)) {
+        Ok(Some(u)) => {
+            let name = Group::from_gid(u.gid)
+                .ok()
+                .flatten()
+                .map(|g| g.name)
+                .unwrap_or_else(|| u.gid.to_string());
+            (u.gid.as_raw(), name)
+        }
+        _ => (uid, uid.to_string()),
+    }
+}

@@ -1,0 +1,269 @@
+//! The queue runner (`bai-slurm __local-runner`): one per state directory, started on
+//! demand by any command. Each pass accounts for launchers that died, decides which pending
+//! jobs start (schedule.rs) and spawns a launcher per started job. It sleeps until kicked or
+//! for one second, and leaves when it has had nothing to do for `idle_exit` seconds.
+
+use super::db::{DbResult, JobRow, Tx};
+use super::schedule::{self, Capacity, Decision, Request, reason};
+use super::{LocalCluster, control, executor};
+use crate::model::{ArrayPart, JobState, StateFlag};
+use std::collections::HashMap;
+use std::os::unix::net::UnixDatagram;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Seconds a started job may wait for its launcher to claim it before it is requeued.
+const CLAIM_TIMEOUT: i64 = 60;
+
+struct Launch {
+    job_id: u32,
+    child: Child,
+    exited: bool,
+}
+
+pub fn run(cluster: &LocalCluster) -> i32 {
+    let lock_path = cluster.state_dir.join("runner.lock");
+    let Ok(lock) = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+    else {
+        eprintln!("bai-slurm runner: cannot open {}", lock_path.display());
+        return 1;
+    };
+    // One runner per state directory; a second one simply leaves.
+    let Ok(_lock) = nix::fcntl::Flock::lock(lock, nix::fcntl::FlockArg::LockExclusiveNonblock)
+    else {
+        return 0;
+    };
+    let Ok(addr) = control::runner_address(&cluster.state_dir) else {
+        return 1;
+    };
+    let Ok(sock) = UnixDatagram::bind_addr(&addr) else {
+        return 0;
+    };
+    let _ = sock.set_read_timeout(Some(Duration::from_secs(1)));
+    let mut launches: Vec<Launch> = Vec::new();
+    let mut idle_since = Instant::now();
+    let idle_exit = Duration::from_secs(u64::from(cluster.settings.idle_exit));
+    loop {
+        for l in launches.iter_mut() {
+            if !l.exited && matches!(l.child.try_wait(), Ok(Some(_))) {
+                l.exited = true;
+            }
+        }
+        let active = match pass(cluster, &mut launches) {
+            Ok(n) => n,
+            Err(e) => {
+                eprintln!("bai-slurm runner: {e}");
+                1
+            }
+        };
+        launches.retain(|l| !l.exited);
+        if active > 0 || !launches.is_empty() {
+            idle_since = Instant::now();
+        } else if idle_since.elapsed() >= idle_exit {
+            return 0;
+        }
+        let mut buf = [0u8; 64];
+        let _ = sock.recv(&mut buf);
+        // Many kicks in a burst need only one pass.
+        let _ = sock.set_nonblocking(true);
+        while sock.recv(&mut buf).is_ok() {}
+        let _ = sock.set_nonblocking(false);
+    }
+}
+
+/// One scheduling pass. Returns how many jobs are still pending or running.
+fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
+    let now = crate::sys::now();
+    let mut db = cluster
+        .db()
+        .map_err(|e| super::db::DbError::Corrupt(e.to_string()))?;
+    let (to_launch, active) = db.write(|tx| {
+        let active = tx.active_jobs()?;
+        for mut row in active.into_iter().filter(|r| r.state == JobState::Running) {
+            check_running(tx, cluster, &mut row, launches, now)?;
+        }
+        let mut jobs = tx.active_jobs()?;
+        let targets: Vec<u32> = jobs
+            .iter()
+            .filter(|j| j.state == JobState::Pending)
+            .filter_map(|j| j.dependency.as_ref())
+            .flat_map(|d| d.items.iter().filter_map(|i| i.target.map(|t| t.job_id())))
+            .collect();
+        for r in tx.jobs_related(&targets)? {
+            if !jobs.iter().any(|j| j.job_id == r.job_id) {
+                jobs.push(r);
+            }
+        }
+        let sub_ids: Vec<u32> = jobs
+            .iter()
+            .filter(|j| j.state == JobState::Pending)
+            .map(|j| j.submission_id)
+            .collect();
+        let specs = tx.submissions(&sub_ids)?;
+        let before: HashMap<u32, JobRow> = jobs.iter().map(|j| (j.job_id, j.clone())).collect();
+        let node = &cluster.settings.node;
+        let decisions = schedule::plan(
+            &mut jobs,
+            |row| Request {
+                cpus: row.alloc_cpus,
+                mem_mb: row.alloc_mem_mb,
+                begin: specs.get(&row.submission_id).and_then(|s| s.begin),
+            },
+            Capacity {
+                cpus: node.cpus,
+                mem_mb: node.memory_mb,
+            },
+            now,
+        );
+        let mut to_launch = Vec::new();
+        for (job_id, decision) in decisions {
+            let Some(mut row) = jobs.iter().find(|j| j.job_id == job_id).cloned() else {
+                continue;
+            };
+            match decision {
+                Decision::Start { tasks } => {
+                    to_launch.extend(start(tx, &mut row, tasks, &node.name, now)?)
+                }
+                Decision::Wait { reason: why } => {
+                    row.reason = why.to_string();
+                    if matches!(
+                        why,
+                        reason::PRIORITY | reason::RESOURCES | reason::ARRAY_TASK_LIMIT
+                    ) {
+                        row.eligible_time.get_or_insert(now);
+                    }
+                    if before.get(&job_id) != Some(&row) {
+                        row.last_sched_eval = Some(now);
+                        tx.update_job(&row)?;
+                    }
+                }
+            }
+        }
+        let active = tx.active_jobs()?.len();
+        Ok((to_launch, active))
+    })?;
+    for job_id in to_launch {
+        match spawn_launcher(cluster, job_id) {
+            Ok(child) => launches.push(Launch {
+                job_id,
+                child,
+                exited: false,
+            }),
+            Err(e) => eprintln!("bai-slurm runner: cannot start launcher for job {job_id}: {e}"),
+        }
+    }
+    Ok(active)
+}
+
+/// Accounts for a running job whose launcher has died or never came up.
+fn check_running(
+    tx: &Tx<'_>,
+    cluster: &LocalCluster,
+    row: &mut JobRow,
+    launches: &[Launch],
+    now: i64,
+) -> DbResult<()> {
+    match (row.launcher_pid, row.launcher_start) {
+        (Some(pid), Some(start)) => {
+            if !control::is_same_process(pid, start) {
+                executor::reconcile_dead_launcher(tx, cluster, row, now)?;
+            }
+        }
+        _ => match launches.iter().find(|l| l.job_id == row.job_id) {
+            Some(l) if l.exited => executor::fail_launch(tx, row, now)?,
+            Some(_) => {}
+            None if row.start_time.is_some_and(|s| now - s > CLAIM_TIMEOUT) => {
+                // Started by a runner that died before spawning its launcher: run it again.
+                row.state = JobState::Pending;
+                row.flag = StateFlag::None;
+                row.start_time = None;
+                row.node = None;
+                row.reason = reason::NONE.into();
+                tx.update_job(row)?;
+            }
+            None => {}
+        },
+    }
+    Ok(())
+}
+
+/// Marks a job (or `tasks` tasks of an array) as started. Returns the job ids to launch.
+fn start(tx: &Tx<'_>, row: &mut JobRow, tasks: u32, node: &str, now: i64) -> DbResult<Vec<u32>> {
+    let set_started = |r: &mut JobRow| {
+        r.state = JobState::Running;
+        r.flag = StateFlag::Configuring;
+        r.start_time = Some(now);
+        r.node = Some(node.to_string());
+        r.reason = reason::NONE.into();
+        r.eligible_time.get_or_insert(now);
+        r.last_sched_eval = Some(now);
+        r.launcher_pid = None;
+        r.launcher_start = None;
+        r.job_pgid = None;
+    };
+    let Some(ArrayPart::Pending {
+        array_job_id,
+        tasks: pending,
+        throttle,
+    }) = row.array.clone()
+    else {
+        set_started(row);
+        tx.update_job(row)?;
+        return Ok(vec![row.job_id]);
+    };
+    let mut pending = pending;
+    pending.sort_unstable();
+    let n = (tasks as usize).min(pending.len());
+    let batch: Vec<u32> = pending.drain(..n).collect();
+    // The last task of an array takes over the array's own record, as in slurmctld.
+    let takes_over = pending.is_empty();
+    let mut started = Vec::new();
+    for (i, &task) in batch.iter().enumerate() {
+        let mut r = row.clone();
+        r.array = Some(ArrayPart::Task {
+            array_job_id,
+            task_id: task,
+        });
+        set_started(&mut r);
+        if takes_over && i + 1 == batch.len() {
+            tx.update_job(&r)?;
+        } else {
+            r.job_id = tx.next_job_id()?;
+            tx.insert_job(&r)?;
+        }
+        started.push(r.job_id);
+    }
+    if !pending.is_empty() {
+        row.array = Some(ArrayPart::Pending {
+            array_job_id,
+            tasks: pending,
+            throttle,
+        });
+        tx.update_job(row)?;
+    }
+    Ok(started)
+}
+
+fn spawn_launcher(cluster: &LocalCluster, job_id: u32) -> std::io::Result<Child> {
+    let exe = std::env::current_exe()?;
+    let settings = serde_json::to_string(&cluster.settings).map_err(std::io::Error::other)?;
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(cluster.state_dir.join("runner.log"))?;
+    use std::os::unix::process::CommandExt;
+    Command::new(exe)
+        .arg("__launch")
+        .arg(&cluster.state_dir)
+        .arg(job_id.to_string())
+        .arg(settings)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(log))
+        .process_group(0)
+        .spawn()
+}

@@ -1,0 +1,152 @@
+//! The commands: argv[0] (or `bai-slurm <command>`) picks one; each gets an Invocation and
+//! returns its exit status. This is glue: parsing lives in `options`, printing in `format`,
+//! scheduling in `backend`.
+
+pub mod doctor;
+pub mod install_links;
+pub mod internal;
+pub mod sbatch;
+pub mod scancel;
+pub mod scontrol_control;
+
+use crate::backend::Cluster;
+use crate::backend::local::LocalCluster;
+use crate::cli::Invocation;
+use crate::config::{BackendKind, Loaded};
+use std::ffi::OsString;
+use std::io::Write;
+
+/// What Slurm's commands print for `--version`.
+pub const SLURM_VERSION_LINE: &str = "slurm-wlm 22.05.8";
+
+type Run = fn(&mut Invocation<'_>) -> i32;
+
+/// Every command, by the name it is installed under.
+pub const COMMANDS: &[(&str, Run)] = &[
+    ("sbatch", |inv| with_cluster(inv, sbatch::run)),
+    ("squeue", not_yet),
+    ("scancel", |inv| with_cluster(inv, scancel::run)),
+    ("srun", not_yet),
+    ("salloc", not_yet),
+    ("sinfo", not_yet),
+    ("sacct", not_yet),
+    ("scontrol", not_yet),
+];
+
+fn not_yet(inv: &mut Invocation<'_>) -> i32 {
+    inv.error("not available in this build yet");
+    1
+}
+
+/// bai-slurm's own commands (`bai-slurm <name>`).
+pub const TOOL_COMMANDS: &[(&str, Run)] = &[("install-links", install_links::run), ("doctor", doctor::run)];
+
+/// Commands the local backend runs itself; not for people.
+pub const INTERNAL_COMMANDS: &[(&str, Run)] = &[("__local-runner", internal::runner), ("__launch", internal::launch)];
+
+/// Opens the configured backend and runs `f` with it; configuration problems end the
+/// command with a Slurm-style error.
+pub fn with_cluster(inv: &mut Invocation<'_>, f: impl FnOnce(&mut Invocation<'_>, &dyn Cluster) -> i32) -> i32 {
+    match open_cluster(inv) {
+        Ok(c) => f(inv, c.as_ref()),
+        Err(msg) => {
+            inv.error(&msg);
+            1
+        }
+    }
+}
+
+pub fn open_cluster(inv: &Invocation<'_>) -> Result<Box<dyn Cluster>, String> {
+    let loaded = Loaded::load(&inv.env).map_err(|e| e.to_string())?;
+    match loaded.backend_kind() {
+        BackendKind::Local => Ok(Box::new(LocalCluster::open(&loaded, &inv.env).map_err(|e| e.to_string())?)),
+        BackendKind::BackendAi => Err("the Backend.AI backend is not available in this build yet".to_string()),
+    }
+}
+
+/// Picks the command from argv[0] (longest name suffix wins, so `bai-slurm-sbatch` works)
+/// or from the first argument of `bai-slurm <command>`.
+pub fn resolve(argv0: &str, args: &[String]) -> Option<(&'static str, Run, usize)> {
+    let base = argv0.rsplit('/').next().unwrap_or(argv0);
+    let mut best: Option<(&'static str, Run)> = None;
+    for &(name, run) in COMMANDS {
+        if (base == name || base.ends_with(&format!("-{name}")))
+            && best.is_none_or(|(b, _)| name.len() > b.len())
+        {
+            best = Some((name, run));
+        }
+    }
+    if let Some((name, run)) = best {
+        return Some((name, run, 0));
+    }
+    let first = args.first()?;
+    COMMANDS
+        .iter()
+        .chain(TOOL_COMMANDS)
+        .chain(INTERNAL_COMMANDS)
+        .find(|(name, _)| name == first)
+        .map(|&(name, run)| (name, run, 1))
+}
+
+fn tool_usage(out: &mut dyn Write) {
+    let _ = writeln!(out, "Usage: bai-slurm <command> [arguments]\n");
+    let _ = writeln!(out, "Slurm commands (also installed as links named after them):");
+    for (name, _) in COMMANDS {
+        let _ = writeln!(out, "  {name}");
+    }
+    let _ = writeln!(out, "\nbai-slurm commands:");
+    let _ = writeln!(out, "  install-links DIR   make the Slurm command links in DIR");
+    let _ = writeln!(out, "  doctor              show the backend and configuration in force, and check them");
+}
+
+/// The process entry point: builds the Invocation from the real process and runs.
+pub fn main_with(argv: Vec<OsString>) -> i32 {
+    let argv: Vec<String> = argv.into_iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let argv0 = argv.first().cloned().unwrap_or_else(|| "bai-slurm".into());
+    let rest: Vec<String> = argv.iter().skip(1).cloned().collect();
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let mut out = std::io::LineWriter::new(stdout.lock());
+    let mut err = stderr.lock();
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let Some((name, run, skip)) = resolve(&argv0, &rest) else {
+        match rest.first().map(String::as_str) {
+            Some("--version") | Some("-V") => {
+                let _ = writeln!(out, "bai-slurm {}", env!("CARGO_PKG_VERSION"));
+                return 0;
+            }
+            None | Some("--help") | Some("-h") | Some("help") => {
+                tool_usage(&mut out);
+                return 0;
+            }
+            Some("--list") => {
+                for (name, _) in COMMANDS.iter().chain(TOOL_COMMANDS) {
+                    let _ = writeln!(out, "{name}");
+                }
+                return 0;
+            }
+            Some(other) => {
+                let _ = writeln!(err, "bai-slurm: unknown command '{other}'");
+                tool_usage(&mut err);
+                return 1;
+            }
+        }
+    };
+    let mut inv = Invocation {
+        prog: name,
+        args: rest[skip..].to_vec(),
+        env: std::env::vars_os()
+            .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
+            .collect(),
+        now: crate::sys::now(),
+        user: crate::sys::UserInfo::current(),
+        cwd: std::env::current_dir().unwrap_or_else(|_| "/".into()),
+        stdin: &mut input,
+        out: &mut out,
+        err: &mut err,
+    };
+    let code = run(&mut inv);
+    let _ = out.flush();
+    code
+}

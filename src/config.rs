@@ -1,0 +1,315 @@
+//! Configuration: `/etc/bai-slurm/config.toml`, then `~/.config/bai-slurm/config.toml`, then
+//! `$BAI_SLURM_CONFIG`, then environment variables; later sources override earlier ones key
+//! by key. The backend is `local` unless a Backend.AI endpoint is configured.
+
+use crate::envvars;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub const SYSTEM_CONFIG: &str = "/etc/bai-slurm/config.toml";
+
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// SLURM_CLUSTER_NAME and sacct's Cluster.
+    pub cluster_name: Option<String>,
+    /// `local` or `backend.ai`; chosen automatically when absent.
+    pub backend: Option<String>,
+    #[serde(default)]
+    pub local: LocalConfig,
+    #[serde(default)]
+    pub partitions: Vec<PartitionConfig>,
+    #[serde(default)]
+    pub backendai: BackendAiConfig,
+}
+
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct LocalConfig {
+    pub state_dir: Option<PathBuf>,
+    /// Node name shown in squeue/sinfo (default: this host's short name).
+    pub node_name: Option<String>,
+    /// CPUs the local node offers (default: what this machine has).
+    pub cpus: Option<u32>,
+    /// Memory the local node offers, in MB (default: MemTotal).
+    pub memory_mb: Option<u64>,
+    /// Seconds between SIGTERM and SIGKILL when a job is cancelled or times out (Slurm's KillWait).
+    pub kill_wait: Option<u32>,
+    /// Seconds the queue runner stays alive with nothing to do.
+    pub idle_exit: Option<u32>,
+    /// Largest array index + 1 (Slurm's MaxArraySize).
+    pub max_array_size: Option<u32>,
+}
+
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct PartitionConfig {
+    pub name: String,
+    #[serde(default)]
+    pub default: bool,
+    /// Backend.AI resource group this partition maps to (defaults to the name).
+    pub resource_group: Option<String>,
+    /// Container image for jobs that do not name one.
+    pub default_image: Option<String>,
+    /// Slurm duration strings, e.g. `1-00:00:00` or `UNLIMITED`.
+    pub max_time: Option<String>,
+    pub default_time: Option<String>,
+    pub def_mem_per_cpu: Option<u64>,
+}
+
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct BackendAiConfig {
+    pub endpoint: Option<String>,
+    pub access_key: Option<String>,
+    pub secret_key: Option<String>,
+    pub domain: Option<String>,
+    pub group: Option<String>,
+    pub skip_sslcert_validation: Option<bool>,
+}
+
+/// Which backend is in force.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackendKind {
+    Local,
+    BackendAi,
+}
+
+/// A loaded configuration and where each part came from (for `bai-slurm doctor`).
+#[derive(Debug, Clone, Default)]
+pub struct Loaded {
+    pub config: Config,
+    pub files: Vec<PathBuf>,
+    pub env_overrides: Vec<&'static str>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Parse { path: PathBuf, message: String },
+}
+
+impl Loaded {
+    /// Reads the config files and environment in precedence order.
+    pub fn load(env: &BTreeMap<String, String>) -> Result<Loaded, ConfigError> {
+        let mut candidates: Vec<PathBuf> = Vec::new();
+        candidates.push(
+            env.get(envvars::BAI_SLURM_SYSTEM_CONFIG)
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from(SYSTEM_CONFIG)),
+        );
+        if let Some(dir) = user_config_dir(env) {
+            candidates.push(dir.join("bai-slurm/config.toml"));
+        }
+        if let Some(p) = env.get(envvars::BAI_SLURM_CONFIG).filter(|p| !p.is_empty()) {
+            candidates.push(PathBuf::from(p));
+        }
+        let mut merged = toml::Table::new();
+        let mut files = Vec::new();
+        for path in candidates {
+            let text = match std::fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(source) => return Err(ConfigError::Read { path, source }),
+            };
+            let table: toml::Table =
+                text.parse()
+                    .map_err(|e: toml::de::Error| ConfigError::Parse {
+                        path: path.clone(),
+                        message: e.message().to_string(),
+                    })?;
+            merge(&mut merged, table);
+            files.push(path);
+        }
+        let mut config: Config =
+            toml::Value::Table(merged)
+                .try_into()
+                .map_err(|e: toml::de::Error| ConfigError::Parse {
+                    path: files.last().cloned().unwrap_or_default(),
+                    message: e.message().to_string(),
+                })?;
+        let env_overrides = apply_env(&mut config, env);
+        Ok(Loaded {
+            config,
+            files,
+            env_overrides,
+        })
+    }
+
+    pub fn backend_kind(&self) -> BackendKind {
+        match self.config.backend.as_deref() {
+            Some("local") => BackendKind::Local,
+            Some("backend.ai") | Some("backendai") => BackendKind::BackendAi,
+            _ if self
+                .config
+                .backendai
+                .endpoint
+                .as_deref()
+                .is_some_and(|e| !e.is_empty()) =>
+            {
+                BackendKind::BackendAi
+            }
+            _ => BackendKind::Local,
+        }
+    }
+
+    pub fn cluster_name(&self) -> String {
+        self.config
+            .cluster_name
+            .clone()
+            .unwrap_or_else(|| "local".to_string())
+    }
+}
+
+fn user_config_dir(env: &BTreeMap<String, String>) -> Option<PathBuf> {
+    if let Some(x) = env.get("XDG_CONFIG_HOME").filter(|x| !x.is_empty()) {
+        return Some(PathBuf::from(x));
+    }
+    env.get("HOME").map(|h| Path::new(h).join(".config"))
+}
+
+/// Recursive table merge: values of `over` replace those of `base`, tables merge.
+fn merge(base: &mut toml::Table, over: toml::Table) {
+    for (k, v) in over {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}
+
+fn apply_env(config: &mut Config, env: &BTreeMap<String, String>) -> Vec<&'static str> {
+    let mut used = Vec::new();
+    let mut take = |name: &'static str| -> Option<String> {
+        let v = env.get(name).filter(|v| !v.is_empty()).cloned();
+        if v.is_some() {
+            used.push(name);
+        }
+        v
+    };
+    if let Some(v) = take(envvars::BAI_SLURM_BACKEND) {
+        config.backend = Some(v);
+    }
+    if let Some(v) = take(envvars::BAI_SLURM_STATE_DIR) {
+        config.local.state_dir = Some(PathBuf::from(v));
+    }
+    let b = &mut config.backendai;
+    if let Some(v) = take(envvars::BACKEND_ENDPOINT) {
+        b.endpoint = Some(v);
+    }
+    if let Some(v) = take(envvars::BACKEND_ACCESS_KEY) {
+        b.access_key = Some(v);
+    }
+    if let Some(v) = take(envvars::BACKEND_SECRET_KEY) {
+        b.secret_key = Some(v);
+    }
+    if let Some(v) = take(envvars::BACKEND_DOMAIN) {
+        b.domain = Some(v);
+    }
+    if let Some(v) = take(envvars::BACKEND_GROUP) {
+        b.group = Some(v);
+    }
+    if let Some(v) = take(envvars::BACKEND_SKIP_SSLCERT_VALIDATION) {
+        b.skip_sslcert_validation = Some(matches!(
+            v.to_ascii_lowercase().as_str(),
+            "1" | "true" | "yes"
+        ));
+    }
+    used
+}
+
+/// The local backend's state directory: config, else `$XDG_STATE_HOME/bai-slurm`,
+/// else `~/.local/state/bai-slurm`.
+pub fn local_state_dir(config: &Config, env: &BTreeMap<String, String>) -> PathBuf {
+    if let Some(d) = &config.local.state_dir {
+        return d.clone();
+    }
+    if let Some(x) = env.get("XDG_STATE_HOME").filter(|x| !x.is_empty()) {
+        return Path::new(x).join("bai-slurm");
+    }
+    let home = env.get("HOME").cloned().unwrap_or_else(|| "/tmp".into());
+    Path::new(&home).join(".local/state/bai-slurm")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn later_files_and_env_override_earlier_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let sys = dir.path().join("sys.toml");
+        std::fs::write(
+            &sys,
+            "cluster_name = \"sys\"\n[local]\ncpus = 4\nkill_wait = 9\n",
+        )
+        .unwrap();
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(home.join(".config/bai-slurm")).unwrap();
+        std::fs::write(
+            home.join(".config/bai-slurm/config.toml"),
+            "[local]\ncpus = 2\n",
+        )
+        .unwrap();
+        let e = env(&[
+            ("BAI_SLURM_SYSTEM_CONFIG", sys.to_str().unwrap()),
+            ("HOME", home.to_str().unwrap()),
+            ("BAI_SLURM_STATE_DIR", "/x/state"),
+        ]);
+        let loaded = Loaded::load(&e).unwrap();
+        assert_eq!(loaded.cluster_name(), "sys");
+        assert_eq!(loaded.config.local.cpus, Some(2));
+        assert_eq!(loaded.config.local.kill_wait, Some(9));
+        assert_eq!(loaded.files.len(), 2);
+        assert_eq!(
+            local_state_dir(&loaded.config, &e),
+            PathBuf::from("/x/state")
+        );
+        assert_eq!(loaded.backend_kind(), BackendKind::Local);
+    }
+
+    #[test]
+    fn an_endpoint_selects_backend_ai() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = env(&[
+            (
+                "BAI_SLURM_SYSTEM_CONFIG",
+                dir.path().join("none").to_str().unwrap(),
+            ),
+            ("HOME", dir.path().to_str().unwrap()),
+            ("BACKEND_ENDPOINT", "http://127.0.0.1:8091"),
+        ]);
+        assert_eq!(
+            Loaded::load(&e).unwrap().backend_kind(),
+            BackendKind::BackendAi
+        );
+    }
+
+    #[test]
+    fn a_bad_file_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let sys = dir.path().join("sys.toml");
+        std::fs::write(&sys, "[local]\ncpus = \"many\"\n").unwrap();
+        let e = env(&[
+            ("BAI_SLURM_SYSTEM_CONFIG", sys.to_str().unwrap()),
+            ("HOME", "/nonexistent"),
+        ]);
+        let err = Loaded::load(&e).unwrap_err().to_string();
+        assert!(err.contains("sys.toml"), "{err}");
+    }
+}

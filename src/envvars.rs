@@ -1,0 +1,19 @@
+//! Every environment variable bai-slurm itself reads, in one place. (Slurm's own input
+//! variables — SBATCH_*, SQUEUE_*, SLURM_* — are listed in the option table and renderers.)
+
+/// Path of an extra config file layered over the system and user files.
+pub const BAI_SLURM_CONFIG: &str = "BAI_SLURM_CONFIG";
+/// Replaces `/etc/bai-slurm/config.toml` (packaging tests, chroots).
+pub const BAI_SLURM_SYSTEM_CONFIG: &str = "BAI_SLURM_SYSTEM_CONFIG";
+/// Where the local backend keeps its state (default: `$XDG_STATE_HOME/bai-slurm`).
+pub const BAI_SLURM_STATE_DIR: &str = "BAI_SLURM_STATE_DIR";
+/// Forces a backend: `local` or `backend.ai`.
+pub const BAI_SLURM_BACKEND: &str = "BAI_SLURM_BACKEND";
+
+/// Backend.AI client SDK variables (same names as the official SDK).
+pub const BACKEND_ENDPOINT: &str = "BACKEND_ENDPOINT";
+pub const BACKEND_ACCESS_KEY: &str = "BACKEND_ACCESS_KEY";
+pub const BACKEND_SECRET_KEY: &str = "BACKEND_SECRET_KEY";
+pub const BACKEND_DOMAIN: &str = "BACKEND_DOMAIN";
+pub const BACKEND_GROUP: &str = "BACKEND_GROUP";
+pub const BACKEND_SKIP_SSLCERT_VALIDATION: &str = "BACKEND_SKIP_SSLCERT_VALIDATION";

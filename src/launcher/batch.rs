@@ -1,0 +1,299 @@
+//! The batch wrapper: runs a job script as the job's main task, with its output files,
+//! its time limit and its signals, and reports how it ended. Backend-agnostic: the local
+//! backend and the Backend.AI session both drive it.
+
+use crate::model::ExitStatus;
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Everything needed to run one batch step.
+#[derive(Debug, Clone)]
+pub struct BatchPlan {
+    /// The script file (executable), as slurmstepd's `slurm_script`.
+    pub script: PathBuf,
+    pub args: Vec<String>,
+    pub env: BTreeMap<String, String>,
+    pub work_dir: PathBuf,
+    pub stdout: PathBuf,
+    pub stderr: PathBuf,
+    pub stdin: PathBuf,
+    pub append: bool,
+    pub umask: Option<u32>,
+    pub time_limit: Option<Duration>,
+    /// Between SIGTERM and SIGKILL (Slurm's KillWait).
+    pub kill_wait: Duration,
+    /// `--signal`: (signal, seconds before the limit, batch shell only).
+    pub warn_signal: Option<(i32, u32, bool)>,
+}
+
+/// How the step ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The script ended on its own.
+    Exited(ExitStatus),
+    /// The time limit ended it.
+    TimedOut(ExitStatus),
+    /// It was cancelled (SIGTERM/SIGINT/SIGHUP to the launcher).
+    Cancelled(ExitStatus),
+    /// It never started: output files could not be opened or the exec failed.
+    LaunchFailed(ExitStatus),
+}
+
+enum Event {
+    Exited(i32),
+    Signal(i32),
+}
+
+/// Opens an output file the way slurmstepd does (create, truncate or append).
+fn open_output(path: &PathBuf, append: bool) -> std::io::Result<File> {
+    let mut o = OpenOptions::new();
+    o.write(true).create(true).mode(0o644);
+    if append {
+        o.append(true);
+    } else {
+        o.truncate(true);
+    }
+    o.open(path)
+}
+
+/// Signals the launcher handles: the first three cancel the job, USR1/USR2 are passed on.
+pub const HANDLED_SIGNALS: [i32; 5] = [
+    libc::SIGTERM,
+    libc::SIGINT,
+    libc::SIGHUP,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+];
+
+/// Runs the step. `signals` must be registered for [`HANDLED_SIGNALS`] before the job is
+/// claimed, so no cancel is lost; `started` is told the script's pid (= its process group).
+pub fn run(
+    plan: &BatchPlan,
+    mut signals: signal_hook::iterator::Signals,
+    started: impl FnOnce(i32),
+) -> Ending {
+    if let Some(mask) = plan.umask {
+        nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(
+            mask as libc::mode_t,
+        ));
+    }
+    let stdout = match open_output(&plan.stdout, plan.append) {
+        Ok(f) => f,
+        Err(_) => return Ending::LaunchFailed(ExitStatus::code(1)),
+    };
+    let stderr = if plan.stderr == plan.stdout {
+        match stdout.try_clone() {
+            Ok(f) => f,
+            Err(_) => return Ending::LaunchFailed(ExitStatus::code(1)),
+        }
+    } else {
+        match open_output(&plan.stderr, plan.append) {
+            Ok(f) => f,
+            Err(_) => return Ending::LaunchFailed(ExitStatus::code(1)),
+        }
+    };
+    let mut err_log = match stderr.try_clone() {
+        Ok(f) => f,
+        Err(_) => return Ending::LaunchFailed(ExitStatus::code(1)),
+    };
+    let stdin = match File::open(&plan.stdin) {
+        Ok(f) => f,
+        Err(e) => {
+            let _ = writeln!(
+                err_log,
+                "slurmstepd: error: Could not open stdin file {}: {}",
+                plan.stdin.display(),
+                io_text(&e)
+            );
+            return Ending::LaunchFailed(ExitStatus::code(1));
+        }
+    };
+    let mut cwd = plan.work_dir.clone();
+    if !cwd.is_dir() {
+        let _ = writeln!(
+            err_log,
+            "slurmstepd: error: couldn't chdir to `{}': No such file or directory: going to /tmp instead",
+            cwd.display()
+        );
+        cwd = PathBuf::from("/tmp");
+    }
+
+    // `sh` sets SLURM_TASK_PID to the script's own pid, then becomes the script.
+    let mut cmd = Command::new("/bin/sh");
+    cmd.arg("-c")
+        .arg("SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec \"$0\" \"$@\"")
+        .arg(&plan.script)
+        .args(&plan.args)
+        .env_clear()
+        .envs(&plan.env)
+        .current_dir(&cwd)
+        .stdin(Stdio::from(stdin))
+        .stdout(Stdio::from(stdout))
+        .stderr(Stdio::from(stderr))
+        .process_group(0);
+    // SAFETY: prctl is async-signal-safe; it only makes the script die with its launcher.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(
+                err_log,
+                "slurmstepd: error: execve(): {}: {}",
+                plan.script.display(),
+                io_text(&e)
+            );
+            return Ending::LaunchFailed(ExitStatus::code(e.raw_os_error().unwrap_or(1)));
+        }
+    };
+    let pid = child.id() as i32;
+    started(pid);
+
+    let (tx, rx) = mpsc::channel();
+    {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            let status = child.wait().map(|s| {
+                use std::os::unix::process::ExitStatusExt;
+                s.into_raw()
+            });
+            let _ = tx.send(Event::Exited(status.unwrap_or(0)));
+        });
+    }
+    std::thread::spawn(move || {
+        for s in signals.forever() {
+            if tx.send(Event::Signal(s)).is_err() {
+                break;
+            }
+        }
+    });
+
+    let begin = Instant::now();
+    let deadline = plan.time_limit.map(|l| begin + l);
+    let mut warn_at = match (plan.warn_signal, plan.time_limit) {
+        (Some((sig, before, batch_only)), Some(limit)) => Some((
+            begin + limit.saturating_sub(Duration::from_secs(u64::from(before))),
+            sig,
+            batch_only,
+        )),
+        _ => None,
+    };
+    let pgid = Pid::from_raw(pid);
+    // Set once termination started: (why, when SIGKILL is due).
+    let mut terminating: Option<(bool, Instant)> = None;
+    loop {
+        let mut next = [deadline, warn_at.map(|w| w.0), terminating.map(|t| t.1)]
+            .into_iter()
+            .flatten()
+            .min();
+        if terminating.is_some() {
+            next = terminating.map(|t| t.1);
+        }
+        let event = match next {
+            Some(at) => rx.recv_timeout(at.saturating_duration_since(Instant::now())),
+            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        match event {
+            Ok(Event::Exited(raw)) => {
+                // Whatever the script left behind goes with it, as Slurm's proctrack does.
+                let _ = killpg(pgid, Signal::SIGKILL);
+                let status = ExitStatus::from_wait_status(raw);
+                return match terminating {
+                    Some((true, _)) => Ending::TimedOut(status),
+                    Some((false, _)) => Ending::Cancelled(status),
+                    None => Ending::Exited(status),
+                };
+            }
+            Ok(Event::Signal(s)) if s == libc::SIGUSR1 || s == libc::SIGUSR2 => {
+                let _ = killpg(pgid, Signal::try_from(s).unwrap_or(Signal::SIGUSR1));
+            }
+            Ok(Event::Signal(_)) => {
+                if terminating.is_none() {
+                    let _ = writeln!(
+                        err_log,
+                        "slurmstepd: error: *** JOB {} ON {} CANCELLED AT {} ***",
+                        plan.env
+                            .get("SLURM_JOB_ID")
+                            .map(String::as_str)
+                            .unwrap_or("?"),
+                        plan.env
+                            .get("SLURMD_NODENAME")
+                            .map(String::as_str)
+                            .unwrap_or("?"),
+                        chrono::Local::now().format("%Y-%m-%dT%H:%M:%S")
+                    );
+                    terminate(pgid);
+                    terminating = Some((false, Instant::now() + plan.kill_wait));
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let now = Instant::now();
+                if let Some((_, kill_at)) = terminating {
+                    if now >= kill_at {
+                        let _ = killpg(pgid, Signal::SIGKILL);
+                        terminating =
+                            terminating.map(|(t, _)| (t, now + Duration::from_secs(3600)));
+                    }
+                    continue;
+                }
+                if let Some((at, sig, batch_only)) = warn_at
+                    && now >= at
+                {
+                    let sig = Signal::try_from(sig).unwrap_or(Signal::SIGUSR1);
+                    let _ = if batch_only {
+                        nix::sys::signal::kill(pgid, sig)
+                    } else {
+                        killpg(pgid, sig)
+                    };
+                    warn_at = None;
+                }
+                if deadline.is_some_and(|d| now >= d) {
+                    let _ = writeln!(
+                        err_log,
+                        "slurmstepd: error: *** JOB {} ON {} CANCELLED AT {} DUE TO TIME LIMIT ***",
+                        plan.env
+                            .get("SLURM_JOB_ID")
+                            .map(String::as_str)
+                            .unwrap_or("?"),
+                        plan.env
+                            .get("SLURMD_NODENAME")
+                            .map(String::as_str)
+                            .unwrap_or("?"),
+                        chrono::Local::now().format("%Y-%m-%dT%H:%M:%S")
+                    );
+                    terminate(pgid);
+                    terminating = Some((true, now + plan.kill_wait));
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Ending::Exited(ExitStatus::OK);
+            }
+        }
+    }
+}
+
+/// SIGCONT then SIGTERM to the whole job, as slurmstepd does before KillWait.
+fn terminate(pgid: Pid) {
+    let _ = killpg(pgid, Signal::SIGCONT);
+    let _ = killpg(pgid, Signal::SIGTERM);
+}
+
+fn io_text(e: &std::io::Error) -> String {
+    match e.raw_os_error() {
+        Some(code) => nix::errno::Errno::from_raw(code).desc().to_string(),
+        None => e.to_string(),
+    }
+}

@@ -1,0 +1,172 @@
+//! The environment a batch step starts with (`env_array_for_batch_job` in Slurm's env.c,
+//! plus what slurmstepd adds). Compare `slurm-22.05-golden/env-sbatch-batchstep.txt`.
+
+use crate::model::MemoryRequest;
+use crate::model::hostlist::run_length;
+use std::collections::BTreeMap;
+
+/// Array facts a task sees in SLURM_ARRAY_*.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArrayEnv {
+    pub array_job_id: u32,
+    pub task_id: u32,
+    pub count: u32,
+    pub min: u32,
+    pub max: u32,
+    pub step: u32,
+}
+
+/// What the job's environment is built from.
+#[derive(Debug, Clone, Default)]
+pub struct BatchEnvFacts {
+    pub cluster_name: String,
+    pub job_id: u32,
+    pub job_name: String,
+    pub partition: String,
+    pub account: Option<String>,
+    pub qos: Option<String>,
+    /// Compressed node list of the allocation.
+    pub nodelist: String,
+    /// This node's name (SLURMD_NODENAME).
+    pub node_name: String,
+    /// CPUs allocated on each node, in node order.
+    pub cpus_per_node: Vec<u32>,
+    /// Tasks on each node, in node order.
+    pub tasks_per_node: Vec<u32>,
+    /// Set only when the user asked for a task count.
+    pub ntasks: Option<u32>,
+    pub cpus_per_task: Option<u32>,
+    pub ntasks_per_node: Option<u32>,
+    pub memory: Option<MemoryRequest>,
+    pub user: String,
+    pub uid: u32,
+    pub gid: u32,
+    pub array: Option<ArrayEnv>,
+    pub dependency: Option<String>,
+    pub restart_count: Option<u32>,
+}
+
+/// Returns the batch step's environment: `base` (the exported submit environment, which
+/// already carries SLURM_SUBMIT_DIR/HOST and friends from sbatch) plus the job's variables.
+pub fn batch_env(base: &BTreeMap<String, String>, f: &BatchEnvFacts) -> BTreeMap<String, String> {
+    let mut env = base.clone();
+    let mut set = |k: &str, v: String| {
+        env.insert(k.to_string(), v);
+    };
+    set("SLURM_CLUSTER_NAME", f.cluster_name.clone());
+    set("SLURM_JOB_ID", f.job_id.to_string());
+    set("SLURM_JOBID", f.job_id.to_string());
+    set("SLURM_JOB_NAME", f.job_name.clone());
+    set(
+        "SLURM_JOB_NUM_NODES",
+        f.cpus_per_node.len().max(1).to_string(),
+    );
+    set("SLURM_NNODES", f.cpus_per_node.len().max(1).to_string());
+    set("SLURM_JOB_NODELIST", f.nodelist.clone());
+    set("SLURM_NODELIST", f.nodelist.clone());
+    set("SLURM_JOB_PARTITION", f.partition.clone());
+    // 22.05 still exports this, with glibc's rendering of a NULL string.
+    set("SLURM_NODE_ALIASES", "(null)".to_string());
+    set("SLURM_JOB_CPUS_PER_NODE", run_length(&f.cpus_per_node));
+    set(
+        "SLURM_CPUS_ON_NODE",
+        f.cpus_per_node.first().copied().unwrap_or(1).to_string(),
+    );
+    set("SLURM_TASKS_PER_NODE", run_length(&f.tasks_per_node));
+    set("ENVIRONMENT", "BATCH".to_string());
+    set("HOSTNAME", f.node_name.clone());
+    set("SLURMD_NODENAME", f.node_name.clone());
+    set("SLURM_TOPOLOGY_ADDR", f.node_name.clone());
+    set("SLURM_TOPOLOGY_ADDR_PATTERN", "node".to_string());
+    set("SLURM_JOB_USER", f.user.clone());
+    set("SLURM_JOB_UID", f.uid.to_string());
+    set("SLURM_JOB_GID", f.gid.to_string());
+    // The batch step is task 0 on node 0.
+    set("SLURM_NODEID", "0".to_string());
+    set("SLURM_PROCID", "0".to_string());
+    set("SLURM_LOCALID", "0".to_string());
+    set("SLURM_GTIDS", "0".to_string());
+    if let Some(a) = &f.account {
+        set("SLURM_JOB_ACCOUNT", a.clone());
+    }
+    if let Some(q) = &f.qos {
+        set("SLURM_JOB_QOS", q.clone());
+    }
+    if let Some(c) = f.cpus_per_task {
+        set("SLURM_CPUS_PER_TASK", c.to_string());
+    }
+    if let Some(n) = f.ntasks {
+        set("SLURM_NTASKS", n.to_string());
+        set("SLURM_NPROCS", n.to_string());
+    }
+    if let Some(n) = f.ntasks_per_node {
+        set("SLURM_NTASKS_PER_NODE", n.to_string());
+    }
+    match f.memory {
+        Some(MemoryRequest::PerCpu(mb)) => set("SLURM_MEM_PER_CPU", mb.to_string()),
+        Some(MemoryRequest::PerNode(mb)) => set("SLURM_MEM_PER_NODE", mb.to_string()),
+        None => {}
+    }
+    if let Some(a) = f.array {
+        set("SLURM_ARRAY_JOB_ID", a.array_job_id.to_string());
+        set("SLURM_ARRAY_TASK_ID", a.task_id.to_string());
+        set("SLURM_ARRAY_TASK_COUNT", a.count.to_string());
+        set("SLURM_ARRAY_TASK_MIN", a.min.to_string());
+        set("SLURM_ARRAY_TASK_MAX", a.max.to_string());
+        set("SLURM_ARRAY_TASK_STEP", a.step.to_string());
+    }
+    if let Some(d) = &f.dependency {
+        set("SLURM_JOB_DEPENDENCY", d.clone());
+    }
+    if let Some(r) = f.restart_count {
+        set("SLURM_RESTART_COUNT", r.to_string());
+    }
+    env
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The variables of the golden capture, rebuilt from the same job facts.
+    #[test]
+    fn matches_the_golden_batch_environment() {
+        let golden = include_str!("../../tests/golden/env-sbatch-batchstep.txt");
+        let mut base = BTreeMap::new();
+        base.insert("SLURM_SUBMIT_DIR".to_string(), "/srv/refwork".to_string());
+        base.insert("SLURM_SUBMIT_HOST".to_string(), "vm".to_string());
+        base.insert("SLURM_PRIO_PROCESS".to_string(), "0".to_string());
+        let facts = BatchEnvFacts {
+            cluster_name: "refcluster".into(),
+            job_id: 3,
+            job_name: "env_job".into(),
+            partition: "debug".into(),
+            account: Some("research".into()),
+            qos: Some("normal".into()),
+            nodelist: "node01".into(),
+            node_name: "node01".into(),
+            cpus_per_node: vec![2],
+            tasks_per_node: vec![2],
+            ntasks: Some(2),
+            memory: Some(MemoryRequest::PerCpu(1024)),
+            user: "alice".into(),
+            uid: 1001,
+            gid: 1001,
+            ..Default::default()
+        };
+        let env = batch_env(&base, &facts);
+        // Variables that depend on a live slurmctld or process are not ours to reproduce.
+        let not_ours = ["SLURM_CONF", "SLURM_WORKING_CLUSTER", "SLURM_TASK_PID"];
+        let mut matched = 0;
+        for line in golden.lines() {
+            let (k, v) = line.split_once('=').unwrap();
+            if not_ours.contains(&k) {
+                continue;
+            }
+            assert_eq!(env.get(k).map(String::as_str), Some(v), "{k}");
+            matched += 1;
+        }
+        let ours: Vec<_> = env.keys().filter(|k| k.starts_with("SLURM")).collect();
+        assert_eq!(ours.len(), matched, "extra SLURM variables: {ours:?}");
+    }
+}

@@ -1,0 +1,5 @@
+//! The compute side: the batch wrapper (and, later, the srun step server) that runs inside
+//! a job's allocation — a container on Backend.AI, this machine under the local backend.
+
+pub mod batch;
+pub mod env;
