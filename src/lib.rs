@@ -3,4 +3,5 @@
 pub mod backend;
 pub mod cli;
 pub mod model;
+pub mod options;
 pub mod sys;
