@@ -7,6 +7,10 @@
 //! comment says so.
 
 pub(crate) mod cnum;
+pub mod duration;
+pub mod int;
+pub mod memory;
+pub mod nodes;
 
 use std::fmt;
 
