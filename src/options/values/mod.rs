@@ -6,7 +6,9 @@
 //! truncation, and the like) are reproduced on purpose; where we differ, the function's doc
 //! comment says so.
 
+pub mod array;
 pub(crate) mod cnum;
+pub mod dependency;
 pub mod duration;
 pub mod int;
 pub mod memory;
