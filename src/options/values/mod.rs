@@ -7,6 +7,7 @@
 //! comment says so.
 
 pub mod array;
+pub mod begin;
 pub(crate) mod cnum;
 pub mod dependency;
 pub mod duration;
