@@ -11,9 +11,12 @@ pub mod begin;
 pub(crate) mod cnum;
 pub mod dependency;
 pub mod duration;
+pub mod export;
+pub mod gres;
 pub mod int;
 pub mod memory;
 pub mod nodes;
+pub mod signal;
 
 use std::fmt;
 
