@@ -10,12 +10,16 @@ pub mod array;
 pub mod begin;
 pub(crate) mod cnum;
 pub mod dependency;
+pub mod distribution;
 pub mod duration;
 pub mod export;
 pub mod gres;
+pub mod hint;
 pub mod int;
+pub mod mail_type;
 pub mod memory;
 pub mod nodes;
+pub mod open_mode;
 pub mod signal;
 
 use std::fmt;
