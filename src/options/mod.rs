@@ -4,4 +4,5 @@
 //! errors (with the `sbatch: error: ` prefix) and exiting is the caller's job; every error
 //! carries the exact text and exit status Slurm 22.05 would use.
 
+pub mod directives;
 pub mod values;
