@@ -15,8 +15,8 @@
 //! second line. Exit status 255.
 //!
 //! Differences: `now` after another word makes Slurm's parser jump past the end of the
-//! string (it adds instead of assigning its position) and read unrelated memory; we stop
-//! at the end of the string instead. Local times in a DST gap are moved one hour later
+//! string (it adds instead of assigning its position) and read unrelated memory; real
+//! 22.05.8 then fails (`noon now` → `pos=13`), and we fail at the same position. Local times in a DST gap are moved one hour later
 //! and ambiguous ones take the earlier instant, approximating glibc's `mktime`.
 
 use super::cnum::{c_bytes, is_blank, is_space, starts_with_ci, strtol};
@@ -334,8 +334,16 @@ pub fn parse_time_tz<Tz: TimeZone>(
     let tomorrow = || localtime(now + 86400, tz);
     let (mut hour, mut minute, mut second) = (-1, -1, 0);
     let (mut month, mut mday, mut year) = (-1, -1, -1);
-    while at(b, pos) != 0 && at(b, pos) != b'\n' {
+    loop {
+        if pos > b.len() as i64 {
+            // Past the terminator (after `now` that followed another word): Slurm reads
+            // whatever memory follows; 22.05.8 was seen to fail there, so do we.
+            return Err(err(pos));
+        }
         let c = at(b, pos);
+        if c == 0 || c == b'\n' {
+            break;
+        }
         let here = rest(b, pos);
         if is_blank(c) || c == b'-' || c == b'T' {
         } else if starts_with_ci(here, "today") {
@@ -603,6 +611,9 @@ mod tests {
         assert_eq!(err("todayx").pos, 5);
         assert_eq!(err("uts999").pos, 0);
         assert_eq!(err("uts17000000000x").pos, 0);
+        // Observed on 22.05.8: `now` after a word jumps past the end of the string.
+        assert_eq!(err("noon now").pos, 13);
+        assert_eq!(err("now+1hour+2").pos, 9);
         // Nothing specified is Slurm's 0, with no diagnostic.
         assert_eq!(parse_time_tz("", NOW, false, &Utc), Ok(0));
         assert_eq!(parse_time_tz("  -T ", NOW, false, &Utc), Ok(0));

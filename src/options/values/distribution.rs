@@ -69,8 +69,9 @@ impl Distribution {
         }
     }
 
-    /// `set_distribution`: the SLURM_DISTRIBUTION value, e.g. `cyclic`, `block,pack`,
-    /// `nopack`. `None` when Slurm would set nothing (both pack flags: it logs an error).
+    /// `set_distribution`: the SLURM_DISTRIBUTION value (and `--verbose` echo), e.g.
+    /// `cyclic`, `block,pack`, `nopack`. `None` when Slurm sets nothing: with both pack
+    /// flags it prints `error: set_distribution: Unknown distribution flag value: 0xc00000`.
     pub fn env_value(&self) -> Option<String> {
         let mut s = match self.base {
             DistBase::Default => String::new(),

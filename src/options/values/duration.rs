@@ -257,6 +257,24 @@ mod tests {
     }
 
     #[test]
+    fn matches_real_slurm_22_05_8() {
+        // `scontrol show job` on 22.05.8 showed TimeLimit=2982613-04:17:00 for --time=-3
+        // and 2962905-21:49:00 for --time=30000-0.
+        assert_eq!(
+            parse_time_limit("-3", "--time"),
+            Ok(TimeLimit::Minutes(2982613 * 1440 + 4 * 60 + 17))
+        );
+        assert_eq!(
+            parse_time_limit("30000-0", "--time"),
+            Ok(TimeLimit::Minutes(2962905 * 1440 + 21 * 60 + 49))
+        );
+        assert_eq!(
+            parse_time_limit("5-", "--time"),
+            Ok(TimeLimit::Minutes(5 * 1440))
+        );
+    }
+
+    #[test]
     fn overflow_wraps_like_c() {
         // 30000 days overflows a 32-bit int of seconds and wraps.
         assert_eq!(secs("30000-0"), v(30000i32.wrapping_mul(86400)));

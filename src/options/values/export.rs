@@ -13,6 +13,11 @@
 //! `"1,2"`). `NIL` did not exist in 22.05: it is taken as a variable name (so it exports
 //! only `NIL`, if set, and the `SLURM_*` variables).
 //!
+//! SLURM_GET_USER_ENV=1 asks the node to load the user's login environment: on 22.05.8
+//! the job then also has the login shell's variables (HOME, PATH, SHELL, USER, LOGNAME,
+//! MAIL, ...) for every name the exported environment does not set; that merge is the
+//! launcher's job.
+//!
 //! The submit environment must already contain what sbatch sets before building the job
 //! (SLURM_SUBMIT_DIR, SLURM_SUBMIT_HOST, SLURM_UMASK, SLURM_PRIO_PROCESS,
 //! SLURM_EXPORT_ENV, SLURM_JOB_DEPENDENCY, ...), since those pass every filter.

@@ -1,19 +1,27 @@
-//! Generic resources: `--gres` (`arg_set_gres` and `gres_prepend_tres_type` on the client,
-//! then slurmctld's `_get_next_gres` and `_is_valid_number` in `src/common/gres.c`) and the
-//! GPU options `-G/--gpus`, `--gpus-per-node`, `--gpus-per-task`, `--gpus-per-socket`
-//! (`xfmt_tres` in `src/common/proc_args.c` turns `[type:]N` into `gres:gpu:[type:]N`).
+//! Generic resources: `--gres` (`arg_set_gres` and `gres_prepend_tres_type` on the client)
+//! and the GPU options `-G/--gpus`, `--gpus-per-node`, `--gpus-per-task`,
+//! `--gpus-per-socket` (`xfmt_tres` in `src/common/proc_args.c` turns `[type:]N` into
+//! `gres:gpu:[type:]N`), then checked twice, as on a real 22.05.8:
 //!
-//! Each comma-separated item is `name`, `name:count`, `name:type` or `name:type:count`;
-//! a count is a `strtoull` number with an optional `k/m/g/t/p` (×1024ⁿ), `kb/mb/...`
-//! (×1000ⁿ) or `kib/mib/...` suffix. One colon followed by something that is not a valid
-//! count is a *type* with count 1 (`gpu:a100`). Items with count 0 are dropped. Errors are
-//! the controller's `Invalid generic resource (gres) specification` at submission.
-//! Whether a GRES name exists on the cluster is for the caller to check.
+//! 1. by sbatch itself, in `slurm_opt_create_job_desc` → `gres_job_state_validate` →
+//!    `_get_next_gres` (`src/common/gres.c`): each comma-separated item is `name`,
+//!    `name:count`, `name:type` or `name:type:count`; a count is a `strtoull` number with
+//!    an optional `k/m/g/t/p` (×1024ⁿ), `kb/mb/...` (×1000ⁿ) or `kib/mib/...` suffix; one
+//!    colon followed by something that is not a valid count is a *type* with count 1
+//!    (`gpu:a100`, but also `gpu:-1` and `gpu:0.5`); items with count 0 are dropped.
+//!    Failure: `sbatch: error: Invalid generic resource (gres) specification`, exit
+//!    `error_exit` ([`ValueError::Fatal`]). Names missing from the cluster's GresTypes
+//!    fail here too: pass the known names to check them.
+//! 2. by slurmctld's `valid_tres_cnt` (`src/slurmctld/job_mgr.c`): in each item, a last
+//!    `:` part that starts with a digit must be a clean count (`gpu:2x` and `gpu:0.5` fail
+//!    here), and no item may end in `:` (`gpu,,gpu:1` gives `gres:` and fails).
+//!    Failure: `Batch job submission failed: Invalid Trackable RESource (TRES)
+//!    specification` ([`Rejection::InvalidTres`]).
 //!
 //! **Our extension (not Slurm):** a decimal count such as `--gpus=0.5` or
 //! `--gres=gpu:a100:0.25` is a *fractional* device count, which Backend.AI grants as
-//! `cuda.shares`. Slurm itself has no fractions: it would read `gpu:0.5` as the type `0.5`
-//! with count 1 (and fail to place the job), and `gpu:a100:0.5` as invalid.
+//! `cuda.shares`. Slurm itself has no fractions: it reads `gpu:0.5` as the type `0.5`
+//! and then refuses it (TRES check), and refuses `gpu:a100:0.5` outright.
 
 use super::cnum::{c_bytes, strtoull};
 use super::{Rejection, ValueError};
@@ -149,8 +157,29 @@ fn fraction(s: &[u8]) -> Option<GresCount> {
     })
 }
 
+/// sbatch's own GRES check failed.
 fn invalid() -> ValueError {
-    ValueError::Rejected(Rejection::InvalidGres)
+    ValueError::Fatal(Rejection::InvalidGres.text().to_string())
+}
+
+/// `valid_tres_cnt` on a `gres:...` TRES string (the name lookup is the caller's).
+fn valid_tres_cnt(tres: &[u8]) -> bool {
+    for tok in tres.split(|&c| c == b',').filter(|t| !t.is_empty()) {
+        let Some(last) = tok.iter().rposition(|&c| c == b':') else {
+            return false;
+        };
+        let tail = &tok[last + 1..];
+        if tail.is_empty() {
+            return false;
+        }
+        if tail[0].is_ascii_digit() && fraction(tail).is_none() {
+            let p = strtoull(tail);
+            if p.value == u64::MAX || suffix_mult(&tail[p.end..]).is_none() {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// One item of `_get_next_gres` (after its `gres:` prefix): None for a count of 0.
@@ -193,7 +222,7 @@ fn parse_item(item: &[u8]) -> Result<Option<GresItem>, ValueError> {
 }
 
 /// The items of a `gres:`-prefixed TRES string, as `_get_next_gres` walks it.
-fn parse_tres_list(s: &[u8]) -> Result<Vec<GresItem>, ValueError> {
+fn parse_tres_list(s: &[u8], known: Option<&[&str]>) -> Result<Vec<GresItem>, ValueError> {
     let mut items = Vec::new();
     let mut rest = s;
     while let Some(pos) = rest.windows(5).position(|w| w == b"gres:") {
@@ -209,14 +238,18 @@ fn parse_tres_list(s: &[u8]) -> Result<Vec<GresItem>, ValueError> {
             continue;
         }
         if let Some(i) = parse_item(item)? {
+            if known.is_some_and(|k| !k.contains(&i.name.as_str())) {
+                return Err(invalid());
+            }
             items.push(i);
         }
     }
     Ok(items)
 }
 
-/// `--gres` as sbatch and then slurmctld read it.
-pub fn parse_gres(s: &str) -> Result<GresSpec, ValueError> {
+/// `--gres` as sbatch and then slurmctld read it. `known` is the cluster's GRES names
+/// (GresTypes); `None` skips that check (as sbatch does with `-M`).
+pub fn parse_gres(s: &str, known: Option<&[&str]>) -> Result<GresSpec, ValueError> {
     let b = c_bytes(s);
     if b.eq_ignore_ascii_case(b"help") || b.eq_ignore_ascii_case(b"list") {
         return Ok(GresSpec::Help);
@@ -234,13 +267,18 @@ pub fn parse_gres(s: &str) -> Result<GresSpec, ValueError> {
         }
     }
     let tres = String::from_utf8_lossy(&tres).replace("gres:gres:", "gres:");
-    Ok(GresSpec::Items(parse_tres_list(tres.as_bytes())?))
+    let items = parse_tres_list(tres.as_bytes(), known)?;
+    if !valid_tres_cnt(tres.as_bytes()) {
+        return Err(ValueError::Rejected(Rejection::InvalidTres));
+    }
+    Ok(GresSpec::Items(items))
 }
 
 /// `--gpus`, `--gpus-per-node`, `--gpus-per-task`, `--gpus-per-socket`: `[type:]N[,...]`,
 /// each item made `gres:gpu:<item>` (empty items skipped) and read like `--gres`.
-/// An empty result (e.g. `--gpus=0`) means no GPUs.
-pub fn parse_gpus(s: &str) -> Result<Vec<GresItem>, ValueError> {
+/// An empty result (e.g. `--gpus=0`, `--gpus=`) means no GPUs. `known` as for
+/// [`parse_gres`].
+pub fn parse_gpus(s: &str, known: Option<&[&str]>) -> Result<Vec<GresItem>, ValueError> {
     let mut tres = Vec::new();
     for tok in c_bytes(s).split(|&c| c == b',').filter(|t| !t.is_empty()) {
         if !tres.is_empty() {
@@ -249,7 +287,11 @@ pub fn parse_gpus(s: &str) -> Result<Vec<GresItem>, ValueError> {
         tres.extend_from_slice(b"gres:gpu:");
         tres.extend_from_slice(tok);
     }
-    parse_tres_list(&tres)
+    let items = parse_tres_list(&tres, known)?;
+    if !valid_tres_cnt(&tres) {
+        return Err(ValueError::Rejected(Rejection::InvalidTres));
+    }
+    Ok(items)
 }
 
 /// `--cpus-per-gpu` is a `parse_int` option.
@@ -274,8 +316,9 @@ mod tests {
             count,
         }
     }
+    const KNOWN: &[&str] = &["gpu", "mps"];
     fn items(s: &str) -> Vec<GresItem> {
-        match parse_gres(s).unwrap() {
+        match parse_gres(s, Some(KNOWN)).unwrap() {
             GresSpec::Items(i) => i,
             other => panic!("{other:?}"),
         }
@@ -298,28 +341,24 @@ mod tests {
         assert_eq!(items("mps:2mib"), vec![g("mps", None, Whole(2 << 20))]);
         assert_eq!(items("gpu:0"), vec![]);
         assert_eq!(items("gpu:0,mps:5"), vec![g("mps", None, Whole(5))]);
-        assert_eq!(
-            items("gpu,,mps"),
-            vec![g("gpu", None, Whole(1)), g("mps", None, Whole(1))]
-        );
-        assert_eq!(items(""), vec![]);
         // strtoull reads no digits, and "k" is a valid suffix: 0 × 1024, dropped.
         assert_eq!(items("gpu:k"), vec![]);
         // Slurm's reading of odd counts: not a number, so a type.
-        assert_eq!(items("gpu:2x"), vec![g("gpu", Some("2x"), Whole(1))]);
         assert_eq!(items("gpu:-1"), vec![g("gpu", Some("-1"), Whole(1))]);
+        assert_eq!(items("gpu:.5"), vec![g("gpu", Some(".5"), Whole(1))]);
         assert_eq!(items("gpu: 2"), vec![g("gpu", None, Whole(2))]);
     }
 
     #[test]
     fn special_words() {
-        assert_eq!(parse_gres("help"), Ok(GresSpec::Help));
-        assert_eq!(parse_gres("LIST"), Ok(GresSpec::Help));
-        assert_eq!(parse_gres("None"), Ok(GresSpec::None));
+        assert_eq!(parse_gres("help", Some(KNOWN)), Ok(GresSpec::Help));
+        assert_eq!(parse_gres("LIST", Some(KNOWN)), Ok(GresSpec::Help));
+        assert_eq!(parse_gres("None", Some(KNOWN)), Ok(GresSpec::None));
     }
 
     #[test]
     fn gres_errors() {
+        // Found by sbatch itself: one error line, exit error_exit.
         for s in [
             "gpu:",
             "gpu::1",
@@ -328,17 +367,32 @@ mod tests {
             "gpu:a100:1:2",
             "gpu:t:-1",
             ":2",
+            "bogus:1",
+            "5",
+            "gpu,,bogus",
         ] {
+            let e = parse_gres(s, Some(KNOWN)).unwrap_err();
             assert_eq!(
-                parse_gres(s),
-                Err(ValueError::Rejected(Rejection::InvalidGres)),
+                e.render("sbatch", "Batch job submission failed: "),
+                "sbatch: error: Invalid generic resource (gres) specification\n",
+                "{s:?}"
+            );
+            assert_eq!(e.exit_code(1), 1);
+        }
+        // Refused by slurmctld's TRES check.
+        for s in ["", "gpu:2x", "gpu,", "gpu,,mps", "gpu:0.1234567", "gpu:1q"] {
+            assert_eq!(
+                parse_gres(s, Some(KNOWN)),
+                Err(ValueError::Rejected(Rejection::InvalidTres)),
                 "{s:?}"
             );
         }
         assert_eq!(
-            parse_gres("gpu:").unwrap_err().message(),
-            "Invalid generic resource (gres) specification"
+            Rejection::InvalidTres.text(),
+            "Invalid Trackable RESource (TRES) specification"
         );
+        // Without the known names, unknown ones pass.
+        assert!(parse_gres("bogus:1", None).is_ok());
     }
 
     #[test]
@@ -351,7 +405,7 @@ mod tests {
         assert_eq!(items("gpu:1.0"), vec![g("gpu", None, Whole(1))]);
         assert_eq!(items("gpu:0.0"), vec![]);
         assert_eq!(
-            parse_gpus("0.5").unwrap(),
+            parse_gpus("0.5", Some(KNOWN)).unwrap(),
             vec![g("gpu", None, Fraction(500_000))]
         );
         assert_eq!(Fraction(500_000).to_string(), "0.5");
@@ -359,42 +413,45 @@ mod tests {
         assert_eq!(Fraction(1).to_string(), "0.000001");
         assert_eq!(Fraction(250_000).as_f64(), 0.25);
         assert!(Fraction(1).is_fractional());
-        // Not fractions: too many decimals, no leading digit; Slurm's type reading applies.
+        // Not fractions: no leading digit (a type, as in Slurm), too many decimals.
         assert_eq!(items("gpu:.5"), vec![g("gpu", Some(".5"), Whole(1))]);
-        assert_eq!(
-            items("gpu:0.1234567"),
-            vec![g("gpu", Some("0.1234567"), Whole(1))]
-        );
-        assert!(parse_gres("gpu:a100:.5").is_err());
+        assert!(parse_gres("gpu:0.1234567", None).is_err());
+        assert!(parse_gres("gpu:a100:.5", None).is_err());
     }
 
     #[test]
     fn gpu_options() {
-        assert_eq!(parse_gpus("2").unwrap(), vec![g("gpu", None, Whole(2))]);
         assert_eq!(
-            parse_gpus("a100:2").unwrap(),
+            parse_gpus("2", Some(KNOWN)).unwrap(),
+            vec![g("gpu", None, Whole(2))]
+        );
+        assert_eq!(
+            parse_gpus("a100:2", Some(KNOWN)).unwrap(),
             vec![g("gpu", Some("a100"), Whole(2))]
         );
         assert_eq!(
-            parse_gpus("a100").unwrap(),
+            parse_gpus("a100", Some(KNOWN)).unwrap(),
             vec![g("gpu", Some("a100"), Whole(1))]
         );
         assert_eq!(
-            parse_gpus("a100:1,v100:2").unwrap(),
+            parse_gpus("a100:1,v100:2", Some(KNOWN)).unwrap(),
             vec![
                 g("gpu", Some("a100"), Whole(1)),
                 g("gpu", Some("v100"), Whole(2))
             ]
         );
-        assert_eq!(parse_gpus("0").unwrap(), vec![]);
-        assert_eq!(parse_gpus("").unwrap(), vec![]);
-        assert_eq!(parse_gpus(",2,").unwrap(), vec![g("gpu", None, Whole(2))]);
+        assert_eq!(parse_gpus("0", Some(KNOWN)).unwrap(), vec![]);
+        assert_eq!(parse_gpus("", Some(KNOWN)).unwrap(), vec![]);
+        assert_eq!(
+            parse_gpus(",2,", Some(KNOWN)).unwrap(),
+            vec![g("gpu", None, Whole(2))]
+        );
         // As in Slurm, "gpu:2" names the type "gpu".
         assert_eq!(
-            parse_gpus("gpu:2").unwrap(),
+            parse_gpus("gpu:2", Some(KNOWN)).unwrap(),
             vec![g("gpu", Some("gpu"), Whole(2))]
         );
-        assert!(parse_gpus("a100:").is_err());
+        assert!(parse_gpus("a100:", Some(KNOWN)).is_err());
         assert_eq!(g("gpu", Some("a100"), Whole(2)).to_string(), "gpu:a100:2");
         assert_eq!(g("gpu", None, Fraction(500_000)).to_string(), "gpu:0.5");
     }
@@ -416,8 +473,8 @@ mod tests {
     #[test]
     fn never_panics() {
         for s in fuzz::strings(41, "gpu:a1.0,kKmMbB", 20, 20000) {
-            let _ = parse_gres(&s);
-            let _ = parse_gpus(&s);
+            let _ = parse_gres(&s, Some(KNOWN));
+            let _ = parse_gpus(&s, None);
         }
     }
 }

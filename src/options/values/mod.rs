@@ -46,8 +46,10 @@ pub enum Rejection {
     InvalidArray,
     /// ESLURM_DEPENDENCY.
     Dependency,
-    /// ESLURM_INVALID_GRES.
+    /// ESLURM_INVALID_GRES (sbatch normally finds these itself; see `gres`).
     InvalidGres,
+    /// ESLURM_INVALID_TRES.
+    InvalidTres,
     /// ESLURM_NOT_SUPPORTED (e.g. `expand:` without `permit_job_expansion`).
     NotSupported,
     /// ESLURM_PATHNAME_TOO_LONG (a string field over the controller's length limit).
@@ -61,6 +63,7 @@ impl Rejection {
             Rejection::InvalidArray => "Invalid job array specification",
             Rejection::Dependency => "Job dependency problem",
             Rejection::InvalidGres => "Invalid generic resource (gres) specification",
+            Rejection::InvalidTres => "Invalid Trackable RESource (TRES) specification",
             Rejection::NotSupported => "Requested operation not supported on this system",
             Rejection::PathnameTooLong => {
                 "Pathname of a file, directory or other parameter too long"
