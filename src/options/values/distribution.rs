@@ -89,6 +89,16 @@ impl Distribution {
         }
         Some(s)
     }
+
+    /// `arg_get_distribution`, the `--verbose` echo: [`Self::env_value`] plus `=N` for a
+    /// plane distribution (`plane=2`). SLURM_DIST_PLANESIZE carries N separately.
+    pub fn verbose_echo(&self) -> Option<String> {
+        let mut s = self.env_value()?;
+        if let DistBase::Plane(n) = self.base {
+            s.push_str(&format!("={n}"));
+        }
+        Some(s)
+    }
 }
 
 fn invalid() -> ValueError {
@@ -290,12 +300,17 @@ mod tests {
             parse_distribution("planex=2", None).unwrap().base,
             DistBase::Plane(2)
         );
+        let p3 = parse_distribution("plane=3", None).unwrap();
+        assert_eq!(p3.env_value().as_deref(), Some("plane"));
+        // Seen on 22.05.8: `srun -v -m plane` with SLURM_DIST_PLANESIZE=2 echoes plane=2.
+        let p2 = parse_distribution("plane", Some("2")).unwrap();
+        assert_eq!(p2.verbose_echo().as_deref(), Some("plane=2"));
         assert_eq!(
-            parse_distribution("plane=3", None)
+            parse_distribution("cyclic,pack", None)
                 .unwrap()
-                .env_value()
+                .verbose_echo()
                 .as_deref(),
-            Some("plane")
+            Some("cyclic,pack")
         );
         for (s, env) in [
             ("plane", None),
