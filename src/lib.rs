@@ -7,4 +7,5 @@ pub mod config;
 pub mod envvars;
 pub mod launcher;
 pub mod model;
+pub mod options;
 pub mod sys;

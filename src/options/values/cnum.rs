@@ -1,0 +1,160 @@
+//! The C library's number and character rules that Slurm's parsers inherit.
+//!
+//! Slurm parses numbers with `strtol`/`strtoll`/`strtoull`/`atoi` and tests characters
+//! with `isspace`; what those accept (leading blanks, a sign, clamping on overflow) is part
+//! of Slurm's behaviour, so the value parsers use these re-implementations instead of
+//! Rust's stricter `str::parse`.
+
+/// C `isspace` in the C locale.
+pub fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
+/// C `isblank`.
+pub fn is_blank(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+/// The bytes of `s` up to its first NUL, as a C function would see the string.
+pub fn c_bytes(s: &str) -> &[u8] {
+    let b = s.as_bytes();
+    match b.iter().position(|&c| c == 0) {
+        Some(n) => &b[..n],
+        None => b,
+    }
+}
+
+/// Byte `i` of `b`, or NUL past the end (reading a C string's terminator).
+pub fn at(b: &[u8], i: usize) -> u8 {
+    b.get(i).copied().unwrap_or(0)
+}
+
+/// Slurm's `xstring_is_whitespace`: true when every byte is a space (or there are none).
+pub fn is_whitespace(b: &[u8]) -> bool {
+    b.iter().all(|&c| is_space(c))
+}
+
+/// Case-insensitive ASCII prefix test, as `xstrncasecmp(s, prefix, strlen(prefix)) == 0`.
+pub fn starts_with_ci(b: &[u8], prefix: &str) -> bool {
+    b.len() >= prefix.len() && b[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+}
+
+/// The result of a `strto*` call: the value, where parsing stopped, and whether any digit
+/// was read (when none was, `end` is 0, as C sets `endptr` back to the start).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parsed<T> {
+    pub value: T,
+    pub end: usize,
+    pub digits: bool,
+    pub overflow: bool,
+}
+
+/// Skips blanks and a sign, then reads decimal digits: (negative, magnitude or None on
+/// u64 overflow, end, any digits).
+fn scan(b: &[u8]) -> (bool, Option<u64>, usize, bool) {
+    let mut i = 0;
+    while i < b.len() && is_space(b[i]) {
+        i += 1;
+    }
+    let mut neg = false;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        neg = b[i] == b'-';
+        i += 1;
+    }
+    let start = i;
+    let mut mag: Option<u64> = Some(0);
+    while i < b.len() && b[i].is_ascii_digit() {
+        mag = mag
+            .and_then(|m| m.checked_mul(10))
+            .and_then(|m| m.checked_add(u64::from(b[i] - b'0')));
+        i += 1;
+    }
+    if i == start {
+        return (false, Some(0), 0, false);
+    }
+    (neg, mag, i, true)
+}
+
+/// C `strtol`/`strtoll` (64-bit `long`), base 10: clamps to `i64::MIN`/`i64::MAX`.
+pub fn strtol(b: &[u8]) -> Parsed<i64> {
+    let (neg, mag, end, digits) = scan(b);
+    let (value, overflow) = match mag {
+        None => (if neg { i64::MIN } else { i64::MAX }, true),
+        Some(m) if neg => {
+            if m > i64::MAX as u64 + 1 {
+                (i64::MIN, true)
+            } else {
+                ((m as i64).wrapping_neg(), false)
+            }
+        }
+        Some(m) => {
+            if m > i64::MAX as u64 {
+                (i64::MAX, true)
+            } else {
+                (m as i64, false)
+            }
+        }
+    };
+    Parsed {
+        value,
+        end,
+        digits,
+        overflow,
+    }
+}
+
+/// C `strtoull`, base 10: a leading `-` negates modulo 2^64; overflow gives `u64::MAX`.
+pub fn strtoull(b: &[u8]) -> Parsed<u64> {
+    let (neg, mag, end, digits) = scan(b);
+    let (value, overflow) = match mag {
+        None => (u64::MAX, true),
+        Some(m) if neg => (m.wrapping_neg(), false),
+        Some(m) => (m, false),
+    };
+    Parsed {
+        value,
+        end,
+        digits,
+        overflow,
+    }
+}
+
+/// C `atoi`: `(int) strtol(s, NULL, 10)`.
+pub fn atoi(b: &[u8]) -> i32 {
+    strtol(b).value as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strtol_matches_c() {
+        assert_eq!(strtol(b"  +42x").value, 42);
+        assert_eq!(strtol(b"  +42x").end, 5);
+        assert_eq!(strtol(b"-7").value, -7);
+        let none = strtol(b" x");
+        assert_eq!((none.value, none.end, none.digits), (0, 0, false));
+        let sign_only = strtol(b"-");
+        assert_eq!((sign_only.end, sign_only.digits), (0, false));
+        let big = strtol(b"99999999999999999999");
+        assert_eq!((big.value, big.overflow), (i64::MAX, true));
+        assert_eq!(strtol(b"-99999999999999999999").value, i64::MIN);
+        assert_eq!(strtol(b"-9223372036854775808").value, i64::MIN);
+        assert!(!strtol(b"-9223372036854775808").overflow);
+    }
+
+    #[test]
+    fn strtoull_negates_and_clamps() {
+        assert_eq!(strtoull(b"-1").value, u64::MAX);
+        assert_eq!(strtoull(b"18446744073709551616").value, u64::MAX);
+        assert_eq!(strtoull(b"12k").end, 2);
+    }
+
+    #[test]
+    fn c_strings_stop_at_nul() {
+        assert_eq!(c_bytes("ab\0cd"), b"ab");
+        assert_eq!(at(b"ab", 5), 0);
+        assert_eq!(atoi(b"4294967297"), 1);
+    }
+}
