@@ -5,7 +5,6 @@ use crate::backend::Cluster;
 use crate::backend::local::{LocalCluster, control};
 use crate::cli::Invocation;
 use crate::config::{BackendKind, Loaded};
-use std::io::Write;
 
 pub fn run(inv: &mut Invocation<'_>) -> i32 {
     let loaded = match Loaded::load(&inv.env) {

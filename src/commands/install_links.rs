@@ -2,7 +2,6 @@
 
 use super::COMMANDS;
 use crate::cli::Invocation;
-use std::io::Write;
 use std::path::Path;
 
 pub fn run(inv: &mut Invocation<'_>) -> i32 {

@@ -4,7 +4,6 @@ use crate::backend::{Cluster, SubmitError};
 use crate::cli::Invocation;
 use crate::model::JobSelector;
 use crate::options::sbatch::{self, SbatchInput, SbatchOutcome};
-use std::io::Write;
 use std::time::Duration;
 
 pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {

@@ -4,7 +4,6 @@ use crate::backend::{BackendError, Cluster, SignalRequest, SlurmErrno};
 use crate::cli::Invocation;
 use crate::model::{ArrayPart, JobRecord, JobSelector, JobState, TaskSelector};
 use crate::options::getopt::{self, HasArg, Spec};
-use std::io::Write;
 
 const HELP: &str = include_str!("text/scancel_help.txt");
 const USAGE: &str = include_str!("text/scancel_usage.txt");
@@ -358,7 +357,7 @@ fn signal_filtered(inv: &mut Invocation<'_>, cluster: &dyn Cluster, o: &Opts, us
         .filter(|j| o.name.as_ref().is_none_or(|n| &j.name == n))
         .filter(|j| o.partition.as_ref().is_none_or(|p| &j.partition == p))
         .filter(|j| o.qos.as_ref().is_none_or(|q| j.qos.as_deref() == Some(q.as_str())))
-        .filter(|j| o.reservation.is_none())
+        .filter(|_| o.reservation.is_none())
         .filter(|j| o.state.is_none_or(|s| j.state == s))
         .filter(|j| user_id.is_none_or(|u| j.uid == u))
         .filter(|j| {
@@ -369,7 +368,7 @@ fn signal_filtered(inv: &mut Invocation<'_>, cluster: &dyn Cluster, o: &Opts, us
                     .is_some_and(|have| have.iter().any(|h| want.contains(h)))
             })
         })
-        .filter(|j| o.wckey.is_none())
+        .filter(|_| o.wckey.is_none())
         .filter(|j| ids.is_empty() || ids.iter().any(|(_, s)| s.matches(j)))
         .collect();
     let mut rc = 0;

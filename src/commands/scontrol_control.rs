@@ -3,7 +3,6 @@
 use crate::backend::{BackendError, Cluster, HoldKind};
 use crate::cli::Invocation;
 use crate::model::JobSelector;
-use std::io::Write;
 
 /// Runs `scontrol <verb> <args...>`; returns scontrol's exit code.
 pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster, verb: &str, args: &[String], quiet: bool) -> i32 {

@@ -1,8 +1,10 @@
-//! Job dependencies (`--dependency`): what a job waits for, and how squeue/scontrol print
-//! what is left of it.
+//! Job dependencies (`--dependency`): what a job waits for, each item's state, and how
+//! squeue `%E` / scontrol `Dependency=` print what is left of it. The parser lives in
+//! `options::values::dependency`; the local backend evaluates items as slurmctld does.
 
 use serde::{Deserialize, Serialize};
 
+/// A dependency type (`_depend_type2str` names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DepKind {
     After,
@@ -30,7 +32,7 @@ impl DepKind {
     }
 }
 
-/// Which part of an array a dependency names: `12`, `12_3` or `12_*`.
+/// Which job, array task or whole array an item names: `12`, `12_3`, `12_*`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DepTarget {
     Job(u32),
@@ -46,24 +48,7 @@ impl DepTarget {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DepItem {
-    pub kind: DepKind,
-    /// None for `singleton`.
-    pub target: Option<DepTarget>,
-    /// `after:12+5`: minutes to wait after the target started.
-    pub delay_minutes: u32,
-}
-
-/// A whole `--dependency` value.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct Dependency {
-    pub items: Vec<DepItem>,
-    /// `?` separated: any one item satisfies the job (otherwise all must).
-    pub any: bool,
-}
-
-/// Where one item stands.
+/// Where one item stands (`depend_state`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DepStatus {
     Unfulfilled,
@@ -81,19 +66,30 @@ impl DepStatus {
     }
 }
 
+/// One dependency.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DepItem {
+    pub kind: DepKind,
+    /// `None` for `singleton`.
+    pub target: Option<DepTarget>,
+    /// `+MIN`: minutes to wait after the condition holds (0 = none).
+    pub delay_minutes: u32,
+    /// The state: `Unfulfilled` when parsed, unless the string said `(failed)`.
+    pub status: DepStatus,
+}
+
 impl DepItem {
-    /// `afterok:12(unfulfilled)`, `after:12+5(unfulfilled)`, `singleton(unfulfilled)`.
+    /// One item as `_depend_list2str` prints it: `afterok:12(unfulfilled)`,
+    /// `after:12_*+5(unfulfilled)`, `singleton(unfulfilled)`.
     pub fn display(&self, status: DepStatus) -> String {
         let mut s = self.kind.name().to_string();
-        if let Some(t) = self.target {
-            s.push(':');
-            match t {
-                DepTarget::Job(id) => s.push_str(&id.to_string()),
-                DepTarget::Task(id, task) => s.push_str(&format!("{id}_{task}")),
-                DepTarget::WholeArray(id) => s.push_str(&format!("{id}_*")),
-            }
+        match self.target {
+            None => {}
+            Some(DepTarget::Job(id)) => s.push_str(&format!(":{id}")),
+            Some(DepTarget::Task(id, t)) => s.push_str(&format!(":{id}_{t}")),
+            Some(DepTarget::WholeArray(id)) => s.push_str(&format!(":{id}_*")),
         }
-        if self.delay_minutes > 0 {
+        if self.target.is_some() && self.delay_minutes > 0 {
             s.push_str(&format!("+{}", self.delay_minutes));
         }
         s.push_str(&format!("({})", status.name()));
@@ -101,19 +97,32 @@ impl DepItem {
     }
 }
 
-/// The remaining dependencies as squeue `%E` prints them: fulfilled items are dropped,
-/// and `(null)` when nothing is left.
-pub fn remaining_display(dep: &Dependency, statuses: &[DepStatus]) -> Option<String> {
-    let parts: Vec<String> = dep
-        .items
-        .iter()
-        .zip(statuses)
-        .filter(|(_, st)| **st != DepStatus::Fulfilled)
-        .map(|(item, st)| item.display(*st))
-        .collect();
-    if parts.is_empty() {
-        None
-    } else {
-        Some(parts.join(if dep.any { "?" } else { "," }))
+/// A whole `--dependency` value. An empty list means "no dependency".
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Dependency {
+    pub items: Vec<DepItem>,
+    /// `?` was used: any one item satisfies the job (otherwise all must).
+    pub any: bool,
+}
+
+impl Dependency {
+    /// The remaining dependencies, with each item's own `status`: see [`render_remaining`].
+    pub fn display_remaining(&self) -> Option<String> {
+        render_remaining(self.items.iter().map(|i| (i, i.status)), self.any)
     }
 }
+
+/// squeue `%E` / scontrol `Dependency=`: items that are not fulfilled, joined by `?` when
+/// `any` else `,`. `None` when nothing remains (squeue then prints `(null)`).
+pub fn render_remaining<'a>(
+    items: impl IntoIterator<Item = (&'a DepItem, DepStatus)>,
+    any: bool,
+) -> Option<String> {
+    let parts: Vec<String> = items
+        .into_iter()
+        .filter(|(_, st)| *st != DepStatus::Fulfilled)
+        .map(|(item, st)| item.display(st))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(if any { "?" } else { "," }))
+}
+

@@ -1,8 +1,12 @@
-//! Slurm's options: value parsers and the `#SBATCH` directive lexer.
+//! Slurm's options: the option table, getopt, value parsers, the `#SBATCH` directive
+//! lexer, and sbatch's processing that turns them into a JobSpec.
 //!
 //! Everything here is pure: strings in, typed values or typed errors out. Printing the
 //! errors (with the `sbatch: error: ` prefix) and exiting is the caller's job; every error
 //! carries the exact text and exit status Slurm 22.05 would use.
 
 pub mod directives;
+pub mod getopt;
+pub mod sbatch;
+pub mod table;
 pub mod values;

@@ -7,7 +7,8 @@
 use super::getopt::{self, HasArg};
 use super::table::{self, SBATCH, Support};
 use super::values::{self, ValueError};
-use crate::model::{ArrayRequest, ContainerRequest, GpuPer, JobSpec, OpenMode, WarnSignal, jobspec::GpuRequest};
+use crate::model::jobspec::{ContainerRequest, GpuPer, GpuRequest};
+use crate::model::{ArrayRequest, JobSpec, OpenMode, WarnSignal};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -124,8 +125,6 @@ struct Raw {
     container: ContainerRequest,
     /// Options accepted without effect, warned about once each.
     ignored: BTreeSet<&'static str>,
-    /// Non-fatal `sbatch: error:` lines Slurm prints while processing.
-    notes: Vec<String>,
 }
 
 fn u32_of(v: i32) -> u32 {
@@ -150,7 +149,7 @@ impl Raw {
                 self.array = values::array::parse_array(v, values::array::ArrayLimits { max_array_size: max_array, max_array_tasks: None })?;
             }
             "begin" => {
-                self.begin = Some(values::begin::parse_begin(v, now).ok_or_else(|| ValueError::invalid_spec("--begin"))?);
+                self.begin = Some(values::begin::parse_begin(v, now)?);
             }
             "chdir" => self.chdir = Some(v.to_string()),
             "comment" => self.comment = Some(v.to_string()),
@@ -164,10 +163,10 @@ impl Raw {
                 self.export = Some(values::export::parse_export(v));
             }
             "get-user-env" => self.get_user_env = true,
-            "gpus" => self.gpus = Some((GpuPer::Job, values::gres::parse_gpus(v)?)),
-            "gpus-per-node" => self.gpus = Some((GpuPer::Node, values::gres::parse_gpus(v)?)),
-            "gpus-per-task" => self.gpus = Some((GpuPer::Task, values::gres::parse_gpus(v)?)),
-            "gres" => match values::gres::parse_gres(v)? {
+            "gpus" => self.gpus = Some((GpuPer::Job, values::gres::parse_gpus(v, None)?)),
+            "gpus-per-node" => self.gpus = Some((GpuPer::Node, values::gres::parse_gpus(v, None)?)),
+            "gpus-per-task" => self.gpus = Some((GpuPer::Task, values::gres::parse_gpus(v, None)?)),
+            "gres" => match values::gres::parse_gres(v, None)? {
                 values::gres::GresSpec::Help => self.gres_help = true,
                 values::gres::GresSpec::None => self.gres.clear(),
                 values::gres::GresSpec::Items(items) => self.gres = items,
@@ -254,7 +253,7 @@ impl Raw {
             "container-workdir" => self.container.workdir = Some(v.to_string()),
             "container-name" => self.container.name = Some(v.to_string()),
             "distribution" => {
-                values::distribution::parse_distribution(v, false)?;
+                values::distribution::parse_distribution(v, None)?;
             }
             "mincpus" => {
                 values::int::parse_int("--mincpus", v, true)?;
@@ -279,6 +278,13 @@ impl Raw {
 /// `<prog>: error:` lines for a value error, and its exit code.
 fn value_failure(e: &ValueError, error_exit: i32) -> SbatchOutcome {
     exit_err(e.render("sbatch", "Batch job submission failed: "), e.exit_code(error_exit))
+}
+
+fn notice_line(n: &super::directives::Notice) -> String {
+    match n {
+        super::directives::Notice::Error(t) => format!("sbatch: error: {t}\n"),
+        super::directives::Notice::Info(t) => format!("sbatch: {t}\n"),
+    }
 }
 
 fn getopt_failure(e: &getopt::GetoptError) -> SbatchOutcome {
@@ -421,13 +427,17 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
 
     // Second pass: directives, then environment, then the command line.
     let mut raw = Raw::default();
-    let mut messages: Vec<String> = Vec::new();
-    let scan = match super::directives::scan(&script, &file_label, &["#SBATCH", "#SLURM"]) {
+    let scan = match super::directives::scan(&script, &file_label, &super::directives::SBATCH) {
         Ok(s) => s,
-        Err(e) => return exit_err(format!("sbatch: fatal: {e}\n"), error_exit),
+        Err(e) => {
+            let mut text: String = e.notices.iter().map(notice_line).collect();
+            text.push_str(&format!("sbatch: fatal: {e}\n"));
+            return exit_err(text, e.exit_code());
+        }
     };
-    messages.extend(scan.warnings.iter().map(|w| format!("sbatch: error: {w}")));
-    let directive_args: Vec<String> = scan.directives.iter().flat_map(|d| d.args.iter().cloned()).collect();
+    // Notices print as they happen, before anything else can fail.
+    let messages: Vec<String> = scan.notices.iter().map(|n| notice_line(n).trim_end().to_string()).collect();
+    let directive_args = scan.args();
     let parsed = match getopt::parse(&directive_args, &specs) {
         Ok(p) => p,
         Err(e) => return getopt_failure(&e),

@@ -38,7 +38,6 @@ CREATE TABLE IF NOT EXISTS jobs (
     priority       INTEGER NOT NULL,
     held           INTEGER NOT NULL DEFAULT 0,
     dependency     TEXT,
-    dep_state      TEXT,
     submit_time    INTEGER NOT NULL,
     eligible_time  INTEGER,
     start_time     INTEGER,
@@ -105,8 +104,6 @@ pub struct JobRow {
     pub priority: u32,
     pub held: bool,
     pub dependency: Option<Dependency>,
-    /// Per-item dependency states, as names (`unfulfilled`...), parallel to dependency.items.
-    pub dep_state: Vec<crate::model::DepStatus>,
     pub submit_time: i64,
     pub eligible_time: Option<i64>,
     pub start_time: Option<i64>,
@@ -169,7 +166,7 @@ fn json_err(e: serde_json::Error) -> rusqlite::Error {
 }
 
 const JOB_COLUMNS: &str = "job_id, submission_id, array_job_id, array_task_id, array_pending, name, uid, \
-     state, flag, reason, priority, held, dependency, dep_state, submit_time, eligible_time, \
+     state, flag, reason, priority, held, dependency, submit_time, eligible_time, \
      start_time, end_time, last_sched_eval, exit_code, exit_signal, cancelled_by, alloc_cpus, \
      alloc_mem_mb, node, launcher_pid, launcher_start, job_pgid";
 
@@ -194,7 +191,6 @@ fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JobRow> {
         _ => None,
     };
     let dependency: Option<String> = r.get(12)?;
-    let dep_state: Option<String> = r.get(13)?;
     Ok(JobRow {
         job_id: r.get(0)?,
         submission_id: r.get(1)?,
@@ -206,31 +202,20 @@ fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JobRow> {
         reason: r.get(9)?,
         priority: r.get(10)?,
         held: r.get(11)?,
-        dependency: dependency
-            .map(|d| serde_json::from_str(&d))
-            .transpose()
-            .map_err(json_err)?,
-        dep_state: dep_state
-            .map(|d| serde_json::from_str(&d))
-            .transpose()
-            .map_err(json_err)?
-            .unwrap_or_default(),
-        submit_time: r.get(14)?,
-        eligible_time: r.get(15)?,
-        start_time: r.get(16)?,
-        end_time: r.get(17)?,
-        last_sched_eval: r.get(18)?,
-        exit: ExitStatus {
-            code: r.get(19)?,
-            signal: r.get(20)?,
-        },
-        cancelled_by: r.get(21)?,
-        alloc_cpus: r.get(22)?,
-        alloc_mem_mb: r.get::<_, i64>(23)?.max(0) as u64,
-        node: r.get(24)?,
-        launcher_pid: r.get(25)?,
-        launcher_start: r.get::<_, Option<i64>>(26)?.map(|v| v.max(0) as u64),
-        job_pgid: r.get(27)?,
+        dependency: dependency.map(|d| serde_json::from_str(&d)).transpose().map_err(json_err)?,
+        submit_time: r.get(13)?,
+        eligible_time: r.get(14)?,
+        start_time: r.get(15)?,
+        end_time: r.get(16)?,
+        last_sched_eval: r.get(17)?,
+        exit: ExitStatus { code: r.get(18)?, signal: r.get(19)? },
+        cancelled_by: r.get(20)?,
+        alloc_cpus: r.get(21)?,
+        alloc_mem_mb: r.get::<_, i64>(22)?.max(0) as u64,
+        node: r.get(23)?,
+        launcher_pid: r.get(24)?,
+        launcher_start: r.get::<_, Option<i64>>(25)?.map(|v| v.max(0) as u64),
+        job_pgid: r.get(26)?,
     })
 }
 
@@ -372,7 +357,7 @@ impl Tx<'_> {
 
     pub fn insert_job(&self, j: &JobRow) -> DbResult<()> {
         self.tx.execute(
-            &format!("INSERT INTO jobs ({JOB_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)"),
+            &format!("INSERT INTO jobs ({JOB_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)"),
             job_params(j)?.as_slice().iter().map(|b| b.as_ref()).collect::<Vec<_>>().as_slice(),
         )?;
         Ok(())
@@ -569,8 +554,6 @@ fn job_params(j: &JobRow) -> DbResult<Vec<Param>> {
         .map(serde_json::to_string)
         .transpose()
         .map_err(|e| DbError::Corrupt(e.to_string()))?;
-    let dep_state =
-        serde_json::to_string(&j.dep_state).map_err(|e| DbError::Corrupt(e.to_string()))?;
     Ok(vec![
         Box::new(j.job_id),
         Box::new(j.submission_id),
@@ -585,7 +568,6 @@ fn job_params(j: &JobRow) -> DbResult<Vec<Param>> {
         Box::new(j.priority),
         Box::new(j.held),
         Box::new(dependency),
-        Box::new(dep_state),
         Box::new(j.submit_time),
         Box::new(j.eligible_time),
         Box::new(j.start_time),

@@ -1,5 +1,5 @@
 //! Dependency evaluation, as slurmctld's `test_job_dependency` does it: each item becomes
-//! fulfilled or failed once and stays so; `,` needs all items, `?` needs one.
+//! fulfilled or failed once and stays so (its `status`); `,` needs all items, `?` needs one.
 
 use super::db::JobRow;
 use crate::model::{ArrayPart, DepItem, DepKind, DepStatus, DepTarget, JobState};
@@ -141,38 +141,36 @@ fn test_item(item: &DepItem, job: &JobRow, jobs: &[JobRow], now: i64) -> DepStat
     }
 }
 
-/// Updates `job.dep_state` for items still unfulfilled and returns the overall outcome.
+/// Updates the status of every item still unfulfilled and returns the overall outcome.
 pub fn evaluate(job: &mut JobRow, jobs: &[JobRow], now: i64) -> DepOutcome {
-    let Some(dep) = job.dependency.clone() else {
+    let Some(mut dep) = job.dependency.take() else {
         return DepOutcome::None;
     };
     if dep.items.is_empty() {
+        job.dependency = Some(dep);
         return DepOutcome::None;
     }
-    if job.dep_state.len() != dep.items.len() {
-        job.dep_state = vec![DepStatus::Unfulfilled; dep.items.len()];
-    }
-    for (i, item) in dep.items.iter().enumerate() {
-        if job.dep_state[i] == DepStatus::Unfulfilled {
-            job.dep_state[i] = test_item(item, job, jobs, now);
+    for item in dep.items.iter_mut() {
+        if item.status == DepStatus::Unfulfilled {
+            item.status = test_item(item, job, jobs, now);
         }
     }
-    let any_fulfilled = job.dep_state.contains(&DepStatus::Fulfilled);
-    let any_failed = job.dep_state.contains(&DepStatus::Failed);
-    let any_unfulfilled = job.dep_state.contains(&DepStatus::Unfulfilled);
-    if dep.any {
-        if any_fulfilled {
+    let has = |s: DepStatus| dep.items.iter().any(|i| i.status == s);
+    let outcome = if dep.any {
+        if has(DepStatus::Fulfilled) {
             DepOutcome::Satisfied
-        } else if any_unfulfilled {
+        } else if has(DepStatus::Unfulfilled) {
             DepOutcome::Waiting
         } else {
             DepOutcome::NeverSatisfied
         }
-    } else if any_failed {
+    } else if has(DepStatus::Failed) {
         DepOutcome::NeverSatisfied
-    } else if any_unfulfilled {
+    } else if has(DepStatus::Unfulfilled) {
         DepOutcome::Waiting
     } else {
         DepOutcome::Satisfied
-    }
+    };
+    job.dependency = Some(dep);
+    outcome
 }

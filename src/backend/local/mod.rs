@@ -71,7 +71,7 @@ impl LocalCluster {
         let state_dir = crate::config::local_state_dir(&loaded.config, env);
         let node = LocalNode::from_config(&loaded.config);
         let partition =
-            LocalPartition::from_config(&loaded.config, &node, |s| parse_limit_placeholder(s));
+            LocalPartition::from_config(&loaded.config, &node, |s| crate::options::values::duration::parse_time_limit(s, "MaxTime").ok());
         let settings = LocalSettings {
             cluster_name: loaded.cluster_name(),
             node,
@@ -229,7 +229,6 @@ impl LocalCluster {
                     },
                     held: spec.hold,
                     dependency: spec.dependency.clone(),
-                    dep_state: Vec::new(),
                     submit_time: now,
                     eligible_time: None,
                     start_time: None,
@@ -624,8 +623,4 @@ impl Cluster for LocalCluster {
     ) -> Result<(), BackendError> {
         self.hold_job(target, kind, requester)
     }
-}
-
-fn parse_limit_placeholder(_s: &str) -> Option<TimeLimit> {
-    None
 }

@@ -5,7 +5,6 @@ use super::node::{LocalNode, LocalPartition};
 use crate::model::fname::{FnameContext, expand};
 use crate::model::{
     ArrayPart, ExitStatus, JobRecord, JobSpec, JobState, MemoryRequest, StepRecord, TimeLimit,
-    dependency::remaining_display,
 };
 
 pub struct RecordContext<'a> {
@@ -160,7 +159,7 @@ pub fn job_record(
         dependency: row
             .dependency
             .as_ref()
-            .and_then(|d| remaining_display(d, &row.dep_state)),
+            .and_then(|d| d.display_remaining()),
         cancelled_by: row.cancelled_by,
         tres_per_node: None,
         comment: spec.comment.clone(),

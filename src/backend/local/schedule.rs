@@ -184,7 +184,6 @@ mod tests {
             priority: 0xFFFF_0000 - id,
             held: false,
             dependency: None,
-            dep_state: vec![],
             submit_time: 0,
             eligible_time: None,
             start_time: None,
@@ -291,7 +290,7 @@ mod tests {
                 reason: reason::DEPENDENCY_NEVER
             }
         );
-        assert_eq!(jobs[3].dep_state, vec![DepStatus::Failed]);
+        assert_eq!(jobs[3].dependency.as_ref().unwrap().items[0].status, DepStatus::Failed);
     }
 
     #[test]
