@@ -175,7 +175,13 @@ pub(crate) mod fuzz {
     }
 
     /// `count` strings of length 0..=max_len drawn from `alphabet` (plus a few wild bytes).
+    /// Set `BAI_FUZZ_MULT=N` to draw N times as many (e.g. in a release-mode soak run).
     pub fn strings(seed: u64, alphabet: &str, max_len: usize, count: usize) -> Vec<String> {
+        let mult = std::env::var("BAI_FUZZ_MULT")
+            .ok()
+            .and_then(|m| m.parse::<usize>().ok())
+            .unwrap_or(1);
+        let count = count * mult;
         let mut rng = XorShift::new(seed);
         let chars: Vec<char> = alphabet.chars().chain(" \t\u{0}é-+:,%".chars()).collect();
         (0..count)
