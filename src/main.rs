@@ -4,5 +4,7 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    std::process::exit(bai_slurm::commands::main_with(std::env::args_os().collect()));
+    std::process::exit(bai_slurm::commands::main_with(
+        std::env::args_os().collect(),
+    ));
 }

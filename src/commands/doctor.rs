@@ -24,7 +24,11 @@ pub fn run(inv: &mut Invocation<'_>) -> i32 {
         }
     }
     if !loaded.env_overrides.is_empty() {
-        let _ = writeln!(out, "environment overrides: {}", loaded.env_overrides.join(", "));
+        let _ = writeln!(
+            out,
+            "environment overrides: {}",
+            loaded.env_overrides.join(", ")
+        );
     }
     let _ = writeln!(out, "cluster: {}", loaded.cluster_name());
     match loaded.backend_kind() {
@@ -32,10 +36,33 @@ pub fn run(inv: &mut Invocation<'_>) -> i32 {
         BackendKind::BackendAi => {
             let b = &loaded.config.backendai;
             let _ = writeln!(inv.out, "backend: backend.ai");
-            let _ = writeln!(inv.out, "endpoint: {}", b.endpoint.as_deref().unwrap_or("(not set)"));
-            let _ = writeln!(inv.out, "access key: {}", if b.access_key.is_some() { "set" } else { "not set" });
-            let _ = writeln!(inv.out, "secret key: {}", if b.secret_key.is_some() { "set" } else { "not set" });
-            let _ = writeln!(inv.out, "status: FAILED (the Backend.AI backend is not available in this build yet)");
+            let _ = writeln!(
+                inv.out,
+                "endpoint: {}",
+                b.endpoint.as_deref().unwrap_or("(not set)")
+            );
+            let _ = writeln!(
+                inv.out,
+                "access key: {}",
+                if b.access_key.is_some() {
+                    "set"
+                } else {
+                    "not set"
+                }
+            );
+            let _ = writeln!(
+                inv.out,
+                "secret key: {}",
+                if b.secret_key.is_some() {
+                    "set"
+                } else {
+                    "not set"
+                }
+            );
+            let _ = writeln!(
+                inv.out,
+                "status: FAILED (the Backend.AI backend is not available in this build yet)"
+            );
             1
         }
     }
@@ -53,13 +80,25 @@ fn local(inv: &mut Invocation<'_>, loaded: &Loaded) -> i32 {
     let out = &mut *inv.out;
     let _ = writeln!(out, "backend: local (jobs run on this machine)");
     let _ = writeln!(out, "state directory: {}", cluster.state_dir.display());
-    let _ = writeln!(out, "node: {} ({} CPUs, {} MB)", s.node.name, s.node.cpus, s.node.memory_mb);
-    let _ = writeln!(out, "partition: {} (DefMemPerCPU={} MB)", s.partition.name, s.partition.def_mem_per_cpu);
+    let _ = writeln!(
+        out,
+        "node: {} ({} CPUs, {} MB)",
+        s.node.name, s.node.cpus, s.node.memory_mb
+    );
+    let _ = writeln!(
+        out,
+        "partition: {} (DefMemPerCPU={} MB)",
+        s.partition.name, s.partition.def_mem_per_cpu
+    );
     let running = control::kick(&cluster.state_dir);
     let _ = writeln!(
         out,
         "queue runner: {}",
-        if running { "running" } else { "not running (starts with the next command that needs it)" }
+        if running {
+            "running"
+        } else {
+            "not running (starts with the next command that needs it)"
+        }
     );
     match cluster.jobs() {
         Ok(jobs) => {

@@ -34,7 +34,10 @@ pub fn launch(inv: &mut Invocation<'_>) -> i32 {
     let [dir, job, settings] = inv.args.as_slice() else {
         return 2;
     };
-    let (Ok(job_id), Ok(settings)) = (job.parse::<u32>(), serde_json::from_str::<LocalSettings>(settings)) else {
+    let (Ok(job_id), Ok(settings)) = (
+        job.parse::<u32>(),
+        serde_json::from_str::<LocalSettings>(settings),
+    ) else {
         return 2;
     };
     match LocalCluster::with_settings(PathBuf::from(dir), settings) {

@@ -39,14 +39,23 @@ fn not_yet(inv: &mut Invocation<'_>) -> i32 {
 }
 
 /// bai-slurm's own commands (`bai-slurm <name>`).
-pub const TOOL_COMMANDS: &[(&str, Run)] = &[("install-links", install_links::run), ("doctor", doctor::run)];
+pub const TOOL_COMMANDS: &[(&str, Run)] = &[
+    ("install-links", install_links::run),
+    ("doctor", doctor::run),
+];
 
 /// Commands the local backend runs itself; not for people.
-pub const INTERNAL_COMMANDS: &[(&str, Run)] = &[("__local-runner", internal::runner), ("__launch", internal::launch)];
+pub const INTERNAL_COMMANDS: &[(&str, Run)] = &[
+    ("__local-runner", internal::runner),
+    ("__launch", internal::launch),
+];
 
 /// Opens the configured backend and runs `f` with it; configuration problems end the
 /// command with a Slurm-style error.
-pub fn with_cluster(inv: &mut Invocation<'_>, f: impl FnOnce(&mut Invocation<'_>, &dyn Cluster) -> i32) -> i32 {
+pub fn with_cluster(
+    inv: &mut Invocation<'_>,
+    f: impl FnOnce(&mut Invocation<'_>, &dyn Cluster) -> i32,
+) -> i32 {
     match open_cluster(inv) {
         Ok(c) => f(inv, c.as_ref()),
         Err(msg) => {
@@ -59,8 +68,12 @@ pub fn with_cluster(inv: &mut Invocation<'_>, f: impl FnOnce(&mut Invocation<'_>
 pub fn open_cluster(inv: &Invocation<'_>) -> Result<Box<dyn Cluster>, String> {
     let loaded = Loaded::load(&inv.env).map_err(|e| e.to_string())?;
     match loaded.backend_kind() {
-        BackendKind::Local => Ok(Box::new(LocalCluster::open(&loaded, &inv.env).map_err(|e| e.to_string())?)),
-        BackendKind::BackendAi => Err("the Backend.AI backend is not available in this build yet".to_string()),
+        BackendKind::Local => Ok(Box::new(
+            LocalCluster::open(&loaded, &inv.env).map_err(|e| e.to_string())?,
+        )),
+        BackendKind::BackendAi => {
+            Err("the Backend.AI backend is not available in this build yet".to_string())
+        }
     }
 }
 
@@ -90,18 +103,30 @@ pub fn resolve(argv0: &str, args: &[String]) -> Option<(&'static str, Run, usize
 
 fn tool_usage(out: &mut dyn Write) {
     let _ = writeln!(out, "Usage: bai-slurm <command> [arguments]\n");
-    let _ = writeln!(out, "Slurm commands (also installed as links named after them):");
+    let _ = writeln!(
+        out,
+        "Slurm commands (also installed as links named after them):"
+    );
     for (name, _) in COMMANDS {
         let _ = writeln!(out, "  {name}");
     }
     let _ = writeln!(out, "\nbai-slurm commands:");
-    let _ = writeln!(out, "  install-links DIR   make the Slurm command links in DIR");
-    let _ = writeln!(out, "  doctor              show the backend and configuration in force, and check them");
+    let _ = writeln!(
+        out,
+        "  install-links DIR   make the Slurm command links in DIR"
+    );
+    let _ = writeln!(
+        out,
+        "  doctor              show the backend and configuration in force, and check them"
+    );
 }
 
 /// The process entry point: builds the Invocation from the real process and runs.
 pub fn main_with(argv: Vec<OsString>) -> i32 {
-    let argv: Vec<String> = argv.into_iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let argv: Vec<String> = argv
+        .into_iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let argv0 = argv.first().cloned().unwrap_or_else(|| "bai-slurm".into());
     let rest: Vec<String> = argv.iter().skip(1).cloned().collect();
     let stdout = std::io::stdout();
@@ -137,7 +162,12 @@ pub fn main_with(argv: Vec<OsString>) -> i32 {
         prog: name,
         args: rest[skip..].to_vec(),
         env: std::env::vars_os()
-            .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
+            .map(|(k, v)| {
+                (
+                    k.to_string_lossy().into_owned(),
+                    v.to_string_lossy().into_owned(),
+                )
+            })
             .collect(),
         now: crate::sys::now(),
         user: crate::sys::UserInfo::current(),

@@ -20,19 +20,28 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         max_array_size: 1001,
     });
     let req = match outcome {
-        SbatchOutcome::Exit { stdout, stderr, code } => {
+        SbatchOutcome::Exit {
+            stdout,
+            stderr,
+            code,
+        } => {
             let _ = inv.out.write_all(stdout.as_bytes());
             let _ = inv.err.write_all(stderr.as_bytes());
             return code;
         }
         SbatchOutcome::Submit(req) => req,
     };
-    let error_exit = inv.var("SLURM_EXIT_ERROR").and_then(|v| v.parse().ok()).unwrap_or(1);
+    let error_exit = inv
+        .var("SLURM_EXIT_ERROR")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
     for m in &req.messages {
         let _ = writeln!(inv.err, "{m}");
     }
     if let Some(c) = &req.clusters
-        && !c.split(',').any(|c| c == cluster.cluster_name() || c == "all")
+        && !c
+            .split(',')
+            .any(|c| c == cluster.cluster_name() || c == "all")
     {
         inv.error(&format!("No cluster '{c}' known by database."));
         return error_exit;
@@ -55,7 +64,11 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         let _ = writeln!(inv.out, "{line}");
         let _ = inv.out.flush();
     }
-    if req.wait { wait_for(inv, cluster, id) } else { 0 }
+    if req.wait {
+        wait_for(inv, cluster, id)
+    } else {
+        0
+    }
 }
 
 fn report_submit_error(inv: &mut Invocation<'_>, e: &SubmitError) {
@@ -73,7 +86,11 @@ fn report_submit_error(inv: &mut Invocation<'_>, e: &SubmitError) {
 /// `-W`: waits for the job (every task of an array) to finish; the exit status is the
 /// highest exit code, 1 for a job ended by a signal (`_job_wait`).
 fn wait_for(inv: &mut Invocation<'_>, cluster: &dyn Cluster, id: u32) -> i32 {
-    let selector = JobSelector { job_id: id, tasks: crate::model::TaskSelector::Whole, step: None };
+    let selector = JobSelector {
+        job_id: id,
+        tasks: crate::model::TaskSelector::Whole,
+        step: None,
+    };
     let mut sleep = Duration::from_millis(250);
     loop {
         std::thread::sleep(sleep);
@@ -83,10 +100,15 @@ fn wait_for(inv: &mut Invocation<'_>, cluster: &dyn Cluster, id: u32) -> i32 {
         let jobs = match cluster.jobs() {
             Ok(j) if j.iter().any(|j| selector.matches(j)) => j,
             Ok(_) => cluster
-                .accounting(&crate::backend::AccountingQuery { job_ids: vec![id], ..Default::default() })
+                .accounting(&crate::backend::AccountingQuery {
+                    job_ids: vec![id],
+                    ..Default::default()
+                })
                 .unwrap_or_default(),
             Err(e) => {
-                inv.error(&format!("Currently unable to load job state information, retrying: {e}"));
+                inv.error(&format!(
+                    "Currently unable to load job state information, retrying: {e}"
+                ));
                 continue;
             }
         };
@@ -98,7 +120,13 @@ fn wait_for(inv: &mut Invocation<'_>, cluster: &dyn Cluster, id: u32) -> i32 {
         if mine.iter().all(|j| j.state.is_finished()) {
             return mine
                 .iter()
-                .map(|j| if j.exit_code.signal != 0 { 1 } else { j.exit_code.code })
+                .map(|j| {
+                    if j.exit_code.signal != 0 {
+                        1
+                    } else {
+                        j.exit_code.code
+                    }
+                })
                 .max()
                 .unwrap_or(0);
         }

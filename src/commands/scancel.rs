@@ -36,7 +36,12 @@ enum O {
 }
 
 const fn spec(long: &'static str, short: Option<char>, has_arg: HasArg, id: O) -> Spec<O> {
-    Spec { long: Some(long), short, has_arg, id }
+    Spec {
+        long: Some(long),
+        short,
+        has_arg,
+        id,
+    }
 }
 
 const SPECS: &[Spec<O>] = &[
@@ -105,9 +110,16 @@ fn state_arg(inv: &mut Invocation<'_>, value: &str, from_env: bool) -> Result<Jo
     if let Some(s) = JobState::parse(value) {
         return Ok(s);
     }
-    let what = if from_env { "Unrecognized SCANCEL_STATE value" } else { "Invalid job state specified" };
+    let what = if from_env {
+        "Unrecognized SCANCEL_STATE value"
+    } else {
+        "Invalid job state specified"
+    };
     let _ = writeln!(inv.err, "{what}: {value}");
-    let _ = writeln!(inv.err, "Valid job states are PENDING, RUNNING, and SUSPENDED");
+    let _ = writeln!(
+        inv.err,
+        "Valid job states are PENDING, RUNNING, and SUSPENDED"
+    );
     Err(1)
 }
 
@@ -163,7 +175,10 @@ fn from_env(inv: &mut Invocation<'_>, o: &mut Opts) -> Result<(), i32> {
 }
 
 /// Splits `12,13_[1-3],14.0` style arguments into selectors (`_xlate_job_step_ids`).
-fn job_args(inv: &mut Invocation<'_>, operands: &[String]) -> Result<Vec<(String, JobSelector)>, i32> {
+fn job_args(
+    inv: &mut Invocation<'_>,
+    operands: &[String],
+) -> Result<Vec<(String, JobSelector)>, i32> {
     let mut out = Vec::new();
     for arg in operands {
         let mut rest = arg.as_str();
@@ -256,7 +271,9 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         o.user = Some(inv.user.uid.to_string());
     }
     if let Some(c) = &o.clusters
-        && !c.split(',').any(|c| c == cluster.cluster_name() || c == "all")
+        && !c
+            .split(',')
+            .any(|c| c == cluster.cluster_name() || c == "all")
     {
         inv.error(&format!("No cluster '{c}' known by database."));
         return 1;
@@ -279,7 +296,12 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         inv.error("No job identification provided");
         return 1;
     }
-    let req = SignalRequest { signal: o.signal, batch_only: o.batch, full: o.full, requester: inv.user.uid };
+    let req = SignalRequest {
+        signal: o.signal,
+        batch_only: o.batch,
+        full: o.full,
+        requester: inv.user.uid,
+    };
     if !o.has_filters() && !o.interactive {
         let mut rc = 0;
         for (text, sel) in &ids {
@@ -301,7 +323,14 @@ fn errno_of(e: &BackendError) -> i32 {
 }
 
 /// Signals one job id as `_cancel_job_id` does; returns the exit status it contributes.
-fn signal_one(inv: &mut Invocation<'_>, cluster: &dyn Cluster, text: &str, sel: &JobSelector, req: &SignalRequest, verbose: i32) -> i32 {
+fn signal_one(
+    inv: &mut Invocation<'_>,
+    cluster: &dyn Cluster,
+    text: &str,
+    sel: &JobSelector,
+    req: &SignalRequest,
+    verbose: i32,
+) -> i32 {
     if verbose > 0 {
         let msg = match req.signal {
             None => format!("Terminating job {text}"),
@@ -312,7 +341,10 @@ fn signal_one(inv: &mut Invocation<'_>, cluster: &dyn Cluster, text: &str, sel: 
     match cluster.signal(sel, req) {
         Ok(()) => 0,
         Err(e) => {
-            let quiet_kinds = matches!(e, BackendError::Slurm(SlurmErrno::InvalidJobId | SlurmErrno::AlreadyDone));
+            let quiet_kinds = matches!(
+                e,
+                BackendError::Slurm(SlurmErrno::InvalidJobId | SlurmErrno::AlreadyDone)
+            );
             if verbose > 0 || !quiet_kinds {
                 inv.error(&format!("Kill job error on job id {text}: {e}"));
             }
@@ -328,20 +360,49 @@ fn signal_one(inv: &mut Invocation<'_>, cluster: &dyn Cluster, text: &str, sel: 
 /// The id a job record is signalled by: `12`, `13_4`, `13_[1-3]`.
 fn record_id(job: &JobRecord) -> (String, JobSelector) {
     match &job.array {
-        Some(ArrayPart::Pending { array_job_id, tasks, .. }) => (
+        Some(ArrayPart::Pending {
+            array_job_id,
+            tasks,
+            ..
+        }) => (
             format!("{array_job_id}_[{}]", crate::model::array::ranges(tasks)),
-            JobSelector { job_id: *array_job_id, tasks: TaskSelector::Tasks(tasks.clone()), step: None },
+            JobSelector {
+                job_id: *array_job_id,
+                tasks: TaskSelector::Tasks(tasks.clone()),
+                step: None,
+            },
         ),
-        Some(ArrayPart::Task { array_job_id, task_id }) => (
+        Some(ArrayPart::Task {
+            array_job_id,
+            task_id,
+        }) => (
             format!("{array_job_id}_{task_id}"),
-            JobSelector { job_id: *array_job_id, tasks: TaskSelector::Tasks(vec![*task_id]), step: None },
+            JobSelector {
+                job_id: *array_job_id,
+                tasks: TaskSelector::Tasks(vec![*task_id]),
+                step: None,
+            },
         ),
-        None => (job.job_id.to_string(), JobSelector { job_id: job.job_id, tasks: TaskSelector::Whole, step: None }),
+        None => (
+            job.job_id.to_string(),
+            JobSelector {
+                job_id: job.job_id,
+                tasks: TaskSelector::Whole,
+                step: None,
+            },
+        ),
     }
 }
 
 /// The filter path: load the jobs, keep those matching every filter (`_filter_job_records`).
-fn signal_filtered(inv: &mut Invocation<'_>, cluster: &dyn Cluster, o: &Opts, user_id: Option<u32>, ids: &[(String, JobSelector)], req: &SignalRequest) -> i32 {
+fn signal_filtered(
+    inv: &mut Invocation<'_>,
+    cluster: &dyn Cluster,
+    o: &Opts,
+    user_id: Option<u32>,
+    ids: &[(String, JobSelector)],
+    req: &SignalRequest,
+) -> i32 {
     let jobs = match cluster.jobs() {
         Ok(j) => j,
         Err(e) => {
@@ -349,14 +410,30 @@ fn signal_filtered(inv: &mut Invocation<'_>, cluster: &dyn Cluster, o: &Opts, us
             return 1;
         }
     };
-    let nodes_wanted = o.nodelist.as_deref().and_then(crate::model::hostlist::expand);
+    let nodes_wanted = o
+        .nodelist
+        .as_deref()
+        .and_then(crate::model::hostlist::expand);
     let matches: Vec<&JobRecord> = jobs
         .iter()
-        .filter(|j| matches!(j.state, JobState::Pending | JobState::Running | JobState::Suspended))
-        .filter(|j| o.account.as_ref().is_none_or(|a| j.account.as_deref() == Some(a.as_str())))
+        .filter(|j| {
+            matches!(
+                j.state,
+                JobState::Pending | JobState::Running | JobState::Suspended
+            )
+        })
+        .filter(|j| {
+            o.account
+                .as_ref()
+                .is_none_or(|a| j.account.as_deref() == Some(a.as_str()))
+        })
         .filter(|j| o.name.as_ref().is_none_or(|n| &j.name == n))
         .filter(|j| o.partition.as_ref().is_none_or(|p| &j.partition == p))
-        .filter(|j| o.qos.as_ref().is_none_or(|q| j.qos.as_deref() == Some(q.as_str())))
+        .filter(|j| {
+            o.qos
+                .as_ref()
+                .is_none_or(|q| j.qos.as_deref() == Some(q.as_str()))
+        })
         .filter(|_| o.reservation.is_none())
         .filter(|j| o.state.is_none_or(|s| j.state == s))
         .filter(|j| user_id.is_none_or(|u| j.uid == u))
@@ -376,7 +453,10 @@ fn signal_filtered(inv: &mut Invocation<'_>, cluster: &dyn Cluster, o: &Opts, us
         if !matches.iter().any(|j| sel.matches(j)) {
             rc = 1;
             if o.verbose >= 0 {
-                inv.error(&format!("Kill job error on job id {text}: {}", SlurmErrno::InvalidJobId.text()));
+                inv.error(&format!(
+                    "Kill job error on job id {text}: {}",
+                    SlurmErrno::InvalidJobId.text()
+                ));
             }
         }
     }
@@ -401,7 +481,9 @@ fn signal_filtered(inv: &mut Invocation<'_>, cluster: &dyn Cluster, o: &Opts, us
             filters.push_str(&format!("user_name={u} "));
         }
         if !filters.is_empty() {
-            inv.error(&format!("No active jobs match ALL job filters, including: {filters}"));
+            inv.error(&format!(
+                "No active jobs match ALL job filters, including: {filters}"
+            ));
         }
     }
     let targets: Vec<(String, JobSelector)> = matches.iter().map(|j| record_id(j)).collect();

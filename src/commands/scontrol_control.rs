@@ -5,13 +5,23 @@ use crate::cli::Invocation;
 use crate::model::JobSelector;
 
 /// Runs `scontrol <verb> <args...>`; returns scontrol's exit code.
-pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster, verb: &str, args: &[String], quiet: bool) -> i32 {
+pub fn run(
+    inv: &mut Invocation<'_>,
+    cluster: &dyn Cluster,
+    verb: &str,
+    args: &[String],
+    quiet: bool,
+) -> i32 {
     let verb_lc = verb.to_ascii_lowercase();
     let kind = if verb_lc.starts_with("uhold") || verb_lc.starts_with("holdu") {
         Some(HoldKind::User)
     } else if verb_lc.starts_with("hold") {
         // Only an operator's hold is an administrator hold; anybody else's is their own.
-        Some(if inv.user.uid == 0 { HoldKind::Admin } else { HoldKind::User })
+        Some(if inv.user.uid == 0 {
+            HoldKind::Admin
+        } else {
+            HoldKind::User
+        })
     } else if verb_lc.starts_with("release") {
         None
     } else {
@@ -24,7 +34,9 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster, verb: &str, args: &[
     }
     let mut code = 0;
     for arg in args {
-        let arg = strip_prefix_ci(arg, "JobID=").or_else(|| strip_prefix_ci(arg, "Job=")).unwrap_or(arg);
+        let arg = strip_prefix_ci(arg, "JobID=")
+            .or_else(|| strip_prefix_ci(arg, "Job="))
+            .unwrap_or(arg);
         for id in arg.split([',', ' ']).filter(|s| !s.is_empty()) {
             let Some(sel) = JobSelector::parse(id) else {
                 code = 1;
@@ -49,5 +61,6 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster, verb: &str, args: &[
 }
 
 fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
-    (s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix)).then(|| &s[prefix.len()..])
+    (s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix))
+        .then(|| &s[prefix.len()..])
 }

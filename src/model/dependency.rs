@@ -125,4 +125,3 @@ pub fn render_remaining<'a>(
         .collect();
     (!parts.is_empty()).then(|| parts.join(if any { "?" } else { "," }))
 }
-

@@ -44,13 +44,20 @@ pub struct Parsed<Id> {
 
 /// Parses `args` (without argv[0]) up to the first argument that is not an option, as
 /// the `+` at the start of Slurm's optstrings asks.
-pub fn parse<Id: Copy + PartialEq>(args: &[String], specs: &[Spec<Id>]) -> Result<Parsed<Id>, GetoptError> {
+pub fn parse<Id: Copy + PartialEq>(
+    args: &[String],
+    specs: &[Spec<Id>],
+) -> Result<Parsed<Id>, GetoptError> {
     let mut options = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let arg = &args[i];
         if arg == "--" {
-            return Ok(Parsed { options, rest: i + 1, double_dash: true });
+            return Ok(Parsed {
+                options,
+                rest: i + 1,
+                double_dash: true,
+            });
         }
         if let Some(body) = arg.strip_prefix("--") {
             let (name, inline) = match body.split_once('=') {
@@ -62,7 +69,9 @@ pub fn parse<Id: Copy + PartialEq>(args: &[String], specs: &[Spec<Id>]) -> Resul
             let value = match spec.has_arg {
                 HasArg::No => {
                     if inline.is_some() {
-                        return Err(GetoptError(format!("option '--{long}' doesn't allow an argument")));
+                        return Err(GetoptError(format!(
+                            "option '--{long}' doesn't allow an argument"
+                        )));
                     }
                     None
                 }
@@ -73,12 +82,20 @@ pub fn parse<Id: Copy + PartialEq>(args: &[String], specs: &[Spec<Id>]) -> Resul
                         i += 1;
                         match args.get(i) {
                             Some(v) => Some(v.clone()),
-                            None => return Err(GetoptError(format!("option '--{long}' requires an argument"))),
+                            None => {
+                                return Err(GetoptError(format!(
+                                    "option '--{long}' requires an argument"
+                                )));
+                            }
                         }
                     }
                 },
             };
-            options.push(Found { id: spec.id, value, spelled: format!("--{long}") });
+            options.push(Found {
+                id: spec.id,
+                value,
+                spelled: format!("--{long}"),
+            });
             i += 1;
             continue;
         }
@@ -93,12 +110,20 @@ pub fn parse<Id: Copy + PartialEq>(args: &[String], specs: &[Spec<Id>]) -> Resul
                 let attached: String = chars[j + 1..].iter().collect();
                 match spec.has_arg {
                     HasArg::No => {
-                        options.push(Found { id: spec.id, value: None, spelled: format!("-{c}") });
+                        options.push(Found {
+                            id: spec.id,
+                            value: None,
+                            spelled: format!("-{c}"),
+                        });
                         j += 1;
                     }
                     HasArg::Optional => {
                         let value = (!attached.is_empty()).then_some(attached);
-                        options.push(Found { id: spec.id, value, spelled: format!("-{c}") });
+                        options.push(Found {
+                            id: spec.id,
+                            value,
+                            spelled: format!("-{c}"),
+                        });
                         break;
                     }
                     HasArg::Required => {
@@ -108,10 +133,18 @@ pub fn parse<Id: Copy + PartialEq>(args: &[String], specs: &[Spec<Id>]) -> Resul
                             i += 1;
                             match args.get(i) {
                                 Some(v) => v.clone(),
-                                None => return Err(GetoptError(format!("option requires an argument -- '{c}'"))),
+                                None => {
+                                    return Err(GetoptError(format!(
+                                        "option requires an argument -- '{c}'"
+                                    )));
+                                }
                             }
                         };
-                        options.push(Found { id: spec.id, value: Some(value), spelled: format!("-{c}") });
+                        options.push(Found {
+                            id: spec.id,
+                            value: Some(value),
+                            spelled: format!("-{c}"),
+                        });
                         break;
                     }
                 }
@@ -122,12 +155,20 @@ pub fn parse<Id: Copy + PartialEq>(args: &[String], specs: &[Spec<Id>]) -> Resul
         // The first argument that is not an option ends them.
         break;
     }
-    Ok(Parsed { options, rest: i, double_dash: false })
+    Ok(Parsed {
+        options,
+        rest: i,
+        double_dash: false,
+    })
 }
 
 /// Finds a long option by exact name or unique prefix, as glibc does: an exact match wins;
 /// several prefix matches are ambiguous unless they are the same option.
-fn find_long<'a, Id: Copy + PartialEq>(specs: &'a [Spec<Id>], name: &str, arg: &str) -> Result<&'a Spec<Id>, GetoptError> {
+fn find_long<'a, Id: Copy + PartialEq>(
+    specs: &'a [Spec<Id>],
+    name: &str,
+    arg: &str,
+) -> Result<&'a Spec<Id>, GetoptError> {
     let shown = arg.split_once('=').map_or(arg, |(n, _)| n);
     if name.is_empty() {
         return Err(GetoptError(format!("unrecognized option '{shown}'")));
@@ -135,16 +176,27 @@ fn find_long<'a, Id: Copy + PartialEq>(specs: &'a [Spec<Id>], name: &str, arg: &
     if let Some(s) = specs.iter().find(|s| s.long == Some(name)) {
         return Ok(s);
     }
-    let candidates: Vec<&Spec<Id>> = specs.iter().filter(|s| s.long.is_some_and(|l| l.starts_with(name))).collect();
+    let candidates: Vec<&Spec<Id>> = specs
+        .iter()
+        .filter(|s| s.long.is_some_and(|l| l.starts_with(name)))
+        .collect();
     match candidates.as_slice() {
         [] => Err(GetoptError(format!("unrecognized option '{shown}'"))),
         [one] => Ok(one),
         [first, others @ ..] => {
-            if others.iter().all(|o| o.id == first.id && o.has_arg == first.has_arg) {
+            if others
+                .iter()
+                .all(|o| o.id == first.id && o.has_arg == first.has_arg)
+            {
                 return Ok(first);
             }
-            let list: String = candidates.iter().map(|c| format!(" '--{}'", c.long.unwrap_or(""))).collect();
-            Err(GetoptError(format!("option '{shown}' is ambiguous; possibilities:{list}")))
+            let list: String = candidates
+                .iter()
+                .map(|c| format!(" '--{}'", c.long.unwrap_or("")))
+                .collect();
+            Err(GetoptError(format!(
+                "option '{shown}' is ambiguous; possibilities:{list}"
+            )))
         }
     }
 }
@@ -190,13 +242,48 @@ mod tests {
     }
 
     const SPECS: &[Spec<O>] = &[
-        Spec { long: Some("nodes"), short: Some('N'), has_arg: HasArg::Required, id: O::Nodes },
-        Spec { long: Some("nodelist"), short: Some('w'), has_arg: HasArg::Required, id: O::NodeList },
-        Spec { long: Some("hold"), short: Some('H'), has_arg: HasArg::No, id: O::Hold },
-        Spec { long: Some("quiet"), short: Some('Q'), has_arg: HasArg::No, id: O::Quiet },
-        Spec { long: Some("nice"), short: None, has_arg: HasArg::Optional, id: O::Nice },
-        Spec { long: Some("time"), short: Some('t'), has_arg: HasArg::Required, id: O::Time },
-        Spec { long: Some("time-min"), short: None, has_arg: HasArg::Required, id: O::TimeMin },
+        Spec {
+            long: Some("nodes"),
+            short: Some('N'),
+            has_arg: HasArg::Required,
+            id: O::Nodes,
+        },
+        Spec {
+            long: Some("nodelist"),
+            short: Some('w'),
+            has_arg: HasArg::Required,
+            id: O::NodeList,
+        },
+        Spec {
+            long: Some("hold"),
+            short: Some('H'),
+            has_arg: HasArg::No,
+            id: O::Hold,
+        },
+        Spec {
+            long: Some("quiet"),
+            short: Some('Q'),
+            has_arg: HasArg::No,
+            id: O::Quiet,
+        },
+        Spec {
+            long: Some("nice"),
+            short: None,
+            has_arg: HasArg::Optional,
+            id: O::Nice,
+        },
+        Spec {
+            long: Some("time"),
+            short: Some('t'),
+            has_arg: HasArg::Required,
+            id: O::Time,
+        },
+        Spec {
+            long: Some("time-min"),
+            short: None,
+            has_arg: HasArg::Required,
+            id: O::TimeMin,
+        },
     ];
 
     fn args(s: &[&str]) -> Vec<String> {
@@ -204,12 +291,21 @@ mod tests {
     }
 
     fn ids_values(p: &Parsed<O>) -> Vec<(O, Option<&str>)> {
-        p.options.iter().map(|f| (f.id, f.value.as_deref())).collect()
+        p.options
+            .iter()
+            .map(|f| (f.id, f.value.as_deref()))
+            .collect()
     }
 
     #[test]
     fn every_spelling_of_a_value() {
-        for a in [&["-N2"][..], &["-N", "2"], &["--nodes=2"], &["--nodes", "2"], &["--node=2"]] {
+        for a in [
+            &["-N2"][..],
+            &["-N", "2"],
+            &["--nodes=2"],
+            &["--nodes", "2"],
+            &["--node=2"],
+        ] {
             let p = parse(&args(a), SPECS);
             // `--node` is a prefix of nodes and nodelist: ambiguous.
             if a == ["--node=2"] {
@@ -219,7 +315,11 @@ mod tests {
                 );
                 continue;
             }
-            assert_eq!(ids_values(&p.unwrap()), vec![(O::Nodes, Some("2"))], "{a:?}");
+            assert_eq!(
+                ids_values(&p.unwrap()),
+                vec![(O::Nodes, Some("2"))],
+                "{a:?}"
+            );
         }
         let p = parse(&args(&["--ti=5"]), SPECS).unwrap_err();
         assert!(p.0.contains("ambiguous"));
@@ -230,8 +330,11 @@ mod tests {
     #[test]
     fn bundles_flags_and_stops_at_the_script() {
         let p = parse(&args(&["-HQ", "-t10", "job.sh", "-N", "3"]), SPECS).unwrap();
-        assert_eq!(ids_values(&p), vec![(O::Hold, None), (O::Quiet, None), (O::Time, Some("10"))]);
-        assert_eq!(p.rest, 3);
+        assert_eq!(
+            ids_values(&p),
+            vec![(O::Hold, None), (O::Quiet, None), (O::Time, Some("10"))]
+        );
+        assert_eq!(p.rest, 2);
         let p = parse(&args(&["-H", "--", "-N"]), SPECS).unwrap();
         assert_eq!(p.rest, 2);
     }
@@ -242,18 +345,27 @@ mod tests {
         assert_eq!(ids_values(&p), vec![(O::Nice, None)]);
         assert_eq!(p.rest, 1);
         let p = parse(&args(&["--nice=5", "--nice="]), SPECS).unwrap();
-        assert_eq!(ids_values(&p), vec![(O::Nice, Some("5")), (O::Nice, Some(""))]);
+        assert_eq!(
+            ids_values(&p),
+            vec![(O::Nice, Some("5")), (O::Nice, Some(""))]
+        );
     }
 
     #[test]
     fn glibc_messages() {
         let e = |a: &[&str]| parse(&args(a), SPECS).unwrap_err().0;
-        assert_eq!(e(&["--bogus-option"]), "unrecognized option '--bogus-option'");
+        assert_eq!(
+            e(&["--bogus-option"]),
+            "unrecognized option '--bogus-option'"
+        );
         assert_eq!(e(&["--bogus=1"]), "unrecognized option '--bogus'");
         assert_eq!(e(&["-z"]), "invalid option -- 'z'");
         assert_eq!(e(&["-N"]), "option requires an argument -- 'N'");
         assert_eq!(e(&["--nodes"]), "option '--nodes' requires an argument");
-        assert_eq!(e(&["--hold=yes"]), "option '--hold' doesn't allow an argument");
+        assert_eq!(
+            e(&["--hold=yes"]),
+            "option '--hold' doesn't allow an argument"
+        );
     }
 
     #[test]

@@ -54,11 +54,19 @@ pub struct SbatchRequest {
 pub enum SbatchOutcome {
     Submit(Box<SbatchRequest>),
     /// Print and exit without submitting (help, usage, version, or an error).
-    Exit { stdout: String, stderr: String, code: i32 },
+    Exit {
+        stdout: String,
+        stderr: String,
+        code: i32,
+    },
 }
 
 fn exit_err(stderr: String, code: i32) -> SbatchOutcome {
-    SbatchOutcome::Exit { stdout: String::new(), stderr, code }
+    SbatchOutcome::Exit {
+        stdout: String::new(),
+        stderr,
+        code,
+    }
 }
 
 /// `SLURM_EXIT_ERROR`: replaces the exit status of most failures.
@@ -133,12 +141,21 @@ fn u32_of(v: i32) -> u32 {
 
 /// Flag-type input variables: empty, `yes` or a non-zero number set the flag.
 fn env_flag(value: &str) -> bool {
-    value.is_empty() || value.eq_ignore_ascii_case("yes") || value.parse::<i64>().is_ok_and(|n| n != 0)
+    value.is_empty()
+        || value.eq_ignore_ascii_case("yes")
+        || value.parse::<i64>().is_ok_and(|n| n != 0)
 }
 
 impl Raw {
     /// Applies one option, as `slurm_process_option` does: values are checked when set.
-    fn apply(&mut self, opt: &'static table::Opt, value: Option<&str>, source: Source, now: i64, max_array: u32) -> Result<(), ValueError> {
+    fn apply(
+        &mut self,
+        opt: &'static table::Opt,
+        value: Option<&str>,
+        source: Source,
+        now: i64,
+        max_array: u32,
+    ) -> Result<(), ValueError> {
         let v = value.unwrap_or("");
         let name = opt.long;
         self.set_by.insert(name, source);
@@ -146,14 +163,23 @@ impl Raw {
             "account" => self.account = Some(v.to_string()),
             "array" => {
                 self.array_raw = Some(v.to_string());
-                self.array = values::array::parse_array(v, values::array::ArrayLimits { max_array_size: max_array, max_array_tasks: None })?;
+                self.array = values::array::parse_array(
+                    v,
+                    values::array::ArrayLimits {
+                        max_array_size: max_array,
+                        max_array_tasks: None,
+                    },
+                )?;
             }
             "begin" => {
                 self.begin = Some(values::begin::parse_begin(v, now)?);
             }
             "chdir" => self.chdir = Some(v.to_string()),
             "comment" => self.comment = Some(v.to_string()),
-            "cpus-per-task" => self.cpus_per_task = Some(u32_of(values::int::parse_int("--cpus-per-task", v, true)?)),
+            "cpus-per-task" => {
+                self.cpus_per_task =
+                    Some(u32_of(values::int::parse_int("--cpus-per-task", v, true)?))
+            }
             "dependency" => self.dependency = Some(v.to_string()),
             "output" => self.stdout = Some(v.to_string()),
             "error" => self.stderr = Some(v.to_string()),
@@ -180,21 +206,29 @@ impl Raw {
             "hold" => self.hold = true,
             "job-name" => self.job_name = Some(v.to_string()),
             "mem" => self.mem = Some(values::memory::parse_mbytes(v, "--mem")?),
-            "mem-per-cpu" => self.mem_per_cpu = Some(values::memory::parse_mbytes(v, "--mem-per-cpu")?),
+            "mem-per-cpu" => {
+                self.mem_per_cpu = Some(values::memory::parse_mbytes(v, "--mem-per-cpu")?)
+            }
             "nice" => {
                 let n: i64 = match value {
                     None => 100,
                     Some(s) => values::cnum::strtol(s.as_bytes()).value,
                 };
                 if n.abs() > 2_147_483_645 {
-                    return Err(ValueError::invalid("Invalid --nice value, out of range (+/- 2147483645)"));
+                    return Err(ValueError::invalid(
+                        "Invalid --nice value, out of range (+/- 2147483645)",
+                    ));
                 }
                 self.nice = Some(n as i32);
             }
             "nodes" => self.nodes = Some(values::nodes::parse_node_count(v)?),
             "ntasks" => self.ntasks = Some(u32_of(values::int::parse_int("--ntasks", v, true)?)),
             "ntasks-per-node" | "tasks-per-node" => {
-                self.ntasks_per_node = Some(u32_of(values::int::parse_int("--ntasks-per-node", v, true)?))
+                self.ntasks_per_node = Some(u32_of(values::int::parse_int(
+                    "--ntasks-per-node",
+                    v,
+                    true,
+                )?))
             }
             "open-mode" => {
                 self.open_mode = Some(match values::open_mode::parse_open_mode(v)? {
@@ -210,7 +244,10 @@ impl Raw {
                 } else {
                     let n = values::cnum::strtol(v.as_bytes()).value;
                     if !(0..i64::from(u32::MAX - 1)).contains(&n) {
-                        return Err(ValueError::invalid(format!("Priority must be >=0 and <{}", u32::MAX - 1)));
+                        return Err(ValueError::invalid(format!(
+                            "Priority must be >=0 and <{}",
+                            u32::MAX - 1
+                        )));
                     }
                     n as u32
                 };
@@ -228,7 +265,9 @@ impl Raw {
                 });
             }
             "time" => self.time = Some(values::duration::parse_time_limit(v, "--time")?),
-            "time-min" => self.time_min = Some(values::duration::parse_time_limit(v, "--time-min")?),
+            "time-min" => {
+                self.time_min = Some(values::duration::parse_time_limit(v, "--time-min")?)
+            }
             "wait" => self.wait = true,
             "exclusive" => self.exclusive = true,
             "nodelist" => self.nodelist = Some(v.to_string()),
@@ -245,11 +284,18 @@ impl Raw {
                 self.kill_on_invalid_dep = Some(match v.to_ascii_lowercase().as_str() {
                     "yes" => true,
                     "no" => false,
-                    _ => return Err(ValueError::invalid("Invalid --kill-on-invalid-dep specification")),
+                    _ => {
+                        return Err(ValueError::invalid(
+                            "Invalid --kill-on-invalid-dep specification",
+                        ));
+                    }
                 })
             }
             "container-image" => self.container.image = Some(v.to_string()),
-            "container-mounts" => self.container.mounts.extend(v.split(',').filter(|m| !m.is_empty()).map(str::to_string)),
+            "container-mounts" => self
+                .container
+                .mounts
+                .extend(v.split(',').filter(|m| !m.is_empty()).map(str::to_string)),
             "container-workdir" => self.container.workdir = Some(v.to_string()),
             "container-name" => self.container.name = Some(v.to_string()),
             "distribution" => {
@@ -268,7 +314,9 @@ impl Raw {
                 self.ignored.insert(name);
             }
             Support::Rejected(why) => {
-                return Err(ValueError::Fatal(format!("--{name} is not supported by bai-slurm: {why}")));
+                return Err(ValueError::Fatal(format!(
+                    "--{name} is not supported by bai-slurm: {why}"
+                )));
             }
         }
         Ok(())
@@ -277,7 +325,10 @@ impl Raw {
 
 /// `<prog>: error:` lines for a value error, and its exit code.
 fn value_failure(e: &ValueError, error_exit: i32) -> SbatchOutcome {
-    exit_err(e.render("sbatch", "Batch job submission failed: "), e.exit_code(error_exit))
+    exit_err(
+        e.render("sbatch", "Batch job submission failed: "),
+        e.exit_code(error_exit),
+    )
 }
 
 fn notice_line(n: &super::directives::Notice) -> String {
@@ -288,7 +339,13 @@ fn notice_line(n: &super::directives::Notice) -> String {
 }
 
 fn getopt_failure(e: &getopt::GetoptError) -> SbatchOutcome {
-    exit_err(format!("sbatch: {}\nTry \"sbatch --help\" for more information\n", e.0), 255)
+    exit_err(
+        format!(
+            "sbatch: {}\nTry \"sbatch --help\" for more information\n",
+            e.0
+        ),
+        255,
+    )
 }
 
 /// Finds the script as sbatch does: a path with a `/` as is, else the working directory,
@@ -379,8 +436,20 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
     let mut chdir_first: Option<String> = None;
     for f in &first.options {
         match f.id {
-            "help" => return SbatchOutcome::Exit { stdout: HELP.into(), stderr: String::new(), code: 0 },
-            "usage" => return SbatchOutcome::Exit { stdout: USAGE.into(), stderr: String::new(), code: 0 },
+            "help" => {
+                return SbatchOutcome::Exit {
+                    stdout: HELP.into(),
+                    stderr: String::new(),
+                    code: 0,
+                };
+            }
+            "usage" => {
+                return SbatchOutcome::Exit {
+                    stdout: USAGE.into(),
+                    stderr: String::new(),
+                    code: 0,
+                };
+            }
             "version" => {
                 return SbatchOutcome::Exit {
                     stdout: format!("{}\n", crate::commands::SLURM_VERSION_LINE),
@@ -397,31 +466,52 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
     }
     let script_args: Vec<String> = input.args[first.rest..].to_vec();
     if wrap.is_some() && !script_args.is_empty() {
-        return exit_err("sbatch: error: Script arguments not permitted with --wrap option\n".into(), error_exit);
+        return exit_err(
+            "sbatch: error: Script arguments not permitted with --wrap option\n".into(),
+            error_exit,
+        );
     }
 
     // The script: --wrap, a file, or stdin. It is copied now; the file may vanish later.
     let chdir_path = chdir_first.as_deref().map(|d| input.cwd.join(d));
     let (script, script_path, file_label) = if let Some(cmd) = &wrap {
-        (format!("#!/bin/sh\n# This script was created by sbatch --wrap.\n\n{cmd}\n").into_bytes(), None, "stdin".to_string())
+        (
+            format!("#!/bin/sh\n# This script was created by sbatch --wrap.\n\n{cmd}\n")
+                .into_bytes(),
+            None,
+            "stdin".to_string(),
+        )
     } else if let Some(name) = script_args.first() {
         let path = resolve_script(name, chdir_path.as_deref(), input.env);
         match std::fs::read(&path) {
             Ok(b) => {
-                let label = Path::new(name).file_name().map_or(name.clone(), |f| f.to_string_lossy().into_owned());
+                let label = Path::new(name)
+                    .file_name()
+                    .map_or(name.clone(), |f| f.to_string_lossy().into_owned());
                 (b, Some(path), label)
             }
-            Err(_) => return exit_err(format!("sbatch: error: Unable to open file {name}\n"), error_exit),
+            Err(_) => {
+                return exit_err(
+                    format!("sbatch: error: Unable to open file {name}\n"),
+                    error_exit,
+                );
+            }
         }
     } else {
         let mut b = Vec::new();
         if input.stdin.read_to_end(&mut b).is_err() {
-            return exit_err("sbatch: error: Unable to open file stdin\n".into(), error_exit);
+            return exit_err(
+                "sbatch: error: Unable to open file stdin\n".into(),
+                error_exit,
+            );
         }
         (b, None, "stdin".to_string())
     };
     if let Err(lines) = check_script(&script) {
-        let text: String = lines.iter().map(|l| format!("sbatch: error: {l}\n")).collect();
+        let text: String = lines
+            .iter()
+            .map(|l| format!("sbatch: error: {l}\n"))
+            .collect();
         return exit_err(text, error_exit);
     }
 
@@ -436,24 +526,41 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
         }
     };
     // Notices print as they happen, before anything else can fail.
-    let messages: Vec<String> = scan.notices.iter().map(|n| notice_line(n).trim_end().to_string()).collect();
+    let messages: Vec<String> = scan
+        .notices
+        .iter()
+        .map(|n| notice_line(n).trim_end().to_string())
+        .collect();
     let directive_args = scan.args();
     let parsed = match getopt::parse(&directive_args, &specs) {
         Ok(p) => p,
         Err(e) => return getopt_failure(&e),
     };
     if let Some(bad) = directive_args.get(parsed.rest) {
-        return exit_err(format!("sbatch: error: Invalid directive found in batch script: {bad}\n"), 255);
+        return exit_err(
+            format!("sbatch: error: Invalid directive found in batch script: {bad}\n"),
+            255,
+        );
     }
     for f in &parsed.options {
-        let Some(opt) = table::find(SBATCH, f.id) else { continue };
-        if let Err(e) = raw.apply(opt, f.value.as_deref(), Source::Directive, input.now, input.max_array_size) {
+        let Some(opt) = table::find(SBATCH, f.id) else {
+            continue;
+        };
+        if let Err(e) = raw.apply(
+            opt,
+            f.value.as_deref(),
+            Source::Directive,
+            input.now,
+            input.max_array_size,
+        ) {
             return value_failure(&e, error_exit);
         }
     }
     for opt in table::for_command(SBATCH) {
         for var in opt.sbatch_env {
-            let Some(value) = input.env.get(*var) else { continue };
+            let Some(value) = input.env.get(*var) else {
+                continue;
+            };
             let result = if opt.arg == HasArg::No {
                 if env_flag(value) {
                     raw.apply(opt, None, Source::Env, input.now, input.max_array_size)
@@ -461,7 +568,13 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
                     Ok(())
                 }
             } else {
-                raw.apply(opt, Some(value), Source::Env, input.now, input.max_array_size)
+                raw.apply(
+                    opt,
+                    Some(value),
+                    Source::Env,
+                    input.now,
+                    input.max_array_size,
+                )
             };
             if let Err(e) = result {
                 return value_failure(&e, error_exit);
@@ -469,22 +582,45 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
         }
     }
     for f in &first.options {
-        let Some(opt) = table::find(SBATCH, f.id) else { continue };
-        if let Err(e) = raw.apply(opt, f.value.as_deref(), Source::Cli, input.now, input.max_array_size) {
+        let Some(opt) = table::find(SBATCH, f.id) else {
+            continue;
+        };
+        if let Err(e) = raw.apply(
+            opt,
+            f.value.as_deref(),
+            Source::Cli,
+            input.now,
+            input.max_array_size,
+        ) {
             return value_failure(&e, error_exit);
         }
     }
 
     if quiet && verbose > 0 {
-        return exit_err("sbatch: error: don't specify both --verbose (-v) and --quiet (-Q)\n".into(), error_exit);
+        return exit_err(
+            "sbatch: error: don't specify both --verbose (-v) and --quiet (-Q)\n".into(),
+            error_exit,
+        );
     }
     // `_validate_memory_options`: one memory option per source, the command line winning.
     let mem_opts = ["mem", "mem-per-cpu", "mem-per-gpu"];
-    let by = |s: Source| mem_opts.iter().filter(|o| raw.set_by.get(*o) == Some(&s)).count();
+    let by = |s: Source| {
+        mem_opts
+            .iter()
+            .filter(|o| raw.set_by.get(*o) == Some(&s))
+            .count()
+    };
     if by(Source::Cli) > 1 {
-        return exit_err("sbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n".into(), 1);
+        return exit_err(
+            "sbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n"
+                .into(),
+            1,
+        );
     } else if by(Source::Cli) == 1 {
-        let keep = mem_opts.iter().find(|o| raw.set_by.get(*o) == Some(&Source::Cli)).copied();
+        let keep = mem_opts
+            .iter()
+            .find(|o| raw.set_by.get(*o) == Some(&Source::Cli))
+            .copied();
         if keep != Some("mem") {
             raw.mem = None;
         }
@@ -504,10 +640,23 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
         raw.mem_per_cpu = None;
     }
     if raw.gres_help {
-        return SbatchOutcome::Exit { stdout: "gpu\n".into(), stderr: String::new(), code: 0 };
+        return SbatchOutcome::Exit {
+            stdout: "gpu\n".into(),
+            stderr: String::new(),
+            code: 0,
+        };
     }
 
-    match build(raw, input, script, script_path, script_args, wrap.is_some(), messages, error_exit) {
+    match build(
+        raw,
+        input,
+        script,
+        script_path,
+        script_args,
+        wrap.is_some(),
+        messages,
+        error_exit,
+    ) {
         Ok(mut req) => {
             req.quiet = quiet;
             req.verbose = verbose;
@@ -538,7 +687,9 @@ fn build(
             "wrap".into()
         } else {
             match script_args.first() {
-                Some(s) => Path::new(s).file_name().map_or(s.clone(), |f| f.to_string_lossy().into_owned()),
+                Some(s) => Path::new(s)
+                    .file_name()
+                    .map_or(s.clone(), |f| f.to_string_lossy().into_owned()),
                 None => "sbatch".into(),
             }
         }
@@ -548,17 +699,27 @@ fn build(
         None => String::new(),
     };
     let rejected = |r: values::Rejection| {
-        exit_err(format!("sbatch: error: Batch job submission failed: {}\n", r.text()), error_exit)
+        exit_err(
+            format!("sbatch: error: Batch job submission failed: {}\n", r.text()),
+            error_exit,
+        )
     };
     let array = match &raw.array {
-        Some(a) => Some(ArrayRequest { tasks: a.tasks.clone(), throttle: a.throttle, step: a.step.max(1) as u32 }),
+        Some(a) => Some(ArrayRequest {
+            tasks: a.tasks.clone(),
+            throttle: a.throttle,
+            step: a.step.max(1) as u32,
+        }),
         None => None,
     };
     let dependency = match &raw.dependency {
-        Some(d) if !d.is_empty() => match values::dependency::parse_dependency(d, values::dependency::DependencyLimits {
-            max_array_size: input.max_array_size,
-            permit_job_expansion: false,
-        }) {
+        Some(d) if !d.is_empty() => match values::dependency::parse_dependency(
+            d,
+            values::dependency::DependencyLimits {
+                max_array_size: input.max_array_size,
+                permit_job_expansion: false,
+            },
+        ) {
             Ok(dep) => Some(dep),
             Err(ValueError::Rejected(r)) => return Err(rejected(r)),
             Err(e) => return Err(value_failure(&e, error_exit)),
@@ -566,9 +727,14 @@ fn build(
         _ => None,
     };
     // The job's environment: --export applied to the submit environment, plus what sbatch adds.
-    let mut environment = values::export::job_environment(raw.export.as_ref(), input.env, raw.get_user_env);
+    let mut environment =
+        values::export::job_environment(raw.export.as_ref(), input.env, raw.get_user_env);
     if let Some(values::export::ExportSpec::List { warnings, .. }) = &raw.export {
-        messages.extend(warnings.iter().map(|w| format!("sbatch: error: Improperly formed environment variable ({w})")));
+        messages.extend(
+            warnings
+                .iter()
+                .map(|w| format!("sbatch: error: Improperly formed environment variable ({w})")),
+        );
     }
     environment.insert("SLURM_SUBMIT_DIR".into(), input.cwd.display().to_string());
     environment.insert("SLURM_SUBMIT_HOST".into(), input.hostname.clone());
@@ -581,10 +747,18 @@ fn build(
         environment.insert("SLURM_EXPORT_ENV".into(), e.clone());
     }
     let gpus = raw.gpus.as_ref().and_then(|(per, items)| {
-        items.first().map(|g| GpuRequest { gpu_type: g.gres_type.clone(), count: g.count.as_f64(), per: *per })
+        items.first().map(|g| GpuRequest {
+            gpu_type: g.gres_type.clone(),
+            count: g.count.as_f64(),
+            per: *per,
+        })
     });
     for opt in &raw.ignored {
-        if let Some(table::Opt { support: Support::Ignored(why), .. }) = table::find(SBATCH, opt) {
+        if let Some(table::Opt {
+            support: Support::Ignored(why),
+            ..
+        }) = table::find(SBATCH, opt)
+        {
             messages.push(format!("sbatch: warning: --{opt} {why} and is ignored"));
         }
     }
@@ -598,7 +772,10 @@ fn build(
         submit_host: input.hostname.clone(),
         stdout: raw.stdout.as_deref().map(|p| make_absolute(p, &work_path)),
         stderr: raw.stderr.as_deref().map(|p| make_absolute(p, &work_path)),
-        stdin: Some(make_absolute(raw.stdin.as_deref().unwrap_or("/dev/null"), &work_path)),
+        stdin: Some(make_absolute(
+            raw.stdin.as_deref().unwrap_or("/dev/null"),
+            &work_path,
+        )),
         open_mode: raw.open_mode,
         time_limit: raw.time,
         time_min: raw.time_min,

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-pub const COMMANDS: [&str; 8] = ["sbatch", "squeue", "scancel", "srun", "salloc", "sinfo", "sacct", "scontrol"];
+pub const COMMANDS: [&str; 8] = [
+    "sbatch", "squeue", "scancel", "srun", "salloc", "sinfo", "sacct", "scontrol",
+];
 
 pub struct Cluster {
     pub dir: tempfile::TempDir,
@@ -56,7 +58,11 @@ impl Cluster {
         std::fs::create_dir_all(&bin).unwrap();
         std::fs::create_dir_all(&work).unwrap();
         let exe = PathBuf::from(env!("CARGO_BIN_EXE_bai-slurm"));
-        let out = Command::new(&exe).arg("install-links").arg(&bin).output().expect("install-links");
+        let out = Command::new(&exe)
+            .arg("install-links")
+            .arg(&bin)
+            .output()
+            .expect("install-links");
         assert!(out.status.success(), "install-links: {out:?}");
         let config = dir.path().join("config.toml");
         std::fs::write(
@@ -67,20 +73,39 @@ impl Cluster {
         )
         .unwrap();
         let mut env = BTreeMap::new();
-        let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+        let path = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
         env.insert("PATH".to_string(), path);
         env.insert("HOME".to_string(), dir.path().display().to_string());
-        env.insert("BAI_SLURM_SYSTEM_CONFIG".to_string(), dir.path().join("no-system.toml").display().to_string());
+        env.insert(
+            "BAI_SLURM_SYSTEM_CONFIG".to_string(),
+            dir.path().join("no-system.toml").display().to_string(),
+        );
         env.insert("BAI_SLURM_CONFIG".to_string(), config.display().to_string());
-        env.insert("BAI_SLURM_STATE_DIR".to_string(), state.display().to_string());
+        env.insert(
+            "BAI_SLURM_STATE_DIR".to_string(),
+            state.display().to_string(),
+        );
         env.insert("TZ".to_string(), "UTC".to_string());
         env.insert("LANG".to_string(), "C".to_string());
-        Cluster { dir, bin, work, state, env }
+        Cluster {
+            dir,
+            bin,
+            work,
+            state,
+            env,
+        }
     }
 
     pub fn cmd(&self, name: &str) -> Command {
         let mut c = Command::new(self.bin.join(name));
-        c.env_clear().envs(&self.env).current_dir(&self.work).stdin(Stdio::null());
+        c.env_clear()
+            .envs(&self.env)
+            .current_dir(&self.work)
+            .stdin(Stdio::null());
         c
     }
 
@@ -90,7 +115,14 @@ impl Cluster {
     }
 
     pub fn run_with_stdin(&self, name: &str, args: &[&str], stdin: &[u8]) -> Run {
-        let mut child = self.cmd(name).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let mut child = self
+            .cmd(name)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
         child.stdin.take().unwrap().write_all(stdin).unwrap();
         child.wait_with_output().unwrap().into()
     }
@@ -108,12 +140,18 @@ impl Cluster {
         all.extend_from_slice(args);
         let r = self.run("sbatch", &all);
         assert_eq!(r.code, 0, "sbatch {args:?}: {r:?}");
-        r.stdout.trim().parse().unwrap_or_else(|_| panic!("sbatch printed {:?}", r.stdout))
+        r.stdout
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("sbatch printed {:?}", r.stdout))
     }
 
     /// `sacct -X -P -n -o JobID,State,ExitCode -j <id>`: (id, state, exit) rows.
     pub fn acct(&self, job: &str) -> Vec<(String, String, String)> {
-        let r = self.run("sacct", &["-P", "-n", "-o", "JobID,State,ExitCode", "-j", job]);
+        let r = self.run(
+            "sacct",
+            &["-P", "-n", "-o", "JobID,State,ExitCode", "-j", job],
+        );
         r.stdout
             .lines()
             .filter_map(|l| {
@@ -135,12 +173,19 @@ impl Cluster {
         loop {
             let rows = self.acct(job);
             let finished = |s: &str| {
-                !(s.starts_with("PENDING") || s.starts_with("RUNNING") || s.starts_with("REQUEUED") || s.starts_with("SUSPENDED"))
+                !(s.starts_with("PENDING")
+                    || s.starts_with("RUNNING")
+                    || s.starts_with("REQUEUED")
+                    || s.starts_with("SUSPENDED"))
             };
             if !rows.is_empty() && rows.iter().all(|(_, s, _)| finished(s)) {
                 return rows;
             }
-            assert!(start.elapsed() < timeout, "job {job} not done after {timeout:?}: {rows:?}\nrunner log:\n{}", self.runner_log());
+            assert!(
+                start.elapsed() < timeout,
+                "job {job} not done after {timeout:?}: {rows:?}\nrunner log:\n{}",
+                self.runner_log()
+            );
             std::thread::sleep(Duration::from_millis(200));
         }
     }
@@ -155,7 +200,12 @@ impl Cluster {
             {
                 return;
             }
-            assert!(start.elapsed() < timeout, "job {job} never {state}: {:?}\n{}", self.acct(job), self.runner_log());
+            assert!(
+                start.elapsed() < timeout,
+                "job {job} never {state}: {:?}\n{}",
+                self.acct(job),
+                self.runner_log()
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -179,10 +229,14 @@ impl Drop for Cluster {
         let _ = self.cmd("scancel").args(["-u", &whoami()]).output();
         if let Ok(pids) = std::fs::read_dir("/proc") {
             for p in pids.flatten() {
-                let Ok(pid) = p.file_name().to_string_lossy().parse::<i32>() else { continue };
+                let Ok(pid) = p.file_name().to_string_lossy().parse::<i32>() else {
+                    continue;
+                };
                 let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
                 let cmdline = String::from_utf8_lossy(&cmdline);
-                if cmdline.contains("__local-runner") && cmdline.contains(&*self.state.to_string_lossy()) {
+                if cmdline.contains("__local-runner")
+                    && cmdline.contains(&*self.state.to_string_lossy())
+                {
                     // SAFETY: plain kill(2) of a process this test started.
                     unsafe {
                         libc::kill(pid, libc::SIGKILL);
@@ -194,7 +248,11 @@ impl Drop for Cluster {
 }
 
 pub fn whoami() -> String {
-    nix::unistd::User::from_uid(nix::unistd::getuid()).ok().flatten().map(|u| u.name).unwrap_or_else(|| nix::unistd::getuid().to_string())
+    nix::unistd::User::from_uid(nix::unistd::getuid())
+        .ok()
+        .flatten()
+        .map(|u| u.name)
+        .unwrap_or_else(|| nix::unistd::getuid().to_string())
 }
 
 pub fn uid() -> u32 {
@@ -207,4 +265,11 @@ pub fn secs(n: u64) -> Duration {
 
 pub fn exists(p: &Path) -> bool {
     p.exists()
+}
+
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
 }

@@ -202,13 +202,19 @@ fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JobRow> {
         reason: r.get(9)?,
         priority: r.get(10)?,
         held: r.get(11)?,
-        dependency: dependency.map(|d| serde_json::from_str(&d)).transpose().map_err(json_err)?,
+        dependency: dependency
+            .map(|d| serde_json::from_str(&d))
+            .transpose()
+            .map_err(json_err)?,
         submit_time: r.get(13)?,
         eligible_time: r.get(14)?,
         start_time: r.get(15)?,
         end_time: r.get(16)?,
         last_sched_eval: r.get(17)?,
-        exit: ExitStatus { code: r.get(18)?, signal: r.get(19)? },
+        exit: ExitStatus {
+            code: r.get(18)?,
+            signal: r.get(19)?,
+        },
         cancelled_by: r.get(20)?,
         alloc_cpus: r.get(21)?,
         alloc_mem_mb: r.get::<_, i64>(22)?.max(0) as u64,

@@ -70,8 +70,9 @@ impl LocalCluster {
     ) -> Result<LocalCluster, BackendError> {
         let state_dir = crate::config::local_state_dir(&loaded.config, env);
         let node = LocalNode::from_config(&loaded.config);
-        let partition =
-            LocalPartition::from_config(&loaded.config, &node, |s| crate::options::values::duration::parse_time_limit(s, "MaxTime").ok());
+        let partition = LocalPartition::from_config(&loaded.config, &node, |s| {
+            crate::options::values::duration::parse_time_limit(s, "MaxTime").ok()
+        });
         let settings = LocalSettings {
             cluster_name: loaded.cluster_name(),
             node,
@@ -132,7 +133,17 @@ impl LocalCluster {
         let ids: Vec<u32> = rows.iter().map(|r| r.submission_id).collect();
         let specs = tx.submissions(&ids).map_err(sql)?;
         let mut steps: BTreeMap<u32, Vec<StepRow>> = BTreeMap::new();
-        for s in tx.steps().map_err(sql)? {
+        // A few jobs: ask for theirs; many: one scan of the table is cheaper.
+        let all_steps = if rows.len() < 256 {
+            let mut v = Vec::new();
+            for r in rows {
+                v.extend(tx.steps_of(r.job_id).map_err(sql)?);
+            }
+            v
+        } else {
+            tx.steps().map_err(sql)?
+        };
+        for s in all_steps {
             steps.entry(s.job_id).or_default().push(s);
         }
         let ctx = self.ctx();
@@ -366,7 +377,6 @@ impl LocalCluster {
             r.start_time = Some(now);
             r.end_time = Some(now);
             r.cancelled_by = Some(uid);
-            r.eligible_time.get_or_insert(now);
         };
         let Some(mut pick) = tasks else {
             finish(row);

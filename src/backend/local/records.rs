@@ -156,10 +156,7 @@ pub fn job_record(
         std_in,
         exit_code,
         derived_exit_code: ExitStatus::OK,
-        dependency: row
-            .dependency
-            .as_ref()
-            .and_then(|d| d.display_remaining()),
+        dependency: row.dependency.as_ref().and_then(|d| d.display_remaining()),
         cancelled_by: row.cancelled_by,
         tres_per_node: None,
         comment: spec.comment.clone(),

@@ -255,6 +255,7 @@ mod tests {
                 kind: DepKind::AfterOk,
                 target: Some(DepTarget::Job(1)),
                 delay_minutes: 0,
+                status: DepStatus::Unfulfilled,
             }],
             any: false,
         });
@@ -264,6 +265,7 @@ mod tests {
                 kind: DepKind::AfterOk,
                 target: Some(DepTarget::Job(5)),
                 delay_minutes: 0,
+                status: DepStatus::Unfulfilled,
             }],
             any: false,
         });
@@ -290,7 +292,10 @@ mod tests {
                 reason: reason::DEPENDENCY_NEVER
             }
         );
-        assert_eq!(jobs[3].dependency.as_ref().unwrap().items[0].status, DepStatus::Failed);
+        assert_eq!(
+            jobs[3].dependency.as_ref().unwrap().items[0].status,
+            DepStatus::Failed
+        );
     }
 
     #[test]

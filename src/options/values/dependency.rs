@@ -21,7 +21,9 @@
 use super::cnum::{at, c_bytes, starts_with_ci, strtol};
 use super::{Rejection, ValueError};
 
-pub use crate::model::dependency::{DepItem, DepKind, DepStatus, DepTarget, Dependency, render_remaining};
+pub use crate::model::dependency::{
+    DepItem, DepKind, DepStatus, DepTarget, Dependency, render_remaining,
+};
 
 /// Controller settings the parse depends on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
