@@ -50,6 +50,10 @@ pub enum SlurmErrno {
     InvalidNodeCount,
     TooManyRequestedCpus,
     InvalidGres,
+    InvalidFeature,
+    InvalidLicenses,
+    ReservationInvalid,
+    InvalidNodeName,
 }
 
 impl SlurmErrno {
@@ -73,26 +77,34 @@ impl SlurmErrno {
             SlurmErrno::InvalidNodeCount => "Node count specification invalid",
             SlurmErrno::TooManyRequestedCpus => "More processors requested than permitted",
             SlurmErrno::InvalidGres => "Invalid generic resource (gres) specification",
+            SlurmErrno::InvalidFeature => "Invalid feature specification",
+            SlurmErrno::InvalidLicenses => "Invalid license specification",
+            SlurmErrno::ReservationInvalid => "Requested reservation is invalid",
+            SlurmErrno::InvalidNodeName => "Invalid node name specified",
         }
     }
 
     /// Slurm's numeric errno (slurm_errno.h); scancel uses it, truncated, as its exit status.
     pub fn number(self) -> i32 {
         match self {
-            SlurmErrno::InvalidJobId => 2017,
-            SlurmErrno::AlreadyDone => 2021,
+            SlurmErrno::InvalidJobId => 2016,
+            SlurmErrno::AlreadyDone => 2019,
             SlurmErrno::AccessDenied => 2002,
             SlurmErrno::InvalidPartitionName => 2000,
-            SlurmErrno::InvalidArray => 2091,
-            SlurmErrno::Dependency => 2031,
-            SlurmErrno::CircularDependency => 2090,
-            SlurmErrno::InvalidTimeLimit => 2051,
-            SlurmErrno::RequestedNodeConfigUnavailable => 2014,
-            SlurmErrno::JobNotPending => 2020,
-            SlurmErrno::JobPending => 2019,
+            SlurmErrno::InvalidArray => 2073,
+            SlurmErrno::Dependency => 2035,
+            SlurmErrno::CircularDependency => 2064,
+            SlurmErrno::InvalidTimeLimit => 2046,
+            SlurmErrno::RequestedNodeConfigUnavailable => 2013,
+            SlurmErrno::JobNotPending => 2066,
+            SlurmErrno::JobPending => 2022,
             SlurmErrno::InvalidNodeCount => 2006,
-            SlurmErrno::TooManyRequestedCpus => 2032,
-            SlurmErrno::InvalidGres => 2072,
+            SlurmErrno::TooManyRequestedCpus => 2005,
+            SlurmErrno::InvalidGres => 2065,
+            SlurmErrno::InvalidFeature => 2027,
+            SlurmErrno::InvalidLicenses => 2044,
+            SlurmErrno::ReservationInvalid => 2048,
+            SlurmErrno::InvalidNodeName => 2017,
         }
     }
 }

@@ -317,7 +317,7 @@ fn errno_of(e: &BackendError) -> i32 {
     match e {
         BackendError::Slurm(e) => e.number(),
         // SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR
-        BackendError::Unreachable(_) => 1001,
+        BackendError::Unreachable(_) => 1800,
         BackendError::Other(_) => 1,
     }
 }

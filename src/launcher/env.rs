@@ -124,6 +124,25 @@ pub fn batch_env(base: &BTreeMap<String, String>, f: &BatchEnvFacts) -> BTreeMap
     env
 }
 
+/// With SLURM_GET_USER_ENV=1 (`--export=NONE`, export lists, `--get-user-env`) Slurm gives
+/// the job the user's login variables where the job's own environment lacks them. This
+/// fills the ones a login shell always has.
+pub fn fill_login_env(env: &mut BTreeMap<String, String>, user: &crate::sys::UserInfo) {
+    if env.get("SLURM_GET_USER_ENV").map(String::as_str) != Some("1") {
+        return;
+    }
+    let defaults = [
+        ("HOME", user.home.clone()),
+        ("USER", user.name.clone()),
+        ("LOGNAME", user.name.clone()),
+        ("SHELL", user.shell.clone()),
+        ("PATH", "/usr/local/bin:/usr/bin:/bin".to_string()),
+    ];
+    for (k, v) in defaults {
+        env.entry(k.to_string()).or_insert(v);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -106,6 +106,12 @@ pub struct JobSpec {
     pub exclude: Option<String>,
     pub constraint: Option<String>,
     pub exclusive: bool,
+    /// `--mincpus`: at least this many CPUs on each node.
+    pub min_cpus: Option<u32>,
+    /// `--kill-on-invalid-dep=yes`: cancel the job when its dependency can never be met.
+    pub kill_on_invalid_dep: bool,
+    pub reservation: Option<String>,
+    pub licenses: Option<String>,
     pub container: ContainerRequest,
     /// The environment the job starts with (already filtered by --export).
     pub environment: BTreeMap<String, String>,
@@ -123,7 +129,7 @@ impl JobSpec {
         let tasks = self
             .ntasks
             .unwrap_or_else(|| self.ntasks_per_node.unwrap_or(1) * self.nodes_min.unwrap_or(1));
-        (tasks * self.cpus_per_task.unwrap_or(1)).max(1)
+        (tasks * self.cpus_per_task.unwrap_or(1)).max(self.min_cpus.unwrap_or(1)).max(1)
     }
 
     pub fn nodes(&self) -> u32 {

@@ -84,6 +84,8 @@ fn error_exit(env: &BTreeMap<String, String>) -> Result<i32, String> {
 /// The option values as typed, before the JobSpec is built (Slurm's `slurm_opt_t`).
 #[derive(Debug, Default)]
 struct Raw {
+    /// Whether sbatch runs as root (`--uid`/`--gid` are root's options).
+    root: bool,
     set_by: BTreeMap<&'static str, Source>,
     account: Option<String>,
     array: Option<values::array::ArraySpec>,
@@ -130,6 +132,10 @@ struct Raw {
     clusters: Option<String>,
     test_only: bool,
     kill_on_invalid_dep: Option<bool>,
+    min_cpus: Option<u32>,
+    reservation: Option<String>,
+    licenses: Option<String>,
+    export_file: Option<String>,
     container: ContainerRequest,
     /// Options accepted without effect, warned about once each.
     ignored: BTreeSet<&'static str>,
@@ -301,9 +307,11 @@ impl Raw {
             "distribution" => {
                 values::distribution::parse_distribution(v, None)?;
             }
-            "mincpus" => {
-                values::int::parse_int("--mincpus", v, true)?;
-            }
+            "mincpus" => self.min_cpus = Some(u32_of(values::int::parse_int("--mincpus", v, true)?)),
+            "reservation" => self.reservation = Some(v.to_string()),
+            "licenses" => self.licenses = Some(v.to_string()),
+            "export-file" => self.export_file = Some(v.to_string()),
+            "uid" | "gid" if !self.root => return Err(ValueError::invalid(format!("--{name} only permitted by root user"))),
             // Early-pass options act in the first pass only.
             "help" | "usage" | "version" | "verbose" | "quiet" | "wrap" | "ignore-pbs" => {}
             _ => {}
@@ -516,7 +524,7 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
     }
 
     // Second pass: directives, then environment, then the command line.
-    let mut raw = Raw::default();
+    let mut raw = Raw { root: nix::unistd::getuid().is_root(), ..Raw::default() };
     let scan = match super::directives::scan(&script, &file_label, &super::directives::SBATCH) {
         Ok(s) => s,
         Err(e) => {
@@ -726,9 +734,20 @@ fn build(
         },
         _ => None,
     };
-    // The job's environment: --export applied to the submit environment, plus what sbatch adds.
-    let mut environment =
-        values::export::job_environment(raw.export.as_ref(), input.env, raw.get_user_env);
+    // The job's environment: --export applied to the submit environment (or to the
+    // --export-file contents, which replace it), plus what sbatch adds.
+    let file_env;
+    let submit_env = match &raw.export_file {
+        Some(f) => {
+            file_env = match env_from_file(f, input.cwd) {
+                Ok(e) => e,
+                Err(msg) => return Err(exit_err(format!("sbatch: error: {msg}\n"), error_exit)),
+            };
+            &file_env
+        }
+        None => input.env,
+    };
+    let mut environment = values::export::job_environment(raw.export.as_ref(), submit_env, raw.get_user_env);
     if let Some(values::export::ExportSpec::List { warnings, .. }) = &raw.export {
         messages.extend(
             warnings
@@ -808,6 +827,10 @@ fn build(
         exclude: raw.exclude.clone(),
         constraint: raw.constraint.clone(),
         exclusive: raw.exclusive,
+        min_cpus: raw.min_cpus,
+        kill_on_invalid_dep: raw.kill_on_invalid_dep.unwrap_or(false),
+        reservation: raw.reservation.clone(),
+        licenses: raw.licenses.clone(),
         container: raw.container.clone(),
         environment,
         export_env,
@@ -824,6 +847,30 @@ fn build(
         clusters: raw.clusters.clone(),
         messages,
     })
+}
+
+/// `--export-file`: NUL-separated `NAME=value` entries from a file or an open descriptor
+/// (a number from 3 up), as `env_array_from_file` reads them; an unterminated last entry
+/// is dropped as Slurm drops it.
+fn env_from_file(name: &str, cwd: &Path) -> Result<BTreeMap<String, String>, String> {
+    let bytes = match name.parse::<i32>() {
+        Ok(fd) if fd >= 3 => std::fs::read(format!("/proc/self/fd/{fd}")),
+        _ => std::fs::read(cwd.join(name)),
+    }
+    .map_err(|_| format!("Could not open user environment file {name}"))?;
+    let mut env = BTreeMap::new();
+    let mut entries: Vec<&[u8]> = bytes.split(|&b| b == 0).collect();
+    entries.pop();
+    for entry in entries {
+        if entry.is_empty() {
+            break;
+        }
+        let text = String::from_utf8_lossy(entry);
+        if let Some((k, v)) = text.split_once('=') {
+            env.insert(k.to_string(), v.to_string());
+        }
+    }
+    Ok(env)
 }
 
 /// sbatch's SLURM_PRIO_PROCESS: the scheduling priority (nice value) it runs with.

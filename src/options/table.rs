@@ -127,7 +127,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &["SBATCH_CLUSTER_CONSTRAINT"],
-        support: Support::Rejected("there is one cluster"),
+        support: Support::Ignored("has no meaning with one cluster"),
     },
     Opt {
         long: "chdir",
@@ -143,7 +143,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &[],
-        support: Support::Rejected("there is one cluster"),
+        support: Support::Honoured,
     },
     Opt {
         long: "clusters",
@@ -151,7 +151,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &["SBATCH_CLUSTERS", "SLURM_CLUSTERS"],
-        support: Support::Rejected("there is one cluster"),
+        support: Support::Honoured,
     },
     Opt {
         long: "comment",
@@ -175,7 +175,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &["SBATCH_CONTAINER"],
-        support: Support::Rejected("OCI bundles are not supported; use --container-image"),
+        support: Support::Rejected("OCI bundles are not supported, use --container-image"),
     },
     Opt {
         long: "context",
@@ -199,7 +199,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &["SBATCH_CONSTRAINT"],
-        support: Support::Rejected("node features are not supported"),
+        support: Support::Honoured,
     },
     Opt {
         long: "core-spec",
@@ -263,7 +263,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &[],
-        support: Support::Rejected("not implemented yet"),
+        support: Support::Rejected("it is not implemented yet"),
     },
     Opt {
         long: "debugger-test",
@@ -567,7 +567,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &[],
-        support: Support::Rejected("there are no licenses"),
+        support: Support::Honoured,
     },
     Opt {
         long: "mail-type",
@@ -871,7 +871,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &[],
-        support: Support::Rejected("node features are not supported"),
+        support: Support::Ignored("has no meaning without node features"),
     },
     Opt {
         long: "preserve-env",
@@ -975,7 +975,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &["SBATCH_RESERVATION"],
-        support: Support::Rejected("there are no reservations"),
+        support: Support::Honoured,
     },
     Opt {
         long: "resv-ports",
@@ -1063,7 +1063,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::No,
         cmds: SBATCH | SRUN,
         sbatch_env: &[],
-        support: Support::Rejected("not implemented yet"),
+        support: Support::Rejected("it is not implemented yet"),
     },
     Opt {
         long: "thread-spec",
@@ -1183,7 +1183,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &["SBATCH_WCKEY"],
-        support: Support::Rejected("no accounting storage"),
+        support: Support::Ignored("has nowhere to be accounted"),
     },
     Opt {
         long: "whole",

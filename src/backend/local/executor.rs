@@ -5,7 +5,7 @@
 use super::db::{Db, DbResult, JobRow, StepRow, Tx};
 use super::{LocalCluster, control, records};
 use crate::launcher::batch::{self, BatchPlan, Ending};
-use crate::launcher::env::{ArrayEnv, BatchEnvFacts, batch_env};
+use crate::launcher::env::{ArrayEnv, BatchEnvFacts, batch_env, fill_login_env};
 use crate::model::{ArrayPart, ExitStatus, JobState, StateFlag, StepId};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -314,10 +314,12 @@ fn prepare(
         restart_count: None,
     };
     let limit = records::time_limit(spec, &s.partition).seconds();
+    let mut env = batch_env(&spec.environment, &facts);
+    fill_login_env(&mut env, &user);
     Ok(BatchPlan {
         script,
         args: spec.script_args.clone(),
-        env: batch_env(&spec.environment, &facts),
+        env,
         work_dir: PathBuf::from(&spec.work_dir),
         stdout: stdout.into(),
         stderr: stderr.into(),

@@ -208,7 +208,8 @@ impl LocalCluster {
     fn submit_job(&self, spec: &JobSpec, user: &UserInfo, now: i64) -> Result<u32, SubmitError> {
         self.validate(spec)?;
         let mut db = self.db()?;
-        let cpus = spec.cpus();
+        // --exclusive takes the whole node.
+        let cpus = if spec.exclusive { self.settings.node.cpus.max(spec.cpus()) } else { spec.cpus() };
         let mem = records::memory_request(spec, &self.settings.partition).per_node_mb(cpus);
         let id = db
             .write(|tx| {

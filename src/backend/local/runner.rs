@@ -128,6 +128,17 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                 Decision::Start { tasks } => {
                     to_launch.extend(start(tx, &mut row, tasks, &node.name, now)?)
                 }
+                Decision::Wait { reason: why }
+                    if why == reason::DEPENDENCY_NEVER
+                        && specs.get(&row.submission_id).is_some_and(|s| s.kill_on_invalid_dep) =>
+                {
+                    // --kill-on-invalid-dep=yes: the job goes instead of waiting forever.
+                    row.state = JobState::Cancelled;
+                    row.reason = why.to_string();
+                    row.start_time = Some(now);
+                    row.end_time = Some(now);
+                    tx.update_job(&row)?;
+                }
                 Decision::Wait { reason: why } => {
                     row.reason = why.to_string();
                     if matches!(
