@@ -2,5 +2,7 @@
 
 pub mod backend;
 pub mod cli;
+pub mod commands;
+pub mod format;
 pub mod model;
 pub mod sys;

@@ -59,6 +59,22 @@ pub fn lookup_user(name_or_uid: &str) -> Option<UserInfo> {
     }
 }
 
+/// A user by name only (no numeric fallback).
+pub fn lookup_user_by_name(name: &str) -> Option<UserInfo> {
+    match User::from_name(name) {
+        Ok(Some(u)) => Some(UserInfo::from_user(u)),
+        _ => None,
+    }
+}
+
+/// A user by uid.
+pub fn lookup_user_by_uid(uid: u32) -> Option<UserInfo> {
+    match User::from_uid(Uid::from_raw(uid)) {
+        Ok(Some(u)) => Some(UserInfo::from_user(u)),
+        _ => None,
+    }
+}
+
 /// The user name for a uid, or the number itself.
 pub fn user_name(uid: u32) -> String {
     match User::from_uid(Uid::from_raw(uid)) {

@@ -47,7 +47,7 @@ pub fn convert_num_unit(num: f64, unit: Unit, convert: Convert) -> String {
         }
         Convert::No => {}
         Convert::Exact => {
-            while num >= divisor && (num as u64) % 512 == 0 {
+            while num >= divisor && (num as u64).is_multiple_of(512) {
                 num /= divisor;
                 level += 1;
             }

@@ -1,0 +1,6 @@
+//! Pure renderers: records, options and the clock in, bytes out. No I/O, no backend.
+
+pub mod common;
+pub mod msort;
+pub mod squeue;
+pub mod text;

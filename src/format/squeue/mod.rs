@@ -1,0 +1,248 @@
+//! squeue's text output: parse the format, pick and order the lines, print them.
+//! Pure: records, options and the clock in; bytes and diagnostics out.
+
+pub mod fields;
+pub mod row;
+pub mod select;
+pub mod sort;
+pub mod spec;
+pub mod steps;
+
+use crate::format::common::Clock;
+use crate::model::units::Convert;
+use crate::model::{JobRecord, PartitionRecord};
+use fields::{Ctx, JobField};
+use row::JobRow;
+use select::JobFilter;
+use spec::{Item, Lookup, Parsed};
+use steps::{StepField, StepFilter};
+
+/// The default formats (`_print_job`, `_print_job_steps`, `--start`).
+pub const DEFAULT_JOB_FORMAT: &str = "jobarrayid:.18 ,partition:.9 ,name:.8 ,username:.8 ,statecompact:.2 ,timeused:.10 ,numnodes:.6 ,reasonlist:0";
+pub const LONG_JOB_FORMAT: &str = "jobarrayid:.18 ,partition:.9 ,name:.8 ,username:.8 ,state:.8 ,timeused:.10 ,timelimit:.9 ,numnodes:.6 ,reasonlist:0";
+pub const STEP_FORMAT: &str = "%.15i %.8j %.9P %.8u %.9M %N";
+pub const START_FORMAT: &str = "%.18i %.9P %.8j %.8u %.2t %.19S %.6D %20Y %R";
+
+/// A format as given: `-o` letters or `-O` names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Format {
+    Letters(String),
+    Names(String),
+}
+
+/// Everything that shapes squeue's output.
+#[derive(Debug, Clone)]
+pub struct View {
+    pub format: Format,
+    /// `-s`: list steps instead of jobs.
+    pub steps: bool,
+    pub no_header: bool,
+    /// `-r`: one line per array task.
+    pub array_expand: bool,
+    pub array_unique: bool,
+    /// `-P`: one line per partition of a multi-partition job.
+    pub per_partition: bool,
+    pub sort: Option<String>,
+    pub jobs: JobFilter,
+    pub step_filter: StepFilter,
+    pub convert: Convert,
+    /// SLURM_BITSTR_LEN is set (squeue -r sets it too).
+    pub bitstr_len_set: bool,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View {
+            format: Format::Names(DEFAULT_JOB_FORMAT.to_string()),
+            steps: false,
+            no_header: false,
+            array_expand: false,
+            array_unique: false,
+            per_partition: false,
+            sort: None,
+            jobs: JobFilter::default(),
+            step_filter: StepFilter::default(),
+            convert: Convert::Exact,
+            bitstr_len_set: false,
+        }
+    }
+}
+
+/// A diagnostic squeue prints on stderr, with the level that decides its prefix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// `squeue: error: ...`
+    Error(String),
+    /// `squeue: ...` (info level)
+    Info(String),
+}
+
+/// What rendering produced. `failed` means squeue exits 1 after printing `out`.
+#[derive(Debug, Clone, Default)]
+pub struct Rendered {
+    pub out: Vec<u8>,
+    pub notes: Vec<Note>,
+    pub failed: bool,
+}
+
+pub fn parse_job_format(format: &Format) -> Parsed<JobField> {
+    let lookup = Lookup {
+        letter: &JobField::from_letter,
+        name: &JobField::from_name,
+        what: "job",
+    };
+    match format {
+        Format::Letters(f) => spec::parse_letters(f, &lookup),
+        Format::Names(f) => spec::parse_names(f, &lookup),
+    }
+}
+
+pub fn parse_step_format(format: &Format) -> Parsed<StepField> {
+    let lookup = Lookup {
+        letter: &StepField::from_letter,
+        name: &StepField::from_name,
+        what: "job step",
+    };
+    match format {
+        Format::Letters(f) => spec::parse_letters(f, &lookup),
+        Format::Names(f) => spec::parse_names(f, &lookup),
+    }
+}
+
+/// Renders squeue's job or step view.
+pub fn render(
+    jobs: &[JobRecord],
+    partitions: &[PartitionRecord],
+    view: &View,
+    clock: &Clock,
+) -> Rendered {
+    if view.steps {
+        render_steps(jobs, view, clock)
+    } else {
+        render_jobs(jobs, partitions, view, clock)
+    }
+}
+
+fn render_jobs(
+    jobs: &[JobRecord],
+    partitions: &[PartitionRecord],
+    view: &View,
+    clock: &Clock,
+) -> Rendered {
+    let parsed = parse_job_format(&view.format);
+    let mut r = Rendered {
+        notes: parsed.errors.into_iter().map(Note::Error).collect(),
+        ..Default::default()
+    };
+    let ctx = Ctx {
+        clock,
+        convert: view.convert,
+        bitstr_len_set: view.bitstr_len_set || view.array_expand,
+    };
+    if !view.no_header {
+        print_line(&mut r.out, &parsed.items, |out, f, w, right| {
+            f.print_header(out, w, right)
+        });
+    }
+    let prio = |name: &str| {
+        partitions
+            .iter()
+            .find(|p| p.name == name)
+            .map_or(1, |p| p.priority_tier.unwrap_or(1))
+    };
+    let mut rows = select::job_rows(
+        jobs,
+        &view.jobs,
+        view.per_partition,
+        &prio,
+        !view.array_expand,
+        view.array_unique,
+    );
+    match sort::sort_jobs(
+        &mut rows,
+        view.sort.as_deref().unwrap_or("P,t,-p"),
+        clock.now,
+    ) {
+        Ok(infos) => r.notes.extend(infos.into_iter().map(Note::Info)),
+        Err(sort::BadSortKey(c)) => {
+            r.notes
+                .push(Note::Error(format!("Invalid sort specification: {c}")));
+            r.failed = true;
+            return r;
+        }
+    }
+    for row in &rows {
+        for line in expand_tasks(row, view.array_expand) {
+            print_line(&mut r.out, &parsed.items, |out, f, w, right| {
+                f.print_value(out, &line, &ctx, w, right)
+            });
+        }
+    }
+    r
+}
+
+/// With `-r`, a pending array line becomes one line per task.
+fn expand_tasks<'a>(row: &JobRow<'a>, expand: bool) -> Vec<JobRow<'a>> {
+    match (&row.tasks, expand) {
+        (Some(tasks), true) if row.array_task_str.is_some() => {
+            let mut tasks = tasks.clone();
+            tasks.sort_unstable();
+            tasks.dedup();
+            tasks
+                .into_iter()
+                .map(|t| {
+                    let mut one = row.clone();
+                    one.array_task_id = Some(t);
+                    one.array_task_str = None;
+                    one.tasks = None;
+                    one
+                })
+                .collect()
+        }
+        _ => vec![row.clone()],
+    }
+}
+
+fn render_steps(jobs: &[JobRecord], view: &View, clock: &Clock) -> Rendered {
+    let parsed = parse_step_format(&view.format);
+    let mut r = Rendered {
+        notes: parsed.errors.into_iter().map(Note::Error).collect(),
+        ..Default::default()
+    };
+    if !view.no_header {
+        print_line(&mut r.out, &parsed.items, |out, f, w, right| {
+            f.print_header(out, w, right)
+        });
+    }
+    let mut rows = steps::step_rows(jobs, &view.step_filter);
+    sort::sort_steps(&mut rows, view.sort.as_deref().unwrap_or("P,i"), clock.now);
+    for row in rows {
+        print_line(&mut r.out, &parsed.items, |out, f, w, right| {
+            f.print_value(out, row, clock, w, right)
+        });
+    }
+    r
+}
+
+/// Prints one line: each field, then its suffix; literal text as is.
+fn print_line<F: Copy>(
+    out: &mut Vec<u8>,
+    items: &[Item<F>],
+    mut cell: impl FnMut(&mut Vec<u8>, F, usize, bool),
+) {
+    for item in items {
+        match item {
+            Item::Text(t) => out.extend_from_slice(t.as_bytes()),
+            Item::Field {
+                field,
+                width,
+                right,
+                suffix,
+            } => {
+                cell(out, *field, *width, *right);
+                out.extend_from_slice(suffix.as_bytes());
+            }
+        }
+    }
+    out.push(b'\n');
+}
