@@ -27,3 +27,8 @@ fn check(prog: &str, known: &[&str]) {
 fn golden_squeue() {
     check("squeue", &[]);
 }
+
+#[test]
+fn golden_sacct() {
+    check("sacct", &[]);
+}

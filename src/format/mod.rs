@@ -2,5 +2,6 @@
 
 pub mod common;
 pub mod msort;
+pub mod sacct;
 pub mod squeue;
 pub mod text;

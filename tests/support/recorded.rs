@@ -4,10 +4,11 @@
 //!
 //! Where the recorded JSON is known to be wrong or silent, this loader fills the gap, and
 //! each such place says so:
-//! - Slurm 22.05's `sacct --json` reports every non-signal exit status as `SUCCESS/0`
-//!   (job 2 exited 3, its JSON says 0). Job exit codes are taken from `squeue --json`
-//!   (raw wait status words); a FAILED step that claims success is given the job's exit
-//!   code (batch step) or derived exit code (srun steps), which is what sacct printed.
+//! - Slurm 22.05's `sacct --json` reports a non-zero exit status as `SUCCESS/0` (job 2
+//!   exited 3, its JSON says 0). For a FAILED job claiming success, the exit and derived
+//!   exit codes come from `squeue --json` (raw wait status words); a FAILED step claiming
+//!   success gets the job's exit code (batch step) or derived exit code (srun steps),
+//!   which is what sacct printed.
 //! - `sacct --json` has `kill_request_user: null` even for jobs sacct shows as
 //!   `CANCELLED by 1001`. Every cancellation in the capture script was made by the job's
 //!   owner (`scancel 11`, `scancel 19` as alice), so CANCELLED jobs get their owner's uid.
@@ -385,9 +386,22 @@ fn accounting_job(j: &Value, raw_exits: &BTreeMap<u64, (i64, i64)>) -> JobRecord
             throttle,
         })
     };
+    // The JSON's exit codes are right except that it calls a failed job's non-zero
+    // status SUCCESS; for those, the controller's raw status words are the truth.
     let (raw_exit, raw_derived) = raw_exits.get(&job_id).copied().unwrap_or((0, 0));
-    let exit_code = ExitStatus::from_wait_status(raw_exit as i32);
-    let derived = ExitStatus::from_wait_status(raw_derived as i32);
+    let json_exit = exit_from_json(&j["exit_code"]).unwrap_or_default();
+    let json_derived = exit_from_json(&j["derived_exit_code"]).unwrap_or_default();
+    let failed_but_success = state == JobState::Failed;
+    let exit_code = if failed_but_success && json_exit.is_success() {
+        ExitStatus::from_wait_status(raw_exit as i32)
+    } else {
+        json_exit
+    };
+    let derived = if failed_but_success && json_derived.is_success() {
+        ExitStatus::from_wait_status(raw_derived as i32)
+    } else {
+        json_derived
+    };
     let t = &j["time"];
     let tres_alloc = tres_string(&j["tres"]["allocated"]);
     let tres_req = tres_string(&j["tres"]["requested"]);
