@@ -32,3 +32,8 @@ fn golden_squeue() {
 fn golden_sacct() {
     check("sacct", &[]);
 }
+
+#[test]
+fn golden_sinfo() {
+    check("sinfo", &[]);
+}

@@ -3,5 +3,7 @@
 pub mod common;
 pub mod msort;
 pub mod sacct;
+pub mod sinfo;
+pub mod spec;
 pub mod squeue;
 pub mod text;

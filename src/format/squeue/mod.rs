@@ -5,16 +5,15 @@ pub mod fields;
 pub mod row;
 pub mod select;
 pub mod sort;
-pub mod spec;
 pub mod steps;
 
 use crate::format::common::Clock;
+use crate::format::spec::{self, Item, Lookup, Parsed};
 use crate::model::units::Convert;
 use crate::model::{JobRecord, PartitionRecord};
 use fields::{Ctx, JobField};
 use row::JobRow;
 use select::JobFilter;
-use spec::{Item, Lookup, Parsed};
 use steps::{StepField, StepFilter};
 
 /// The default formats (`_print_job`, `_print_job_steps`, `--start`).
@@ -89,7 +88,7 @@ pub fn parse_job_format(format: &Format) -> Parsed<JobField> {
     let lookup = Lookup {
         letter: &JobField::from_letter,
         name: &JobField::from_name,
-        what: "job",
+        all_upper_suffix: "",
     };
     match format {
         Format::Letters(f) => spec::parse_letters(f, &lookup),
@@ -101,7 +100,7 @@ pub fn parse_step_format(format: &Format) -> Parsed<StepField> {
     let lookup = Lookup {
         letter: &StepField::from_letter,
         name: &StepField::from_name,
-        what: "job step",
+        all_upper_suffix: "",
     };
     match format {
         Format::Letters(f) => spec::parse_letters(f, &lookup),
@@ -131,7 +130,11 @@ fn render_jobs(
 ) -> Rendered {
     let parsed = parse_job_format(&view.format);
     let mut r = Rendered {
-        notes: parsed.errors.into_iter().map(Note::Error).collect(),
+        notes: parsed
+            .unknown
+            .iter()
+            .map(|u| Note::Error(format!("Invalid job format specification: {u}")))
+            .collect(),
         ..Default::default()
     };
     let ctx = Ctx {
@@ -206,7 +209,11 @@ fn expand_tasks<'a>(row: &JobRow<'a>, expand: bool) -> Vec<JobRow<'a>> {
 fn render_steps(jobs: &[JobRecord], view: &View, clock: &Clock) -> Rendered {
     let parsed = parse_step_format(&view.format);
     let mut r = Rendered {
-        notes: parsed.errors.into_iter().map(Note::Error).collect(),
+        notes: parsed
+            .unknown
+            .iter()
+            .map(|u| Note::Error(format!("Invalid job step format specification: {u}")))
+            .collect(),
         ..Default::default()
     };
     if !view.no_header {
@@ -225,7 +232,7 @@ fn render_steps(jobs: &[JobRecord], view: &View, clock: &Clock) -> Rendered {
 }
 
 /// Prints one line: each field, then its suffix; literal text as is.
-fn print_line<F: Copy>(
+pub fn print_line<F: Copy>(
     out: &mut Vec<u8>,
     items: &[Item<F>],
     mut cell: impl FnMut(&mut Vec<u8>, F, usize, bool),

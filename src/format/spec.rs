@@ -1,5 +1,6 @@
-//! The two format languages of squeue: `-o "%.18i %9P"` (letters) and
-//! `-O "JobID:10 ,Name"` (names), parsed exactly as `parse_format`/`parse_long_format` do.
+//! The two format languages of squeue and sinfo: `-o "%.18i %9P"` (letters) and
+//! `-O "JobID:10 ,Name"` (names), parsed exactly as their `parse_format` and
+//! `parse_long_format` do.
 
 use crate::format::text::strtol;
 
@@ -19,20 +20,21 @@ pub enum Item<F> {
     },
 }
 
-/// A parsed format and the error lines Slurm prints while parsing it.
+/// A parsed format and the unknown letters or names found in it (Slurm reports each).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Parsed<F> {
     pub items: Vec<Item<F>>,
-    /// `Invalid job format specification: X` messages, without the program prefix.
-    pub errors: Vec<String>,
+    /// The unknown letters (as one-character strings; empty when a `%` ends the format)
+    /// or names, in order.
+    pub unknown: Vec<String>,
 }
 
-/// What the letter and name lookups need to know about the view being formatted.
+/// How letters and names map to fields.
 pub struct Lookup<'a, F> {
     pub letter: &'a dyn Fn(char) -> Option<F>,
     pub name: &'a dyn Fn(&str) -> Option<F>,
-    /// `job` or `job step`, for the error text.
-    pub what: &'a str,
+    /// Text after each upper-case letter in the `%all` expansion (sinfo adds a space).
+    pub all_upper_suffix: &'a str,
 }
 
 /// `-o`: literal prefix, then `%[.][width]<letter><suffix>` items separated by `%`.
@@ -40,7 +42,7 @@ pub struct Lookup<'a, F> {
 /// every letter separated by `|`.
 pub fn parse_letters<F>(format: &str, lookup: &Lookup<F>) -> Parsed<F> {
     let mut items = Vec::new();
-    let mut errors = Vec::new();
+    let mut unknown = Vec::new();
     let (prefix, rest) = match format.find('%') {
         None => (Some(format), ""),
         Some(0) => (None, format),
@@ -54,8 +56,8 @@ pub fn parse_letters<F>(format: &str, lookup: &Lookup<F>) -> Parsed<F> {
     let expanded;
     let body = if format_all {
         let letters: Vec<String> = ('a'..='z')
-            .chain('A'..='Z')
             .map(|c| format!("%{c}"))
+            .chain(('A'..='Z').map(|c| format!("%{c}{}", lookup.all_upper_suffix)))
             .collect();
         expanded = letters.join("|");
         expanded.as_str()
@@ -74,15 +76,11 @@ pub fn parse_letters<F>(format: &str, lookup: &Lookup<F>) -> Parsed<F> {
             None if format_all => {}
             None => {
                 items.push(Item::Text(format!("%{token}")));
-                let shown = field_char.map(String::from).unwrap_or_default();
-                errors.push(format!(
-                    "Invalid {} format specification: {shown}",
-                    lookup.what
-                ));
+                unknown.push(field_char.map(String::from).unwrap_or_default());
             }
         }
     }
-    Parsed { items, errors }
+    Parsed { items, unknown }
 }
 
 /// `_parse_token`: `.` for right-justify, decimal width, the field letter, the rest.
@@ -109,7 +107,7 @@ fn parse_token(token: &str) -> (Option<char>, usize, bool, &str) {
 /// `-O`: comma-separated `name[:[.]width][suffix]`; no `:width` means width 20, left.
 pub fn parse_names<F>(format: &str, lookup: &Lookup<F>) -> Parsed<F> {
     let mut items = Vec::new();
-    let mut errors = Vec::new();
+    let mut unknown = Vec::new();
     for token in format.split(',').filter(|t| !t.is_empty()) {
         let (name, width, right, suffix) = parse_long_token(token);
         match (lookup.name)(name) {
@@ -121,14 +119,11 @@ pub fn parse_names<F>(format: &str, lookup: &Lookup<F>) -> Parsed<F> {
             }),
             None => {
                 items.push(Item::Text(suffix));
-                errors.push(format!(
-                    "Invalid {} format specification: {name}",
-                    lookup.what
-                ));
+                unknown.push(name.to_string());
             }
         }
     }
-    Parsed { items, errors }
+    Parsed { items, unknown }
 }
 
 /// `_parse_long_token`: the name, the width (C `strtol`, so `:x` gives 0), justification,
@@ -164,7 +159,7 @@ mod tests {
                 }
             },
             name: &|n| n.chars().next().filter(|_| n.eq_ignore_ascii_case("jobid")),
-            what: "job",
+            all_upper_suffix: "",
         }
     }
 
@@ -188,7 +183,7 @@ mod tests {
                 field('j', 9, false, "|"),
             ]
         );
-        assert!(p.errors.is_empty());
+        assert!(p.unknown.is_empty());
     }
 
     #[test]
@@ -198,7 +193,7 @@ mod tests {
             p.items,
             vec![field('i', 0, false, " "), Item::Text("%5Q!".into())]
         );
-        assert_eq!(p.errors, vec!["Invalid job format specification: Q"]);
+        assert_eq!(p.unknown, vec!["Q"]);
     }
 
     #[test]
@@ -217,7 +212,7 @@ mod tests {
     fn all_expands_and_ignores_unknown() {
         let p = parse_letters("%ALL", &lookup());
         assert_eq!(p.items.len(), 26);
-        assert!(p.errors.is_empty());
+        assert!(p.unknown.is_empty());
     }
 
     #[test]
@@ -232,6 +227,6 @@ mod tests {
                 Item::Text("|".into()),
             ]
         );
-        assert_eq!(p.errors, vec!["Invalid job format specification: nope"]);
+        assert_eq!(p.unknown, vec!["nope"]);
     }
 }
