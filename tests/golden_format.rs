@@ -37,3 +37,8 @@ fn golden_sacct() {
 fn golden_sinfo() {
     check("sinfo", &[]);
 }
+
+#[test]
+fn golden_scontrol() {
+    check("scontrol", &[]);
+}

@@ -114,4 +114,10 @@ pub trait Cluster {
     fn accounting(&self, query: &AccountingQuery) -> Result<Vec<JobRecord>, BackendError>;
     fn partitions(&self) -> Result<Vec<PartitionRecord>, BackendError>;
     fn nodes(&self) -> Result<Vec<NodeRecord>, BackendError>;
+    /// slurm.conf-style settings the backend can state truthfully, for
+    /// `scontrol show config` (e.g. `("MinJobAge", "300 sec")`: how long finished jobs stay
+    /// in [`Cluster::jobs`]). Nothing by default.
+    fn config(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }

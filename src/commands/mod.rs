@@ -4,5 +4,6 @@ mod common;
 pub mod getopt;
 pub mod sacct;
 pub mod scontrol;
+pub mod scontrol_control;
 pub mod sinfo;
 pub mod squeue;

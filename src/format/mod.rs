@@ -3,6 +3,7 @@
 pub mod common;
 pub mod msort;
 pub mod sacct;
+pub mod scontrol;
 pub mod sinfo;
 pub mod spec;
 pub mod squeue;
