@@ -20,6 +20,11 @@ pub enum Item<F> {
     },
 }
 
+/// The widest column we lay out. C's printf would pad to any width (and Slurm's int
+/// would overflow first); beyond this a format is a mistake, not a layout, and honouring it
+/// would only exhaust memory.
+pub const MAX_WIDTH: usize = 65_536;
+
 /// A parsed format and the unknown letters or names found in it (Slurm reports each).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Parsed<F> {
@@ -98,6 +103,7 @@ fn parse_token(token: &str) -> (Option<char>, usize, bool, &str) {
             .saturating_add(usize::from(bytes[i] - b'0'));
         i += 1;
     }
+    let width = width.min(MAX_WIDTH);
     match token[i..].chars().next() {
         None => (None, width, right, ""),
         Some(c) => (Some(c), width, right, &token[i + c.len_utf8()..]),
@@ -139,7 +145,7 @@ pub fn parse_long_token(token: &str) -> (&str, usize, bool, String) {
             let (width, used) = strtol(spec);
             // A negative width would make printf left-justify; Slurm never documents it,
             // and a zero width (natural size) is the safe reading.
-            let width = usize::try_from(width).unwrap_or(0);
+            let width = usize::try_from(width).unwrap_or(0).min(MAX_WIDTH);
             (name, width, right, spec[used..].to_string())
         }
     }

@@ -161,8 +161,36 @@ fn user(name: &str) -> UserInfo {
     }
 }
 
+/// Runs a command line (`argv[0]` is the command) as `user` against a recorded phase.
+pub fn run_line(argv: &[&str], user: &str, phase: &str, now: i64, env: &[(&str, &str)]) -> Outcome {
+    let case = Case {
+        name: String::new(),
+        user: user.to_string(),
+        cwd: "/srv/refwork".to_string(),
+        argv: argv.iter().map(|a| a.to_string()).collect(),
+        now,
+        phase: phase.to_string(),
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        rc: 0,
+    };
+    let env: BTreeMap<String, String> = env
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    run_with_env(&case, &mut BTreeMap::new(), env)
+}
+
 /// Runs one case in-process and returns what our command printed.
 pub fn run(case: &Case, clusters: &mut BTreeMap<String, Recorded>) -> Outcome {
+    run_with_env(case, clusters, BTreeMap::new())
+}
+
+fn run_with_env(
+    case: &Case,
+    clusters: &mut BTreeMap<String, Recorded>,
+    env: BTreeMap<String, String>,
+) -> Outcome {
     setup();
     let cluster = clusters
         .entry(case.phase.clone())
@@ -180,7 +208,7 @@ pub fn run(case: &Case, clusters: &mut BTreeMap<String, Recorded>) -> Outcome {
         let mut inv = Invocation {
             prog,
             args: case.argv[1..].to_vec(),
-            env: BTreeMap::new(),
+            env,
             now: case.now,
             user: user(&case.user),
             cwd: case.cwd.clone().into(),

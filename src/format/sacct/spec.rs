@@ -39,7 +39,11 @@ pub fn parse(list: &str) -> Result<Vec<Column>, SpecError> {
             break;
         }
         let (name, width) = match token.find('%') {
-            Some(p) => (&token[..p], Some(atoi(&token[p + 1..]) as i32)),
+            Some(p) => {
+                let max = crate::format::spec::MAX_WIDTH as i64;
+                let w = atoi(&token[p + 1..]).clamp(-max, max);
+                (&token[..p], Some(w as i32))
+            }
             None => (token, None),
         };
         if strncasecmp_eq("ALL", name, name.len()) {
