@@ -110,6 +110,8 @@ mod tests {
             time_format: TimeFormat::Standard,
         };
         assert_eq!(c.time_str(None, 32), "Unknown");
-        assert_eq!(c.time_str(Some(86400), 11), "1970-01-02");
+        assert_eq!(c.time_str(None, 4), "Unk");
+        let full = c.time_str(Some(86400 * 365), 32);
+        assert_eq!(c.time_str(Some(86400 * 365), 11), full[..10]);
     }
 }

@@ -134,3 +134,150 @@ fn print_row(out: &mut Vec<u8>, row: Row, ctx: &Ctx, opts: &Options) {
     }
     out.push(b'\n');
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ArrayPart, JobState};
+
+    fn job(id: u32, submit: i64, array: Option<ArrayPart>) -> JobRecord {
+        JobRecord {
+            job_id: id,
+            name: format!("j{id}"),
+            user: "alice".into(),
+            uid: 1001,
+            partition: "debug".into(),
+            account: Some("acct".into()),
+            state: JobState::Completed,
+            submit_time: submit,
+            eligible_time: Some(submit),
+            start_time: Some(submit + 1),
+            end_time: Some(submit + 2),
+            num_cpus: 1,
+            num_nodes: 1,
+            array,
+            steps: vec![
+                StepRecord {
+                    step_id: StepId::Numbered(0),
+                    name: "s0".into(),
+                    state: JobState::Completed,
+                    ..Default::default()
+                },
+                StepRecord {
+                    step_id: StepId::Batch,
+                    name: "batch".into(),
+                    state: JobState::Completed,
+                    ..Default::default()
+                },
+            ],
+            ..Default::default()
+        }
+    }
+
+    fn opts(list: &str, layout: Layout, no_steps: bool) -> Options {
+        Options {
+            columns: spec::parse(&format!("{list},")).unwrap(),
+            layout,
+            header: true,
+            no_steps,
+            convert: Convert::Exact,
+            cond: JobCond {
+                start: 0,
+                end: i64::MAX,
+                ..Default::default()
+            },
+        }
+    }
+
+    fn render_str(jobs: &[JobRecord], o: &Options) -> String {
+        String::from_utf8(render(jobs, o, &Clock::default())).unwrap()
+    }
+
+    #[test]
+    fn order_is_submit_then_array_then_task_then_id() {
+        let jobs = vec![
+            job(
+                30,
+                100,
+                Some(ArrayPart::Task {
+                    array_job_id: 20,
+                    task_id: 1,
+                }),
+            ),
+            job(
+                21,
+                100,
+                Some(ArrayPart::Task {
+                    array_job_id: 20,
+                    task_id: 0,
+                }),
+            ),
+            job(12, 100, None),
+            job(11, 100, None),
+            job(5, 50, None),
+        ];
+        let out = render_str(
+            &jobs,
+            &opts(
+                "jobid",
+                Layout::Parsable2 {
+                    delimiter: "|".into(),
+                },
+                true,
+            ),
+        );
+        assert_eq!(out, "JobID\n5\n11\n12\n20_0\n20_1\n");
+    }
+
+    #[test]
+    fn steps_follow_their_job_batch_first() {
+        let out = render_str(
+            &[job(1, 100, None)],
+            &opts("jobid,jobname", Layout::Fixed, false),
+        );
+        assert_eq!(
+            out,
+            "JobID           JobName \n------------ ---------- \n1                    j1 \n1.batch           batch \n1.0                  s0 \n"
+        );
+    }
+
+    #[test]
+    fn parsable_endings_and_delimiters() {
+        let jobs = [job(1, 100, None)];
+        let p = render_str(
+            &jobs,
+            &opts(
+                "jobid,state",
+                Layout::Parsable {
+                    delimiter: "|".into(),
+                },
+                true,
+            ),
+        );
+        assert_eq!(p, "JobID|State|\n1|COMPLETED|\n");
+        let p2 = render_str(
+            &jobs,
+            &opts(
+                "jobid,state",
+                Layout::Parsable2 {
+                    delimiter: "::".into(),
+                },
+                true,
+            ),
+        );
+        assert_eq!(p2, "JobID::State\n1::COMPLETED\n");
+    }
+
+    #[test]
+    fn widths_cut_with_plus_and_dates_cut_plain() {
+        let mut j = job(1, 100, None);
+        j.name = "averyverylongname".into();
+        let out = render_str(
+            &[j],
+            &opts("jobname%8,start%10,elapsed%3", Layout::Fixed, true),
+        );
+        let line = out.lines().nth(2).unwrap();
+        let start = crate::model::timestamp::format_time(Some(101), &Default::default(), 0);
+        assert_eq!(line, format!("averyve+ {} 00:00:01 ", &start[..10]));
+    }
+}

@@ -140,3 +140,33 @@ pub fn render(node: &NodeRecord, partitions: &[String], style: Style, clock: &Cl
     o.push_str(if style.one_liner { "\n" } else { "\n\n" });
     o
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::NodeState;
+
+    #[test]
+    fn state_reason_and_partitions() {
+        let n = NodeRecord {
+            name: "n1".into(),
+            state: NodeState::Draining,
+            cpus: 4,
+            alloc_cpus: 2,
+            reason: Some("disk\nreplace".into()),
+            ..Default::default()
+        };
+        let s = render(
+            &n,
+            &["a".into(), "b".into()],
+            Style::default(),
+            &Clock::default(),
+        );
+        assert!(s.starts_with(
+            "NodeName=n1 CoresPerSocket=0 \n   CPUAlloc=2 CPUEfctv=4 CPUTot=4 CPULoad=N/A\n"
+        ));
+        assert!(s.contains("   State=MIXED+DRAIN ThreadsPerCore=0"));
+        assert!(s.contains("   Partitions=a,b \n"));
+        assert!(s.ends_with("ExtSensorsTemp=n/s\n   Reason=disk\n          replace\n\n"));
+    }
+}

@@ -123,3 +123,37 @@ pub fn render(p: &PartitionRecord, style: Style) -> String {
     o.push_str(if style.one_liner { "\n" } else { "\n\n" });
     o
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_partition_layout() {
+        let p = PartitionRecord {
+            name: "debug".into(),
+            is_default: true,
+            availability: "up".into(),
+            max_time: TimeLimit::Minutes(1440),
+            default_time: Some(TimeLimit::Minutes(60)),
+            nodes: vec!["n1".into(), "n2".into()],
+            total_cpus: 8,
+            tres: Some("cpu=8,mem=16G,node=2".into()),
+            ..Default::default()
+        };
+        let s = render(&p, Style::default());
+        assert_eq!(
+            s,
+            "PartitionName=debug\n   AllowGroups=ALL AllowAccounts=ALL AllowQos=ALL\n   AllocNodes=ALL Default=YES QoS=N/A\n   DefaultTime=01:00:00 DisableRootJobs=NO ExclusiveUser=NO GraceTime=0 Hidden=NO\n   MaxNodes=UNLIMITED MaxTime=1-00:00:00 MinNodes=0 LLN=NO MaxCPUsPerNode=UNLIMITED\n   Nodes=n[1-2]\n   PriorityJobFactor=1 PriorityTier=1 RootOnly=NO ReqResv=NO OverSubscribe=NO\n   OverTimeLimit=NONE PreemptMode=OFF\n   State=UP TotalCPUs=8 TotalNodes=2 SelectTypeParameters=NONE\n   JobDefaults=(null)\n   DefMemPerNode=UNLIMITED MaxMemPerNode=UNLIMITED\n   TRES=cpu=8,mem=16G,node=2\n\n"
+        );
+        let one = render(
+            &p,
+            Style {
+                one_liner: true,
+                detail: false,
+            },
+        );
+        assert!(one.starts_with("PartitionName=debug AllowGroups=ALL "));
+        assert!(one.ends_with("TRES=cpu=8,mem=16G,node=2\n"));
+    }
+}

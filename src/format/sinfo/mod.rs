@@ -262,3 +262,107 @@ pub fn reservations_header() -> String {
         "RESV_NAME", "STATE", "START_TIME", "END_TIME", "DURATION", "NODELIST"
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{NodeState, TimeLimit};
+
+    fn node(name: &str, state: NodeState, alloc: u32) -> NodeRecord {
+        NodeRecord {
+            name: name.into(),
+            state,
+            cpus: 4,
+            alloc_cpus: alloc,
+            sockets: 1,
+            cores_per_socket: 4,
+            threads_per_core: 1,
+            real_memory: 8000,
+            weight: 1,
+            ..Default::default()
+        }
+    }
+
+    fn part(name: &str, nodes: &[&str], default: bool) -> PartitionRecord {
+        PartitionRecord {
+            name: name.into(),
+            is_default: default,
+            availability: "up".into(),
+            max_time: TimeLimit::Infinite,
+            nodes: nodes.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        }
+    }
+
+    fn render_str(
+        parts: &[PartitionRecord],
+        nodes: &[NodeRecord],
+        format: &str,
+        node_view: bool,
+    ) -> String {
+        let view = View {
+            format: Format::Names(format.into()),
+            no_header: false,
+            part_width_from_data: true,
+            node_width_from_data: node_view,
+            build: Build {
+                node_view,
+                ..Default::default()
+            },
+            sort: None,
+            convert: Convert::Exact,
+            cluster_name: None,
+        };
+        String::from_utf8(render(parts, nodes, &view, &Clock::default()).out).unwrap()
+    }
+
+    #[test]
+    fn nodes_group_by_state_per_partition() {
+        let nodes = [
+            node("n1", NodeState::Idle, 0),
+            node("n2", NodeState::Idle, 0),
+            node("n3", NodeState::Allocated, 4),
+            node("n4", NodeState::Allocated, 2),
+        ];
+        let parts = [
+            part("batch", &["n1", "n2", "n3", "n4"], true),
+            part("long_partition_name", &[], false),
+        ];
+        let out = render_str(&parts, &nodes, DEFAULT_FORMAT, false);
+        assert_eq!(
+            out,
+            "PARTITION           AVAIL  TIMELIMIT  NODES  STATE NODELIST\n\
+             batch*                 up   infinite      1    mix n4\n\
+             batch*                 up   infinite      1  alloc n3\n\
+             batch*                 up   infinite      2   idle n[1-2]\n\
+             long_partition_name    up   infinite      0    n/a \n"
+        );
+    }
+
+    #[test]
+    fn node_view_lists_each_node() {
+        let nodes = [
+            node("n10", NodeState::Idle, 0),
+            node("n9", NodeState::Idle, 0),
+        ];
+        let parts = [part("p", &["n9", "n10"], false)];
+        let out = render_str(&parts, &nodes, NODE_FORMAT, true);
+        assert_eq!(
+            out,
+            "NODELIST   NODES PARTITION STATE \nn9             1         p idle  \nn10            1         p idle  \n"
+        );
+    }
+
+    #[test]
+    fn counts_and_ranges() {
+        let mut big = node("n2", NodeState::Down, 0);
+        big.cpus = 8;
+        let nodes = [node("n1", NodeState::Idle, 0), big];
+        let parts = [part("p", &["n1", "n2"], false)];
+        let out = render_str(&parts, &nodes, "nodeaiot:0 ,cpus:0 ,cpusstate:0", false);
+        assert_eq!(
+            out,
+            "NODES(A/I/O/T) CPUS CPUS(A/I/O/T)\n0/1/1/2 4+ 0/4/8/12\n"
+        );
+    }
+}

@@ -253,3 +253,205 @@ pub fn print_line<F: Copy>(
     }
     out.push(b'\n');
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ArrayPart, ExitStatus, JobState, MemoryRequest, TimeLimit};
+
+    fn clock() -> Clock {
+        Clock {
+            now: 1_000_000,
+            time_format: crate::model::TimeFormat::Relative,
+        }
+    }
+
+    fn job(id: u32, state: JobState, prio: u32) -> JobRecord {
+        JobRecord {
+            job_id: id,
+            name: format!("job{id}"),
+            user: "alice".into(),
+            uid: 1001,
+            group: "alice".into(),
+            gid: 1001,
+            account: Some("research".into()),
+            partition: "debug".into(),
+            qos: Some("normal".into()),
+            state,
+            reason: if state == JobState::Pending {
+                "Priority".into()
+            } else {
+                "None".into()
+            },
+            priority: prio,
+            submit_time: 999_000,
+            time_limit: TimeLimit::Minutes(60),
+            num_nodes: 1,
+            num_cpus: 2,
+            num_tasks: Some(2),
+            memory: MemoryRequest::PerCpu(1024),
+            command: "/w/run.sh".into(),
+            work_dir: "/w".into(),
+            ..Default::default()
+        }
+    }
+
+    fn render_with(jobs: &[JobRecord], format: Format, f: impl FnOnce(&mut View)) -> String {
+        let mut view = View {
+            format,
+            ..Default::default()
+        };
+        f(&mut view);
+        let r = render(jobs, &[], &view, &clock());
+        String::from_utf8(r.out).unwrap()
+    }
+
+    fn letters(jobs: &[JobRecord], f: &str) -> String {
+        render_with(jobs, Format::Letters(f.into()), |v| v.no_header = true)
+    }
+
+    #[test]
+    fn every_letter_of_a_running_job() {
+        let mut j = job(7, JobState::Running, 10);
+        j.start_time = Some(999_400);
+        j.end_time = Some(1_003_000);
+        j.nodes = Some("n2,n1".into());
+        j.batch = true;
+        j.batch_host = Some("n1".into());
+        j.exit_code = ExitStatus::OK;
+        let cases = [
+            ("%a", "research"),
+            ("%A", "7"),
+            ("%b", "N/A"),
+            ("%B", "n1"),
+            ("%c", "0"),
+            ("%C", "2"),
+            ("%d", "0"),
+            ("%D", "1"),
+            ("%E", "(null)"),
+            ("%f", "(null)"),
+            ("%F", "7"),
+            ("%g", "alice"),
+            ("%G", "1001"),
+            ("%h", "OK"),
+            ("%H", "*"),
+            ("%i", "7"),
+            ("%I", "*"),
+            ("%j", "job7"),
+            ("%J", "*"),
+            ("%k", "(null)"),
+            ("%K", "N/A"),
+            ("%l", "1:00:00"),
+            ("%L", "50:00"),
+            ("%m", "1G"),
+            ("%M", "10:00"),
+            ("%n", ""),
+            ("%N", "n[1-2]"),
+            ("%o", "/w/run.sh"),
+            ("%O", "0"),
+            ("%p", "0.00000000232831"),
+            ("%P", "debug"),
+            ("%q", "normal"),
+            ("%Q", "10"),
+            ("%r", "None"),
+            ("%R", "n[1-2]"),
+            ("%t", "R"),
+            ("%T", "RUNNING"),
+            ("%u", "alice"),
+            ("%U", "1001"),
+            ("%v", "(null)"),
+            ("%w", "(null)"),
+            ("%W", "(null)"),
+            ("%x", ""),
+            ("%X", "N/A"),
+            ("%y", "0"),
+            ("%Y", "(null)"),
+            ("%z", "*:*:*"),
+            ("%Z", "/w"),
+        ];
+        for (f, want) in cases {
+            assert_eq!(
+                letters(std::slice::from_ref(&j), f),
+                format!("{want}\n"),
+                "{f}"
+            );
+        }
+    }
+
+    #[test]
+    fn widths_justification_and_cutting() {
+        let j = job(123456, JobState::Pending, 1);
+        assert_eq!(
+            letters(std::slice::from_ref(&j), "%.3i|%3i|%.8j|%3j|%.12j|"),
+            "123|123|job12345|job|   job123456|\n"
+        );
+        // Right-justified values are cut; time values are not.
+        assert_eq!(
+            letters(std::slice::from_ref(&j), "%.2M|%.2l"),
+            "0:00|1:00:00\n"
+        );
+    }
+
+    #[test]
+    fn pending_reason_and_array_ids() {
+        let mut meta = job(13, JobState::Pending, 5);
+        meta.array = Some(ArrayPart::Pending {
+            array_job_id: 13,
+            tasks: vec![0, 1, 2, 3],
+            throttle: Some(2),
+        });
+        let out = letters(std::slice::from_ref(&meta), "%i %F %K %R");
+        assert_eq!(out, "13_[0-3%2] 13 0-3%2 (Priority)\n");
+        let expanded = render_with(
+            std::slice::from_ref(&meta),
+            Format::Letters("%i".into()),
+            |v| {
+                v.no_header = true;
+                v.array_expand = true;
+            },
+        );
+        assert_eq!(expanded, "13_0\n13_1\n13_2\n13_3\n");
+    }
+
+    #[test]
+    fn header_and_names() {
+        let out = render_with(
+            &[],
+            Format::Names("jobid:.6 ,name:4,reasonlist:3".into()),
+            |_| {},
+        );
+        // A left-justified width always cuts, even the node list header.
+        assert_eq!(out, " JOBID NAMENOD\n");
+    }
+
+    #[test]
+    fn default_sort_is_partition_state_priority() {
+        let mut a = job(1, JobState::Running, 5);
+        a.start_time = Some(999_500);
+        let b = job(2, JobState::Pending, 9);
+        let c = job(3, JobState::Pending, 7);
+        let mut d = job(4, JobState::Pending, 8);
+        d.partition = "batch".into();
+        let out = letters(&[a, b, c, d], "%i");
+        assert_eq!(out, "4\n2\n3\n1\n");
+    }
+
+    #[test]
+    fn sort_keys_and_direction() {
+        let jobs = [
+            job(3, JobState::Pending, 1),
+            job(1, JobState::Pending, 1),
+            job(2, JobState::Pending, 1),
+        ];
+        let asc = render_with(&jobs, Format::Letters("%i".into()), |v| {
+            v.no_header = true;
+            v.sort = Some("i".into());
+        });
+        assert_eq!(asc, "1\n2\n3\n");
+        let desc = render_with(&jobs, Format::Letters("%i".into()), |v| {
+            v.no_header = true;
+            v.sort = Some("-i".into());
+        });
+        assert_eq!(desc, "3\n2\n1\n");
+    }
+}
