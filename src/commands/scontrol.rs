@@ -480,8 +480,8 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
             found
         }
     };
+    let clock = common::clock(inv);
     if st.quiet == -1 {
-        let clock = common::clock(inv);
         let line = format!(
             "last_update_time={}, records={}\n",
             clock.time_str(Some(inv.now), 32),
@@ -489,7 +489,6 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
         );
         out(inv, line.as_bytes());
     }
-    let clock = common::clock(inv);
     let mut printed = 0;
     for job in loaded {
         let task = want.and_then(|w| w.1);
@@ -613,8 +612,8 @@ fn show_nodes(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, list:
             return;
         }
     };
+    let clock = common::clock(inv);
     if st.quiet == -1 {
-        let clock = common::clock(inv);
         let line = format!(
             "last_update_time={}, records={}\n",
             clock.time_str(Some(inv.now), 32),
@@ -622,7 +621,6 @@ fn show_nodes(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, list:
         );
         out(inv, line.as_bytes());
     }
-    let clock = common::clock(inv);
     let part_names = |n: &crate::model::NodeRecord| -> Vec<String> {
         let from_parts: Vec<String> = parts
             .iter()

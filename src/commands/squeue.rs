@@ -171,6 +171,7 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             }
         }
     }
+    p.view.bitstr_len_set = inv.var("SLURM_BITSTR_LEN").is_some();
     if inv.var("SQUEUE_PRIORITY").is_some() {
         p.view.per_partition = true;
     }

@@ -56,8 +56,8 @@ pub fn time_used(job: &JobRecord, now: i64) -> i64 {
                 job.end_time.filter(|&e| e != 0).unwrap_or(now)
             };
             match job.suspend_time.filter(|&s| s != 0) {
-                Some(susp) => end - susp + job.pre_sus_time,
-                None => end - start,
+                Some(susp) => end.saturating_sub(susp).saturating_add(job.pre_sus_time),
+                None => end.saturating_sub(start),
             }
         }
     }

@@ -33,7 +33,7 @@ impl MemoryRequest {
     pub fn per_node_mb(self, cpus: u32) -> u64 {
         match self {
             MemoryRequest::PerNode(mb) => mb,
-            MemoryRequest::PerCpu(mb) => mb * u64::from(cpus),
+            MemoryRequest::PerCpu(mb) => mb.saturating_mul(u64::from(cpus)),
         }
     }
 }
@@ -214,7 +214,9 @@ impl JobRecord {
 
     /// `cpu=1,mem=1G,node=1,billing=1`.
     pub fn tres(&self) -> String {
-        let mem = self.memory_per_node_mb() * u64::from(self.num_nodes.max(1));
+        let mem = self
+            .memory_per_node_mb()
+            .saturating_mul(u64::from(self.num_nodes.max(1)));
         let mut s = format!("cpu={},mem={}", self.num_cpus, super::units::mb_str(mem));
         s.push_str(&format!(
             ",node={},billing={}",
@@ -225,7 +227,10 @@ impl JobRecord {
                 .strip_prefix("gres:gpu:")
                 .and_then(|c| c.parse::<u32>().ok())
         {
-            s.push_str(&format!(",gres/gpu={}", count * self.num_nodes.max(1)));
+            s.push_str(&format!(
+                ",gres/gpu={}",
+                count.saturating_mul(self.num_nodes.max(1))
+            ));
         }
         s
     }

@@ -21,23 +21,31 @@ impl TimeLimit {
             return None;
         }
         let nums = |t: &str| -> Vec<i64> { t.split(':').map(|n| n.parse().unwrap_or(0)).collect() };
+        // Weighted sum of the parts; absurdly large inputs saturate and are rejected below.
+        let sum = |parts: &[(i64, i64)]| {
+            parts
+                .iter()
+                .fold(0i64, |acc, (v, w)| acc.saturating_add(v.saturating_mul(*w)))
+        };
         let secs = match s.split_once('-') {
             Some((d, rest)) => {
-                let d: i64 = d.parse().unwrap_or(0);
+                let d: i64 = d.parse().unwrap_or(i64::MAX);
                 let v = nums(rest);
-                d * 86400
-                    + v.first().copied().unwrap_or(0) * 3600
-                    + v.get(1).copied().unwrap_or(0) * 60
-                    + v.get(2).copied().unwrap_or(0)
+                sum(&[
+                    (d, 86400),
+                    (v.first().copied().unwrap_or(0), 3600),
+                    (v.get(1).copied().unwrap_or(0), 60),
+                    (v.get(2).copied().unwrap_or(0), 1),
+                ])
             }
             None => match nums(s).as_slice() {
-                [h, m, sec] => h * 3600 + m * 60 + sec,
-                [m, sec] => m * 60 + sec,
-                [m] => m * 60,
+                [h, m, sec] => sum(&[(*h, 3600), (*m, 60), (*sec, 1)]),
+                [m, sec] => sum(&[(*m, 60), (*sec, 1)]),
+                [m] => sum(&[(*m, 60)]),
                 _ => return None,
             },
         };
-        u32::try_from((secs + 59) / 60).ok()
+        u32::try_from(secs.saturating_add(59) / 60).ok()
     }
 
     pub fn seconds(self) -> Option<i64> {

@@ -201,7 +201,7 @@ fn elapsed(start: Option<i64>, end: Option<i64>, suspended: i64, now: i64) -> u6
         None => 0,
         Some(s) => {
             let e = end.filter(|&e| e != 0).unwrap_or(now);
-            u64::try_from(e - s - suspended).unwrap_or(0)
+            u64::try_from(e.saturating_sub(s).saturating_sub(suspended)).unwrap_or(0)
         }
     }
 }
@@ -381,9 +381,9 @@ impl Field {
                     Some(s) => (step_elapsed(job, s, now), step_cpus(job, s)),
                 };
                 if self == F::CpuTime {
-                    Value::Secs(Some(secs * cpus))
+                    Value::Secs(Some(secs.saturating_mul(cpus)))
                 } else {
-                    Value::Num(Some(secs * cpus))
+                    Value::Num(Some(secs.saturating_mul(cpus)))
                 }
             }
             F::DbIndex => Value::Num(None),
@@ -489,10 +489,12 @@ impl Field {
                     } else {
                         1
                     };
-                    Value::Secs(Some(r * cpus))
+                    Value::Secs(Some(r.saturating_mul(cpus)))
                 }
             },
-            F::ResvCpuRaw => num_job(Some(reserved(job, now) * u64::from(job.num_cpus))),
+            F::ResvCpuRaw => num_job(Some(
+                reserved(job, now).saturating_mul(u64::from(job.num_cpus)),
+            )),
             F::Start => Value::Date(match step {
                 None => job.start_time,
                 Some(s) => s.start_time,

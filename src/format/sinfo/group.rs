@@ -164,13 +164,13 @@ impl<'a> Group<'a> {
             self.nodes_idle += 1;
         }
         let used = node.alloc_cpus.min(node.cpus);
-        self.cpus_alloc += used;
-        self.cpus_total += node.cpus;
+        self.cpus_alloc = self.cpus_alloc.saturating_add(used);
+        self.cpus_total = self.cpus_total.saturating_add(node.cpus);
         let rest = node.cpus - used;
         if word & DRAIN != 0 || base == DOWN {
-            self.cpus_other += rest;
+            self.cpus_other = self.cpus_other.saturating_add(rest);
         } else {
-            self.cpus_idle += rest;
+            self.cpus_idle = self.cpus_idle.saturating_add(rest);
         }
         self.alloc_memory = node.alloc_memory;
     }

@@ -367,11 +367,17 @@ impl JobField {
             F::Cores => v(count_or_star(job.cores_per_socket, ctx.convert)),
             F::Threads => v(count_or_star(job.threads_per_core, ctx.convert)),
             F::JobArrayId => match (&row.array_task_str, row.array_task_id) {
-                (Some(tasks), _) => Value {
-                    text: Some(format!("{}_[{}]", row.array_job_id, tasks)),
+                (Some(tasks), _) => {
+                    let mut id = format!("{}_[{}]", row.array_job_id, tasks);
                     // Slurm formats into a 32-byte buffer unless SLURM_BITSTR_LEN is set.
-                    cut: !ctx.bitstr_len_set,
-                },
+                    if !ctx.bitstr_len_set {
+                        id.truncate(31);
+                    }
+                    Value {
+                        text: Some(id),
+                        cut: !ctx.bitstr_len_set,
+                    }
+                }
                 (None, Some(task)) => v(format!("{}_{}", row.array_job_id, task)),
                 (None, None) => v(job.job_id.to_string()),
             },
