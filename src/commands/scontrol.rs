@@ -419,10 +419,13 @@ fn encode_hostlist(inv: &mut Invocation, arg: &str, sorted: bool) -> Result<(), 
         common::raw_err(inv, &format!("Invalid hostlist: {list}"));
         return Err(());
     };
-    if sorted {
+    let text = if sorted {
         hosts.sort_by(|a, b| crate::format::sinfo::group::host_cmp(a, b));
-    }
-    out(inv, format!("{}\n", hostlist::compress(&hosts)).as_bytes());
+        hostlist::compress(&hosts)
+    } else {
+        hostlist::compress_ordered(&hosts)
+    };
+    out(inv, format!("{text}\n").as_bytes());
     Ok(())
 }
 
