@@ -43,18 +43,17 @@ fn digit(b: &[u8], at: usize) -> Option<i32> {
 
 /// Local broken-down time of a unix time: (year, month0, mday, hour, minute, second).
 fn local(t: i64) -> (i32, u32, u32, u32, u32, u32) {
-    let dt = Local
-        .timestamp_opt(t, 0)
-        .single()
-        .unwrap_or_else(|| Local.timestamp_opt(0, 0).unwrap());
-    (
-        dt.year(),
-        dt.month0(),
-        dt.day(),
-        dt.hour(),
-        dt.minute(),
-        dt.second(),
-    )
+    match Local.timestamp_opt(t, 0).earliest() {
+        Some(dt) => (
+            dt.year(),
+            dt.month0(),
+            dt.day(),
+            dt.hour(),
+            dt.minute(),
+            dt.second(),
+        ),
+        None => (1970, 0, 1, 0, 0, 0),
+    }
 }
 
 /// `_get_delta`: `+count[unit]` after `now`.
@@ -324,7 +323,7 @@ pub fn parse_time(spec: &str, past: bool, now: i64) -> Result<i64, BadTime> {
                     Some(_) => return Err(BadTime { pos: pos + i }),
                 }
             }
-            let (y, m, dd, h, mi, s) = local(now + d);
+            let (y, m, dd, h, mi, s) = local(now.saturating_add(d));
             (year, month, mday) = (Some(y), m as i32, dd as i32);
             (hour, minute, second) = (h as i32, mi as i32, s as i32);
             pos += 1;
