@@ -386,3 +386,47 @@ fn arbitrary_formats_do_not_panic() {
         run(&["sacct", "-a", "-o", f]);
     }
 }
+
+/// Time specifications and option spellings are user input too.
+#[test]
+fn arbitrary_times_and_options_do_not_panic() {
+    let times = [
+        "",
+        "now+",
+        "now-9999999999999999999weeks",
+        "now+99999999999999weeks",
+        "uts",
+        "uts1",
+        "2026-13-01",
+        "9999-12-31T23:59:59",
+        "12/31/99-23:59",
+        "1:",
+        "1:2:3:4",
+        "noon tomorrow",
+        "ü",
+        "T",
+        "-",
+        "00:00 pm",
+        "12:00am",
+        "0229",
+    ];
+    for t in times {
+        run(&["sacct", "-S", t]);
+        run(&["sacct", "-E", t]);
+    }
+    let args: [&[&str]; 10] = [
+        &["squeue", "-"],
+        &["squeue", "--"],
+        &["squeue", "-j"],
+        &["squeue", "--jobs="],
+        &["squeue", "-j", ",,"],
+        &["squeue", "-u", ",,,"],
+        &["sacct", "-j", "1_x"],
+        &["sacct", "-j", "1.x"],
+        &["sinfo", "-t", "&,&"],
+        &["scontrol", "show", "job", "_+"],
+    ];
+    for a in args {
+        run(a);
+    }
+}
