@@ -19,6 +19,53 @@ pub struct Invocation<'a> {
     pub stdin: &'a mut dyn Read,
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
+    /// Where user names and uids are looked up (`-u alice`, `--me`).
+    pub users: &'a dyn UserDirectory,
+}
+
+/// The user database as Slurm's clients consult it (`getpwnam`/`getpwuid`). Commands go
+/// through this so tests can supply users the machine does not have.
+pub trait UserDirectory {
+    fn by_name(&self, name: &str) -> Option<UserInfo>;
+    fn by_uid(&self, uid: u32) -> Option<UserInfo>;
+
+    /// Slurm's `uid_from_string`: a user name, else a numeric uid that exists.
+    fn resolve(&self, name_or_uid: &str) -> Option<u32> {
+        if let Some(u) = self.by_name(name_or_uid) {
+            return Some(u.uid);
+        }
+        let (n, used) = crate::format::text::strtol(name_or_uid);
+        if used == 0 || used != name_or_uid.len() || !(0..=i64::from(i32::MAX)).contains(&n) {
+            return None;
+        }
+        let uid = u32::try_from(n).ok()?;
+        self.by_uid(uid).map(|u| u.uid)
+    }
+}
+
+/// The machine's own user database.
+pub struct OsUsers;
+
+impl UserDirectory for OsUsers {
+    fn by_name(&self, name: &str) -> Option<UserInfo> {
+        crate::sys::lookup_user_by_name(name)
+    }
+    fn by_uid(&self, uid: u32) -> Option<UserInfo> {
+        crate::sys::lookup_user_by_uid(uid)
+    }
+}
+
+/// A fixed list of users, for tests and for backends that know their users.
+#[derive(Debug, Clone, Default)]
+pub struct StaticUsers(pub Vec<UserInfo>);
+
+impl UserDirectory for StaticUsers {
+    fn by_name(&self, name: &str) -> Option<UserInfo> {
+        self.0.iter().find(|u| u.name == name).cloned()
+    }
+    fn by_uid(&self, uid: u32) -> Option<UserInfo> {
+        self.0.iter().find(|u| u.uid == uid).cloned()
+    }
 }
 
 impl Invocation<'_> {

@@ -5,6 +5,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod envvars;
+pub mod format;
 pub mod launcher;
 pub mod model;
 pub mod options;

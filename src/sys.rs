@@ -59,6 +59,22 @@ pub fn lookup_user(name_or_uid: &str) -> Option<UserInfo> {
     }
 }
 
+/// A user by name only (no numeric fallback).
+pub fn lookup_user_by_name(name: &str) -> Option<UserInfo> {
+    match User::from_name(name) {
+        Ok(Some(u)) => Some(UserInfo::from_user(u)),
+        _ => None,
+    }
+}
+
+/// A user by uid.
+pub fn lookup_user_by_uid(uid: u32) -> Option<UserInfo> {
+    match User::from_uid(Uid::from_raw(uid)) {
+        Ok(Some(u)) => Some(UserInfo::from_user(u)),
+        _ => None,
+    }
+}
+
 /// The user name for a uid, or the number itself.
 pub fn user_name(uid: u32) -> String {
     match User::from_uid(Uid::from_raw(uid)) {
@@ -85,5 +101,57 @@ pub fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+/// Boot time of this machine (unix seconds), from /proc/stat.
+pub fn boot_time() -> Option<i64> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    stat.lines()
+        .find_map(|l| l.strip_prefix("btime "))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// The one-minute load average, from /proc/loadavg.
+pub fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// A /proc/meminfo value in MB (`MemTotal`, `MemFree`, ...).
+pub fn meminfo_mb(key: &str) -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.split(':').next() == Some(key))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// `uname -s -r -v` as slurmd reports the OS.
+pub fn os_description() -> String {
+    match nix::sys::utsname::uname() {
+        Ok(u) => format!(
+            "{} {} {}",
+            u.sysname().to_string_lossy(),
+            u.release().to_string_lossy(),
+            u.version().to_string_lossy()
+        ),
+        Err(_) => String::new(),
+    }
+}
+
+pub fn machine() -> String {
+    nix::sys::utsname::uname()
+        .map(|u| u.machine().to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The session id of this process (scontrol's AllocNode:Sid).
+pub fn session_id() -> u32 {
+    nix::unistd::getsid(None)
+        .map(|p| p.as_raw() as u32)
         .unwrap_or(0)
 }

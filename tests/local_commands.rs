@@ -154,7 +154,7 @@ fn sbatch_errors_match_slurm() {
         (
             &["quote.sh"],
             1,
-            "sbatch: fatal: quote.sh: line 2: Unmatched `\"` in [\"oops]\n",
+            "sbatch: fatal: quote.sh: line 2: Unmatched `\"` in [ \"oops]\n",
         ),
         (
             &["bad_directive.sh"],

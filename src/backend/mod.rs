@@ -209,4 +209,11 @@ pub trait Cluster {
     ) -> Result<(), BackendError> {
         Err(BackendError::Other("this backend cannot hold jobs".into()))
     }
+
+    /// slurm.conf-style settings the backend can state truthfully, for
+    /// `scontrol show config` (e.g. `("MinJobAge", "300 sec")`: how long finished jobs stay
+    /// in [`Cluster::jobs`]). Nothing by default.
+    fn config(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }

@@ -2,12 +2,18 @@
 //! returns its exit status. This is glue: parsing lives in `options`, printing in `format`,
 //! scheduling in `backend`.
 
+mod common;
 pub mod doctor;
+pub mod getopt;
 pub mod install_links;
 pub mod internal;
+pub mod sacct;
 pub mod sbatch;
 pub mod scancel;
+pub mod scontrol;
 pub mod scontrol_control;
+pub mod sinfo;
+pub mod squeue;
 
 use crate::backend::Cluster;
 use crate::backend::local::LocalCluster;
@@ -24,13 +30,13 @@ type Run = fn(&mut Invocation<'_>) -> i32;
 /// Every command, by the name it is installed under.
 pub const COMMANDS: &[(&str, Run)] = &[
     ("sbatch", |inv| with_cluster(inv, sbatch::run)),
-    ("squeue", not_yet),
+    ("squeue", |inv| with_cluster(inv, squeue::run)),
     ("scancel", |inv| with_cluster(inv, scancel::run)),
     ("srun", not_yet),
     ("salloc", not_yet),
-    ("sinfo", not_yet),
-    ("sacct", not_yet),
-    ("scontrol", not_yet),
+    ("sinfo", |inv| with_cluster(inv, sinfo::run)),
+    ("sacct", |inv| with_cluster(inv, sacct::run)),
+    ("scontrol", |inv| with_cluster(inv, scontrol::run)),
 ];
 
 fn not_yet(inv: &mut Invocation<'_>) -> i32 {
@@ -175,6 +181,7 @@ pub fn main_with(argv: Vec<OsString>) -> i32 {
         stdin: &mut input,
         out: &mut out,
         err: &mut err,
+        users: &crate::cli::OsUsers,
     };
     let code = run(&mut inv);
     let _ = out.flush();

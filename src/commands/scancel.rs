@@ -163,10 +163,8 @@ fn from_env(inv: &mut Invocation<'_>, o: &mut Opts) -> Result<(), i32> {
     if let Some(v) = get(inv, "SCANCEL_USER") {
         o.user = Some(v);
     }
-    if let Some(v) = get(inv, "SCANCEL_VERBOSE") {
-        if v.eq_ignore_ascii_case("true") {
-            o.verbose = 1;
-        }
+    if get(inv, "SCANCEL_VERBOSE").is_some_and(|v| v.eq_ignore_ascii_case("true")) {
+        o.verbose = 1;
     }
     if let Some(v) = get(inv, "SCANCEL_WCKEY") {
         o.wckey = Some(v);

@@ -25,7 +25,8 @@ pub fn run(
     } else if verb_lc.starts_with("release") {
         None
     } else {
-        let _ = writeln!(inv.err, "invalid keyword: {verb}");
+        // requeue, suspend, resume, top, update, notify, wait_job: not yet offered.
+        inv.error(&format!("{verb} is not supported by bai-slurm yet"));
         return 1;
     };
     if args.is_empty() {

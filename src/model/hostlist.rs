@@ -89,6 +89,97 @@ pub fn compress<S: AsRef<str>>(hosts: &[S]) -> String {
     out.join(",")
 }
 
+/// Compresses host names keeping their order, as Slurm's unsorted `hostlist_ranged_string`
+/// does: a host extends the previous range only when it is the next number, and
+/// neighbouring ranges with the same prefix share one bracket (`n[1,3,2]`).
+pub fn compress_ordered<S: AsRef<str>>(hosts: &[S]) -> String {
+    struct Range {
+        prefix: String,
+        lo: u64,
+        hi: u64,
+        width: usize,
+        /// A name without a number.
+        single: bool,
+    }
+    let mut ranges: Vec<Range> = Vec::new();
+    for h in hosts {
+        let h = h.as_ref();
+        let (prefix, num) = split_numeric_suffix(h);
+        let parsed = num.and_then(|n| n.parse::<u64>().ok().map(|v| (n, v)));
+        let Some((digits, value)) = parsed else {
+            ranges.push(Range {
+                prefix: h.to_string(),
+                lo: 0,
+                hi: 0,
+                width: 0,
+                single: true,
+            });
+            continue;
+        };
+        let width = if digits.len() > 1 && digits.starts_with('0') {
+            digits.len()
+        } else {
+            0
+        };
+        if let Some(tail) = ranges.last_mut()
+            && !tail.single
+            && tail.prefix == prefix
+            && tail.width == width
+            && tail.hi + 1 == value
+        {
+            tail.hi = value;
+            continue;
+        }
+        ranges.push(Range {
+            prefix: prefix.to_string(),
+            lo: value,
+            hi: value,
+            width,
+            single: false,
+        });
+    }
+    let same_group = |a: &Range, b: &Range| !a.single && !b.single && a.prefix == b.prefix;
+    let mut out = String::new();
+    let mut i = 0;
+    while i < ranges.len() {
+        if i > 0 {
+            out.push(',');
+        }
+        let first = &ranges[i];
+        if first.single {
+            out.push_str(&first.prefix);
+            i += 1;
+            continue;
+        }
+        let bracket =
+            first.hi > first.lo || (i + 1 < ranges.len() && same_group(&ranges[i + 1], first));
+        out.push_str(&first.prefix);
+        if bracket {
+            out.push('[');
+        }
+        let mut j = i;
+        loop {
+            let r = &ranges[j];
+            if j > i {
+                out.push(',');
+            }
+            out.push_str(&format!("{:0w$}", r.lo, w = r.width));
+            if r.hi > r.lo {
+                out.push_str(&format!("-{:0w$}", r.hi, w = r.width));
+            }
+            j += 1;
+            if j >= ranges.len() || !same_group(&ranges[j], &ranges[j - 1]) {
+                break;
+            }
+        }
+        if bracket {
+            out.push(']');
+        }
+        i = j;
+    }
+    out
+}
+
 /// Expands `a[1-3,5],b` into host names. Returns None on malformed input.
 pub fn expand(list: &str) -> Option<Vec<String>> {
     let mut hosts = Vec::new();
@@ -184,6 +275,16 @@ mod tests {
         assert_eq!(compress(&["main1", "sub1", "sub2"]), "main1,sub[1-2]");
         assert_eq!(compress(&["vm"]), "vm");
         assert_eq!(compress::<&str>(&[]), "");
+    }
+
+    #[test]
+    fn ordered_compression_keeps_order() {
+        assert_eq!(compress_ordered(&["n1", "n2", "n3"]), "n[1-3]");
+        assert_eq!(compress_ordered(&["n1", "n3", "n2"]), "n[1,3,2]");
+        assert_eq!(compress_ordered(&["n1", "login", "n2"]), "n1,login,n2");
+        assert_eq!(compress_ordered(&["n01", "n02", "m5"]), "n[01-02],m5");
+        assert_eq!(compress_ordered(&["vm"]), "vm");
+        assert_eq!(compress_ordered::<&str>(&[]), "");
     }
 
     #[test]

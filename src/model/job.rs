@@ -22,11 +22,18 @@ impl Default for MemoryRequest {
 }
 
 impl MemoryRequest {
+    /// The number the user asked for, per node or per CPU (squeue's MIN_MEMORY).
+    pub fn mb(self) -> u64 {
+        match self {
+            MemoryRequest::PerNode(mb) | MemoryRequest::PerCpu(mb) => mb,
+        }
+    }
+
     /// Memory of the whole allocation on one node with `cpus` CPUs.
     pub fn per_node_mb(self, cpus: u32) -> u64 {
         match self {
             MemoryRequest::PerNode(mb) => mb,
-            MemoryRequest::PerCpu(mb) => mb * u64::from(cpus),
+            MemoryRequest::PerCpu(mb) => mb.saturating_mul(u64::from(cpus)),
         }
     }
 }
@@ -93,6 +100,77 @@ pub struct JobRecord {
     pub alloc_sid: u32,
     pub cluster: String,
     pub steps: Vec<StepRecord>,
+    // ---- Added for the renderers (squeue/sacct/scontrol); `None`/0 prints Slurm's "unset" text.
+    /// `ArrayTaskThrottle` of an array task record (the pending meta record keeps it in
+    /// [`ArrayPart::Pending`]).
+    pub array_throttle: Option<u32>,
+    /// `--time-min` in minutes.
+    pub time_min: Option<u32>,
+    /// Upper ends of `-N min-max` / CPU ranges; 0 = no range.
+    pub max_nodes: u32,
+    pub max_cpus: u32,
+    /// `--mincpus`: squeue %c, scontrol MinCPUsNode.
+    pub min_cpus_per_node: u32,
+    /// `--tmp` in MB.
+    pub min_tmp_disk: u64,
+    /// Nodes the scheduler plans to use for a pending job (squeue %Y).
+    pub sched_nodes: Option<String>,
+    /// TRES strings exactly as the controller shows them (`cpu=1,mem=1G,node=1,billing=1`);
+    /// when unset, [`JobRecord::tres`] is used.
+    pub tres_req: Option<String>,
+    pub tres_alloc: Option<String>,
+    pub licenses: Option<String>,
+    pub reservation: Option<String>,
+    pub wckey: Option<String>,
+    pub network: Option<String>,
+    pub mcs_label: Option<String>,
+    pub contiguous: bool,
+    pub reboot: bool,
+    /// `--oversubscribe`/`--exclusive` as `job_share_string` prints it; None = `OK`.
+    pub over_subscribe: Option<String>,
+    pub boards_per_node: Option<u16>,
+    pub sockets_per_node: Option<u16>,
+    pub cores_per_socket: Option<u16>,
+    pub threads_per_core: Option<u16>,
+    pub ntasks_per_board: Option<u16>,
+    pub ntasks_per_socket: Option<u16>,
+    pub ntasks_per_core: Option<u16>,
+    pub core_spec: Option<u16>,
+    pub deadline: Option<i64>,
+    pub suspend_time: Option<i64>,
+    /// Seconds run before the last suspension.
+    pub pre_sus_time: i64,
+    pub preempt_time: Option<i64>,
+    pub resize_time: Option<i64>,
+    /// `--delay-boot` in seconds.
+    pub delay_boot: u32,
+    pub assoc_id: u32,
+    pub admin_comment: Option<String>,
+    pub system_comment: Option<String>,
+    pub container: Option<String>,
+    pub burst_buffer: Option<String>,
+    pub cluster_features: Option<String>,
+    pub prefer: Option<String>,
+    pub batch_features: Option<String>,
+    pub tres_per_job: Option<String>,
+    pub tres_per_socket: Option<String>,
+    pub tres_per_task: Option<String>,
+    pub cpus_per_tres: Option<String>,
+    pub mem_per_tres: Option<String>,
+    pub tres_bind: Option<String>,
+    pub tres_freq: Option<String>,
+    pub mail_user: Option<String>,
+    pub mail_type: Option<String>,
+    /// Total GRES of the allocation (scontrol -d `JOB_GRES=`).
+    pub gres_total: Option<String>,
+    /// Per-node allocation details (scontrol -d `Nodes=... CPU_IDs=... Mem=...`).
+    pub node_alloc: Vec<NodeAllocation>,
+    /// The command line that submitted the job (sacct SubmitLine).
+    pub submit_line: Option<String>,
+    /// The backfill scheduler started the job (scontrol `Scheduler=Backfill`).
+    pub backfill_scheduled: bool,
+    /// Time the job has been suspended, in seconds (sacct Suspended).
+    pub suspended_secs: i64,
 }
 
 impl JobRecord {
@@ -136,7 +214,9 @@ impl JobRecord {
 
     /// `cpu=1,mem=1G,node=1,billing=1`.
     pub fn tres(&self) -> String {
-        let mem = self.memory_per_node_mb() * u64::from(self.num_nodes.max(1));
+        let mem = self
+            .memory_per_node_mb()
+            .saturating_mul(u64::from(self.num_nodes.max(1)));
         let mut s = format!("cpu={},mem={}", self.num_cpus, super::units::mb_str(mem));
         s.push_str(&format!(
             ",node={},billing={}",
@@ -147,7 +227,10 @@ impl JobRecord {
                 .strip_prefix("gres:gpu:")
                 .and_then(|c| c.parse::<u32>().ok())
         {
-            s.push_str(&format!(",gres/gpu={}", count * self.num_nodes.max(1)));
+            s.push_str(&format!(
+                ",gres/gpu={}",
+                count.saturating_mul(self.num_nodes.max(1))
+            ));
         }
         s
     }
@@ -195,6 +278,24 @@ pub struct StepRecord {
     pub num_tasks: u32,
     pub num_nodes: u32,
     pub nodes: String,
+    // ---- Added for the renderers.
+    /// Uid that cancelled the step (sacct prints `CANCELLED by <uid>`).
+    pub cancelled_by: Option<u32>,
+    /// The step's time limit in minutes (squeue -s TIME_LIMIT); None = UNLIMITED.
+    pub time_limit: Option<u32>,
+}
+
+/// One group of nodes with identical allocation, as scontrol -d lists them.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct NodeAllocation {
+    /// Node names, compressed (`node[01-02]`).
+    pub nodes: String,
+    /// CPU ids on each node, as a range list (`0-1`).
+    pub cpu_ids: String,
+    /// Memory allocated on each node, in MB.
+    pub mem_mb: u64,
+    /// GRES detail (`gpu:2(IDX:0-1)`), empty when none.
+    pub gres: String,
 }
 
 /// A partition as sinfo and scontrol show it.
@@ -209,6 +310,47 @@ pub struct PartitionRecord {
     pub nodes: Vec<String>,
     pub total_cpus: u32,
     pub def_mem_per_cpu: Option<u64>,
+    // ---- Added for sinfo/scontrol; `None` prints Slurm's default text.
+    pub allow_groups: Option<String>,
+    pub allow_accounts: Option<String>,
+    pub deny_accounts: Option<String>,
+    pub allow_qos: Option<String>,
+    pub deny_qos: Option<String>,
+    pub allow_alloc_nodes: Option<String>,
+    pub alternate: Option<String>,
+    /// Partition QOS (`QoS=`).
+    pub qos: Option<String>,
+    pub hidden: bool,
+    pub root_only: bool,
+    pub exclusive_user: bool,
+    pub disable_root_jobs: bool,
+    pub lln: bool,
+    pub req_resv: bool,
+    pub grace_time: u32,
+    /// None = UNLIMITED.
+    pub max_nodes: Option<u32>,
+    pub min_nodes: u32,
+    /// None = UNLIMITED.
+    pub max_cpus_per_node: Option<u32>,
+    /// None = 1, Slurm's default.
+    pub priority_job_factor: Option<u32>,
+    /// None = 1, Slurm's default.
+    pub priority_tier: Option<u32>,
+    /// `NO` (default), `EXCLUSIVE`, `YES:4`, `FORCE:4`.
+    pub oversubscribe: Option<String>,
+    /// None = `NONE`.
+    pub over_time_limit: Option<u32>,
+    /// None = `OFF`.
+    pub preempt_mode: Option<String>,
+    /// None = `NONE`.
+    pub select_type_parameters: Option<String>,
+    pub job_defaults: Option<String>,
+    pub def_mem_per_node: Option<u64>,
+    pub max_mem_per_cpu: Option<u64>,
+    pub max_mem_per_node: Option<u64>,
+    /// Configured TRES (`cpu=2,mem=16000M,node=1,billing=2`).
+    pub tres: Option<String>,
+    pub billing_weights: Option<String>,
 }
 
 /// A node's scheduling state, as sinfo's compact and long names.
@@ -273,4 +415,29 @@ pub struct NodeRecord {
     pub os: String,
     pub arch: String,
     pub version: String,
+    // ---- Added for sinfo/scontrol.
+    /// Extra NODE_STATE_* flag bits beyond what `state` implies (see
+    /// [`crate::model::node_state`]), e.g. NOT_RESPONDING or MAINTENANCE.
+    pub state_flags: u32,
+    pub boards: u32,
+    pub features_active: Option<String>,
+    pub gres_used: Option<String>,
+    pub last_busy: Option<i64>,
+    /// `CfgTRES=`.
+    pub cfg_tres: Option<String>,
+    /// `AllocTRES=`.
+    pub alloc_tres: Option<String>,
+    pub reason_time: Option<i64>,
+    pub reason_uid: Option<u32>,
+    /// Name of the user who set the reason (sinfo -R USER).
+    pub reason_user: Option<String>,
+    pub owner: Option<u32>,
+    pub mcs_label: Option<String>,
+    pub comment: Option<String>,
+    pub extra: Option<String>,
+    pub current_watts: Option<u32>,
+    pub ave_watts: Option<u32>,
+    pub ext_sensors_joules: Option<u64>,
+    pub ext_sensors_watts: Option<u32>,
+    pub ext_sensors_temp: Option<u32>,
 }

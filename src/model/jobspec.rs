@@ -55,7 +55,9 @@ pub struct ContainerRequest {
     pub name: Option<String>,
 }
 
+/// Stored submissions outlive versions of bai-slurm: fields added later read as defaults.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct JobSpec {
     pub name: String,
     /// The batch script's bytes, copied at submit time.
@@ -117,6 +119,8 @@ pub struct JobSpec {
     pub environment: BTreeMap<String, String>,
     /// `SLURM_EXPORT_ENV` value when --export was not ALL.
     pub export_env: Option<String>,
+    /// Session id of the submitting process (scontrol's AllocNode:Sid).
+    pub submit_sid: u32,
     /// The submitter's umask, applied to the job (SLURM_UMASK).
     pub umask: Option<u32>,
     /// Options that have no effect here, recorded so `scontrol show job`/translate can say so.
@@ -129,7 +133,9 @@ impl JobSpec {
         let tasks = self
             .ntasks
             .unwrap_or_else(|| self.ntasks_per_node.unwrap_or(1) * self.nodes_min.unwrap_or(1));
-        (tasks * self.cpus_per_task.unwrap_or(1)).max(self.min_cpus.unwrap_or(1)).max(1)
+        (tasks * self.cpus_per_task.unwrap_or(1))
+            .max(self.min_cpus.unwrap_or(1))
+            .max(1)
     }
 
     pub fn nodes(&self) -> u32 {

@@ -5,15 +5,19 @@ pub mod exit;
 pub mod hostlist;
 pub mod job;
 pub mod jobid;
+pub mod node_state;
 pub mod state;
 pub mod time_limit;
+pub mod time_spec;
 pub mod timestamp;
+pub mod tres;
 pub mod units;
 
 pub use array::ArrayPart;
 pub use exit::ExitStatus;
 pub use job::{
-    JobRecord, MemoryRequest, NodeRecord, NodeState, PartitionRecord, StepId, StepRecord,
+    JobRecord, MemoryRequest, NodeAllocation, NodeRecord, NodeState, PartitionRecord, StepId,
+    StepRecord,
 };
 pub use jobid::{JobSelector, TaskSelector};
 pub use state::{JobState, StateFlag};

@@ -11,12 +11,89 @@ pub enum TimeLimit {
 }
 
 impl TimeLimit {
+    /// Slurm's `time_str2mins`: `M`, `M:S`, `H:M:S`, `D-H`, `D-H:M`, `D-H:M:S`, seconds
+    /// rounded up; `-1`, `INFINITE` and `UNLIMITED` give `u32::MAX`. None when invalid.
+    pub fn parse_minutes(s: &str) -> Option<u32> {
+        if s == "-1" || s.eq_ignore_ascii_case("INFINITE") || s.eq_ignore_ascii_case("UNLIMITED") {
+            return Some(u32::MAX);
+        }
+        if !valid_timespec(s) {
+            return None;
+        }
+        let nums = |t: &str| -> Vec<i64> { t.split(':').map(|n| n.parse().unwrap_or(0)).collect() };
+        // Weighted sum of the parts; absurdly large inputs saturate and are rejected below.
+        let sum = |parts: &[(i64, i64)]| {
+            parts
+                .iter()
+                .fold(0i64, |acc, (v, w)| acc.saturating_add(v.saturating_mul(*w)))
+        };
+        let secs = match s.split_once('-') {
+            Some((d, rest)) => {
+                let d: i64 = d.parse().unwrap_or(i64::MAX);
+                let v = nums(rest);
+                sum(&[
+                    (d, 86400),
+                    (v.first().copied().unwrap_or(0), 3600),
+                    (v.get(1).copied().unwrap_or(0), 60),
+                    (v.get(2).copied().unwrap_or(0), 1),
+                ])
+            }
+            None => match nums(s).as_slice() {
+                [h, m, sec] => sum(&[(*h, 3600), (*m, 60), (*sec, 1)]),
+                [m, sec] => sum(&[(*m, 60), (*sec, 1)]),
+                [m] => sum(&[(*m, 60)]),
+                _ => return None,
+            },
+        };
+        u32::try_from(secs.saturating_add(59) / 60).ok()
+    }
+
     pub fn seconds(self) -> Option<i64> {
         match self {
             TimeLimit::Infinite => None,
             TimeLimit::Minutes(m) => Some(i64::from(m) * 60),
         }
     }
+}
+
+/// `_is_valid_timespec`: digits, at most one `-` (before any `:`), at most two `:`,
+/// and enough numbers for the separators used.
+fn valid_timespec(s: &str) -> bool {
+    let (mut digits, mut dashes, mut colons) = (0, 0, 0);
+    let mut in_digit = false;
+    for c in s.chars() {
+        match c {
+            '0'..='9' => {
+                if !in_digit {
+                    digits += 1;
+                    in_digit = true;
+                }
+            }
+            '-' => {
+                in_digit = false;
+                dashes += 1;
+                if colons > 0 {
+                    return false;
+                }
+            }
+            ':' => {
+                in_digit = false;
+                colons += 1;
+            }
+            _ => return false,
+        }
+    }
+    if digits == 0 || dashes > 1 || colons > 2 {
+        return false;
+    }
+    let needed = match (dashes, colons) {
+        (1, 1) => 3,
+        (1, 2) => 4,
+        (0, 1) => 2,
+        (0, 2) => 3,
+        _ => 1,
+    };
+    digits >= needed
 }
 
 const YEAR_SECONDS: i64 = 365 * 24 * 3600;
@@ -94,6 +171,17 @@ mod tests {
         assert_eq!(squeue_duration(86400), "1-00:00:00");
         assert_eq!(squeue_duration(-1), "INVALID");
         assert_eq!(squeue_limit(TimeLimit::Minutes(10)), "10:00");
+    }
+
+    #[test]
+    fn parses_time_limits() {
+        assert_eq!(TimeLimit::parse_minutes("10"), Some(10));
+        assert_eq!(TimeLimit::parse_minutes("1:30"), Some(2));
+        assert_eq!(TimeLimit::parse_minutes("1-00:00:00"), Some(1440));
+        assert_eq!(TimeLimit::parse_minutes("2-3"), Some(2 * 1440 + 180));
+        assert_eq!(TimeLimit::parse_minutes("UNLIMITED"), Some(u32::MAX));
+        assert_eq!(TimeLimit::parse_minutes("abc"), None);
+        assert_eq!(TimeLimit::parse_minutes("1:2:3:4"), None);
     }
 
     #[test]

@@ -51,7 +51,10 @@ pub fn format_time(t: Option<i64>, fmt: &TimeFormat, now: i64) -> String {
             let Some(today) = Local.timestamp_opt(now, 0).single() else {
                 return dt.format("%Y-%m-%dT%H:%M:%S").to_string();
             };
-            let days = dt.date_naive().num_days_from_ce() - today.date_naive().num_days_from_ce();
+            // Slurm measures the distance as 1000*year + day-of-year, so the days across a
+            // new year count as far apart (`_relative_date_fmt`).
+            let key = |d: chrono::NaiveDate| 1000 * d.year() + d.ordinal0() as i32;
+            let days = key(dt.date_naive()) - key(today.date_naive());
             match days {
                 0 => dt.format("%H:%M:%S").to_string(),
                 -1 => dt.format("Ystday %H:%M").to_string(),

@@ -307,11 +307,17 @@ impl Raw {
             "distribution" => {
                 values::distribution::parse_distribution(v, None)?;
             }
-            "mincpus" => self.min_cpus = Some(u32_of(values::int::parse_int("--mincpus", v, true)?)),
+            "mincpus" => {
+                self.min_cpus = Some(u32_of(values::int::parse_int("--mincpus", v, true)?))
+            }
             "reservation" => self.reservation = Some(v.to_string()),
             "licenses" => self.licenses = Some(v.to_string()),
             "export-file" => self.export_file = Some(v.to_string()),
-            "uid" | "gid" if !self.root => return Err(ValueError::invalid(format!("--{name} only permitted by root user"))),
+            "uid" | "gid" if !self.root => {
+                return Err(ValueError::invalid(format!(
+                    "--{name} only permitted by root user"
+                )));
+            }
             // Early-pass options act in the first pass only.
             "help" | "usage" | "version" | "verbose" | "quiet" | "wrap" | "ignore-pbs" => {}
             _ => {}
@@ -524,7 +530,10 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
     }
 
     // Second pass: directives, then environment, then the command line.
-    let mut raw = Raw { root: nix::unistd::getuid().is_root(), ..Raw::default() };
+    let mut raw = Raw {
+        root: nix::unistd::getuid().is_root(),
+        ..Raw::default()
+    };
     let scan = match super::directives::scan(&script, &file_label, &super::directives::SBATCH) {
         Ok(s) => s,
         Err(e) => {
@@ -712,14 +721,11 @@ fn build(
             error_exit,
         )
     };
-    let array = match &raw.array {
-        Some(a) => Some(ArrayRequest {
-            tasks: a.tasks.clone(),
-            throttle: a.throttle,
-            step: a.step.max(1) as u32,
-        }),
-        None => None,
-    };
+    let array = raw.array.as_ref().map(|a| ArrayRequest {
+        tasks: a.tasks.clone(),
+        throttle: a.throttle,
+        step: a.step.max(1) as u32,
+    });
     let dependency = match &raw.dependency {
         Some(d) if !d.is_empty() => match values::dependency::parse_dependency(
             d,
@@ -747,7 +753,8 @@ fn build(
         }
         None => input.env,
     };
-    let mut environment = values::export::job_environment(raw.export.as_ref(), submit_env, raw.get_user_env);
+    let mut environment =
+        values::export::job_environment(raw.export.as_ref(), submit_env, raw.get_user_env);
     if let Some(values::export::ExportSpec::List { warnings, .. }) = &raw.export {
         messages.extend(
             warnings
@@ -835,6 +842,7 @@ fn build(
         environment,
         export_env,
         umask: Some(input.umask),
+        submit_sid: crate::sys::session_id(),
         ignored: raw.ignored.iter().map(|s| s.to_string()).collect(),
     };
     Ok(SbatchRequest {

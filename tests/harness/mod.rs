@@ -146,11 +146,22 @@ impl Cluster {
             .unwrap_or_else(|_| panic!("sbatch printed {:?}", r.stdout))
     }
 
-    /// `sacct -X -P -n -o JobID,State,ExitCode -j <id>`: (id, state, exit) rows.
+    /// `sacct -P -n -o JobID,State,ExitCode -j <id>`: (id, state, exit) rows. The window
+    /// ends a minute ahead: by default it ends now, and the database (like slurmdbd) only
+    /// returns jobs submitted before its end, so a job from this very second would not show.
     pub fn acct(&self, job: &str) -> Vec<(String, String, String)> {
         let r = self.run(
             "sacct",
-            &["-P", "-n", "-o", "JobID,State,ExitCode", "-j", job],
+            &[
+                "-P",
+                "-n",
+                "-o",
+                "JobID,State,ExitCode",
+                "-E",
+                "now+60",
+                "-j",
+                job,
+            ],
         );
         r.stdout
             .lines()

@@ -90,6 +90,33 @@ pub struct Db {
     conn: Connection,
 }
 
+/// Switches the file to WAL (once; it stays so). Changing the journal mode needs the file
+/// to itself, and SQLite reports contention here without waiting, so retry for a while.
+fn set_wal(conn: &Connection) -> DbResult<()> {
+    let mut delay = Duration::from_millis(5);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let mode: rusqlite::Result<String> =
+            conn.pragma_query_value(None, "journal_mode", |r| r.get(0));
+        if mode.as_deref().is_ok_and(|m| m.eq_ignore_ascii_case("wal")) {
+            return Ok(());
+        }
+        match conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0)) {
+            Ok(m) if m.eq_ignore_ascii_case("wal") => return Ok(()),
+            Ok(_) | Err(_) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(delay);
+                delay = (delay * 2).min(Duration::from_millis(200));
+            }
+            Ok(m) => {
+                return Err(DbError::Corrupt(format!(
+                    "cannot use WAL journal mode (got {m})"
+                )));
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
 /// One job record as stored.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JobRow {
@@ -256,18 +283,25 @@ impl Db {
     pub fn open(path: &Path) -> DbResult<Db> {
         let conn = Connection::open(path)?;
         conn.busy_timeout(Duration::from_secs(30))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
+        set_wal(&conn)?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let mut db = Db { conn };
+        // Many commands may open a new database at once: one creates the schema, the
+        // others wait for it and find it done.
+        let tx = db
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
         if version > SCHEMA_VERSION {
             return Err(DbError::TooNew(version));
         }
         if version < SCHEMA_VERSION {
-            conn.execute_batch(SCHEMA)?;
-            conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+            tx.execute_batch(SCHEMA)?;
+            tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         }
-        Ok(Db { conn })
+        tx.commit()?;
+        Ok(db)
     }
 
     /// Runs `f` in a write transaction taken up front, so concurrent writers queue instead

@@ -118,7 +118,7 @@ pub fn fail_launch(tx: &Tx<'_>, row: &mut JobRow, now: i64) -> DbResult<()> {
 }
 
 enum Claim {
-    Run(Box<crate::model::JobSpec>, JobRow),
+    Run(Box<(crate::model::JobSpec, JobRow)>),
     Nothing,
 }
 
@@ -181,10 +181,10 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
             pgid: None,
         })?;
         let spec = tx.submission(row.submission_id)?;
-        Ok(Claim::Run(Box::new(spec), row))
+        Ok(Claim::Run(Box::new((spec, row))))
     });
     let (spec, row) = match claim {
-        Ok(Claim::Run(spec, row)) => (spec, row),
+        Ok(Claim::Run(claimed)) => *claimed,
         Ok(Claim::Nothing) => {
             control::kick(&cluster.state_dir);
             return 0;

@@ -124,6 +124,14 @@ impl LocalCluster {
         }
     }
 
+    /// Any command that sees unfinished jobs makes sure a runner is there for them, so a
+    /// runner that died (even by SIGKILL) is replaced without anybody noticing.
+    fn wake_runner_for(&self, records: &[JobRecord]) {
+        if records.iter().any(|r| !r.state.is_finished()) {
+            self.wake_runner();
+        }
+    }
+
     fn records(
         &self,
         rows: &[JobRow],
@@ -209,7 +217,11 @@ impl LocalCluster {
         self.validate(spec)?;
         let mut db = self.db()?;
         // --exclusive takes the whole node.
-        let cpus = if spec.exclusive { self.settings.node.cpus.max(spec.cpus()) } else { spec.cpus() };
+        let cpus = if spec.exclusive {
+            self.settings.node.cpus.max(spec.cpus())
+        } else {
+            spec.cpus()
+        };
         let mem = records::memory_request(spec, &self.settings.partition).per_node_mb(cpus);
         let id = db
             .write(|tx| {
@@ -242,10 +254,14 @@ impl LocalCluster {
                     held: spec.hold,
                     dependency: spec.dependency.clone(),
                     submit_time: now,
-                    eligible_time: None,
+                    // Eligible at once unless held, deferred or dependent, as slurmctld sets it.
+                    eligible_time: (!spec.hold
+                        && spec.begin.is_none_or(|b| b <= now)
+                        && spec.dependency.is_none())
+                    .then_some(now),
                     start_time: None,
                     end_time: None,
-                    last_sched_eval: None,
+                    last_sched_eval: Some(now),
                     exit: Default::default(),
                     cancelled_by: None,
                     alloc_cpus: cpus,
@@ -534,20 +550,26 @@ impl Cluster for LocalCluster {
     fn jobs(&self) -> Result<Vec<JobRecord>, BackendError> {
         let mut db = self.db()?;
         let now = crate::sys::now();
-        db.read(|tx| {
-            let rows = tx.controller_jobs(now - MIN_JOB_AGE)?;
-            Ok(self.records(&rows, false, tx))
-        })
-        .map_err(sql)?
+        let records = db
+            .read(|tx| {
+                let rows = tx.controller_jobs(now - MIN_JOB_AGE)?;
+                Ok(self.records(&rows, false, tx))
+            })
+            .map_err(sql)??;
+        self.wake_runner_for(&records);
+        Ok(records)
     }
 
     fn accounting(&self, query: &AccountingQuery) -> Result<Vec<JobRecord>, BackendError> {
         let mut db = self.db()?;
-        db.read(|tx| {
-            let rows = tx.accounting_jobs(&query.job_ids, &query.uids)?;
-            Ok(self.records(&rows, true, tx))
-        })
-        .map_err(sql)?
+        let records = db
+            .read(|tx| {
+                let rows = tx.accounting_jobs(&query.job_ids, &query.uids)?;
+                Ok(self.records(&rows, true, tx))
+            })
+            .map_err(sql)??;
+        self.wake_runner_for(&records);
+        Ok(records)
     }
 
     fn partitions(&self) -> Result<Vec<PartitionRecord>, BackendError> {
@@ -561,6 +583,13 @@ impl Cluster for LocalCluster {
             nodes: vec![s.node.name.clone()],
             total_cpus: s.node.cpus,
             def_mem_per_cpu: Some(s.partition.def_mem_per_cpu),
+            tres: Some(format!(
+                "cpu={},mem={},node=1,billing={}",
+                s.node.cpus,
+                crate::model::units::mb_str(s.node.memory_mb),
+                s.node.cpus
+            )),
+            ..Default::default()
         }])
     }
 
@@ -577,7 +606,7 @@ impl Cluster for LocalCluster {
         } else {
             NodeState::Mixed
         };
-        let uname = nix::sys::utsname::uname().ok();
+        let mb = crate::model::units::mb_str;
         Ok(vec![NodeRecord {
             name: s.node.name.clone(),
             hostname: crate::sys::short_hostname(),
@@ -588,34 +617,43 @@ impl Cluster for LocalCluster {
             sockets: 1,
             cores_per_socket: s.node.cpus,
             threads_per_core: 1,
+            boards: 1,
             real_memory: s.node.memory_mb,
             alloc_memory: alloc_mem,
-            free_memory: None,
+            free_memory: crate::sys::meminfo_mb("MemFree"),
             tmp_disk: 0,
             weight: 1,
-            features: None,
-            gres: None,
-            reason: None,
-            cpu_load: None,
+            cpu_load: crate::sys::load_average(),
             partitions: vec![s.partition.name.clone()],
-            boot_time: None,
-            slurmd_start_time: None,
-            os: uname
-                .as_ref()
-                .map(|u| {
-                    format!(
-                        "{} {}",
-                        u.sysname().to_string_lossy(),
-                        u.release().to_string_lossy()
-                    )
-                })
-                .unwrap_or_default(),
-            arch: uname
-                .as_ref()
-                .map(|u| u.machine().to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            boot_time: crate::sys::boot_time(),
+            os: crate::sys::os_description(),
+            arch: crate::sys::machine(),
             version: "22.05.8".into(),
+            cfg_tres: Some(format!(
+                "cpu={},mem={},billing={}",
+                s.node.cpus,
+                mb(s.node.memory_mb),
+                s.node.cpus
+            )),
+            alloc_tres: (alloc_cpus > 0).then(|| format!("cpu={alloc_cpus},mem={}", mb(alloc_mem))),
+            ..Default::default()
         }])
+    }
+
+    fn config(&self) -> Vec<(String, String)> {
+        let s = &self.settings;
+        vec![
+            (
+                "DefMemPerCPU".into(),
+                s.partition.def_mem_per_cpu.to_string(),
+            ),
+            ("KillWait".into(), format!("{} sec", s.kill_wait)),
+            ("MaxArraySize".into(), s.max_array_size.to_string()),
+            ("MinJobAge".into(), format!("{MIN_JOB_AGE} sec")),
+            ("PriorityType".into(), "priority/basic".into()),
+            ("SchedulerType".into(), "sched/builtin".into()),
+            ("SelectType".into(), "select/cons_tres".into()),
+        ]
     }
 
     fn submit(&self, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {

@@ -18,18 +18,8 @@ pub struct LocalPartition {
     pub def_mem_per_cpu: u64,
 }
 
-/// MemTotal from /proc/meminfo, in MB.
 fn detect_memory_mb() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("MemTotal:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        })
-        .map(|kb| kb / 1024)
-        .unwrap_or(1024)
+    crate::sys::meminfo_mb("MemTotal").unwrap_or(1024)
 }
 
 fn detect_cpus() -> u32 {

@@ -77,6 +77,7 @@ pub fn step_record(s: &StepRow) -> StepRecord {
         num_tasks: s.ntasks,
         num_nodes: s.nnodes,
         nodes: s.nodes.clone(),
+        ..Default::default()
     }
 }
 
@@ -142,7 +143,11 @@ pub fn job_record(
         num_cpus: row.alloc_cpus,
         num_tasks: Some(spec.ntasks.unwrap_or(1)),
         cpus_per_task: spec.cpus_per_task.unwrap_or(1),
-        ntasks_per_node: spec.ntasks_per_node,
+        ntasks_per_node: Some(spec.ntasks_per_node.unwrap_or(0)),
+        min_cpus_per_node: spec
+            .cpus_per_task
+            .unwrap_or(1)
+            .max(spec.min_cpus.unwrap_or(1)),
         memory: memory_request(spec, ctx.partition),
         nodes: if started { row.node.clone() } else { None },
         batch_host: if started { row.node.clone() } else { None },
@@ -164,9 +169,10 @@ pub fn job_record(
         requeue: spec.requeue.unwrap_or(true),
         restarts: 0,
         alloc_node: spec.submit_host.split('.').next().unwrap_or("").to_string(),
-        alloc_sid: 0,
+        alloc_sid: spec.submit_sid,
         cluster: ctx.cluster.to_string(),
         steps: steps.iter().map(step_record).collect(),
+        ..Default::default()
     }
 }
 

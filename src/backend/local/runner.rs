@@ -44,6 +44,9 @@ pub fn run(cluster: &LocalCluster) -> i32 {
         return 0;
     };
     let _ = sock.set_read_timeout(Some(Duration::from_secs(1)));
+    let lock_id = file_id(&lock_path);
+    let exe = own_executable();
+    let exe_id = exe.as_deref().and_then(file_id);
     let mut launches: Vec<Launch> = Vec::new();
     let mut idle_since = Instant::now();
     let idle_exit = Duration::from_secs(u64::from(cluster.settings.idle_exit));
@@ -61,6 +64,28 @@ pub fn run(cluster: &LocalCluster) -> i32 {
             }
         };
         launches.retain(|l| !l.exited);
+        if file_id(&lock_path) != lock_id {
+            // The state directory was removed or replaced: this runner has nothing to run.
+            return 0;
+        }
+        if let Some(path) = &exe
+            && file_id(path) != exe_id
+            && file_id(path).is_some()
+        {
+            // bai-slurm was upgraded underneath us: become the new version. Launchers keep
+            // running; the new runner finds them in the database.
+            drop(sock);
+            use std::os::unix::process::CommandExt;
+            let err = Command::new(path)
+                .arg("__local-runner")
+                .arg(&cluster.state_dir)
+                .exec();
+            eprintln!(
+                "bai-slurm runner: cannot restart as {}: {err}",
+                path.display()
+            );
+            return 1;
+        }
         if active > 0 || !launches.is_empty() {
             idle_since = Instant::now();
         } else if idle_since.elapsed() >= idle_exit {
@@ -73,6 +98,23 @@ pub fn run(cluster: &LocalCluster) -> i32 {
         while sock.recv(&mut buf).is_ok() {}
         let _ = sock.set_nonblocking(false);
     }
+}
+
+/// (device, inode) of a file, to notice when it is replaced.
+fn file_id(path: &std::path::Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// This program's path, even after the file was replaced (Linux then shows the old file
+/// as `<path> (deleted)`).
+fn own_executable() -> Option<std::path::PathBuf> {
+    let p = std::env::current_exe().ok()?;
+    let text = p.to_string_lossy();
+    Some(match text.strip_suffix(" (deleted)") {
+        Some(stripped) => std::path::PathBuf::from(stripped),
+        None => p,
+    })
 }
 
 /// One scheduling pass. Returns how many jobs are still pending or running.
@@ -130,7 +172,9 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                 }
                 Decision::Wait { reason: why }
                     if why == reason::DEPENDENCY_NEVER
-                        && specs.get(&row.submission_id).is_some_and(|s| s.kill_on_invalid_dep) =>
+                        && specs
+                            .get(&row.submission_id)
+                            .is_some_and(|s| s.kill_on_invalid_dep) =>
                 {
                     // --kill-on-invalid-dep=yes: the job goes instead of waiting forever.
                     row.state = JobState::Cancelled;
@@ -260,7 +304,8 @@ fn start(tx: &Tx<'_>, row: &mut JobRow, tasks: u32, node: &str, now: i64) -> DbR
 }
 
 fn spawn_launcher(cluster: &LocalCluster, job_id: u32) -> std::io::Result<Child> {
-    let exe = std::env::current_exe()?;
+    let exe = own_executable()
+        .ok_or_else(|| std::io::Error::other("cannot find bai-slurm's own path"))?;
     let settings = serde_json::to_string(&cluster.settings).map_err(std::io::Error::other)?;
     let log = std::fs::OpenOptions::new()
         .create(true)

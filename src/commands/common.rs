@@ -1,0 +1,77 @@
+//! Glue shared by the query commands: version text, Slurm's message prefixes, the clock,
+//! and `-M`/SLURM_CLUSTERS handling.
+
+use crate::cli::Invocation;
+use crate::format::common::Clock;
+use crate::model::TimeFormat;
+
+/// `print_slurm_version`, as the Debian packages of Slurm 22.05.8 print it.
+pub const VERSION_LINE: &str = "slurm-wlm 22.05.8\n";
+
+/// Writes bytes to stdout. A closed pipe (`squeue | head`) is not an error worth reporting.
+pub fn out(inv: &mut Invocation, bytes: &[u8]) {
+    let _ = inv.out.write_all(bytes);
+}
+
+/// `prog: fatal: msg`; Slurm's `fatal()` exits 1 afterwards.
+pub fn fatal(inv: &mut Invocation, msg: &str) -> i32 {
+    let _ = writeln!(inv.err, "{}: fatal: {msg}", inv.prog);
+    1
+}
+
+/// `prog: msg`: Slurm's `info()` level.
+pub fn info(inv: &mut Invocation, msg: &str) {
+    let _ = writeln!(inv.err, "{}: {msg}", inv.prog);
+}
+
+/// A line without any prefix (`slurm_perror`, bare `fprintf(stderr, ...)`).
+pub fn raw_err(inv: &mut Invocation, msg: &str) {
+    let _ = writeln!(inv.err, "{msg}");
+}
+
+/// The clock for timestamps, honouring SLURM_TIME_FORMAT; reports a value Slurm rejects.
+pub fn clock(inv: &mut Invocation) -> Clock {
+    let (time_format, problem) = TimeFormat::from_env_value(inv.var("SLURM_TIME_FORMAT"));
+    if let Some(p) = problem {
+        inv.error(&p);
+    }
+    Clock {
+        now: inv.now,
+        time_format,
+    }
+}
+
+/// `-M`/SLURM_CLUSTERS: only the cluster we talk to can be named (or `all`). Returns the
+/// cluster names to report, or the error Slurm prints (`print_db_notok`).
+pub fn clusters(list: &str, ours: &str, from_env: bool) -> Result<Vec<String>, String> {
+    let names: Vec<&str> = list.split(',').filter(|s| !s.is_empty()).collect();
+    let mut out = Vec::new();
+    for name in &names {
+        if name.eq_ignore_ascii_case("all") || *name == ours {
+            if !out.iter().any(|o: &String| o == ours) {
+                out.push(ours.to_string());
+            }
+        } else {
+            return Err(format!(
+                "'{list}' can't be reached now, or it is an invalid entry for {}.  Use 'sacctmgr list clusters' to see available clusters.",
+                if from_env {
+                    "SLURM_CLUSTERS"
+                } else {
+                    "--cluster"
+                }
+            ));
+        }
+    }
+    if out.is_empty() {
+        out.push(ours.to_string());
+    }
+    Ok(out)
+}
+
+/// Splits a comma list the way `strtok(str, ",")` does (empty items vanish).
+pub fn comma_list(s: &str) -> Vec<String> {
+    s.split(',')
+        .filter(|t| !t.is_empty())
+        .map(String::from)
+        .collect()
+}

@@ -1,0 +1,622 @@
+//! `sacct`: options as `src/sacct/options.c` reads them, the job condition with sacct's
+//! defaults, then the rows from [`crate::format::sacct`].
+
+use super::common::{self, out};
+use super::getopt::{self, Event, HasArg, LongOpt, long};
+use crate::backend::{AccountingQuery, Cluster};
+use crate::cli::Invocation;
+use crate::format::sacct::cell::Layout;
+use crate::format::sacct::select::{self, JobCond, Selected};
+use crate::format::sacct::spec::{self, SpecError};
+use crate::format::sacct::{self as fmt, Options};
+use crate::format::text::atoi;
+use crate::model::time_spec::parse_time;
+use crate::model::units::{Convert, Unit};
+use crate::model::{JobState, StepId, hostlist, timestamp};
+
+const SHORT: &str = "aA:bBcC:DeE:f:F:g:hi:I:j:k:K:lLM:nN:o:pPq:r:s:S:Ttu:UvVW:x:X";
+
+const DELIMITER: i32 = 0x100;
+const LOCAL: i32 = 0x101;
+const NAME: i32 = 0x102;
+const NOCONVERT: i32 = 0x103;
+const UNITS: i32 = 0x104;
+const FEDERATION: i32 = 0x105;
+const WHOLE_HETJOB: i32 = 0x106;
+const LOCAL_UID: i32 = 0x107;
+const ENV: i32 = 0x108;
+const JSON: i32 = 0x109;
+const YAML: i32 = 0x110;
+
+const fn c(ch: char) -> i32 {
+    ch as i32
+}
+
+const LONG: &[LongOpt] = &[
+    long("allusers", HasArg::No, c('a')),
+    long("accounts", HasArg::Required, c('A')),
+    long("allocations", HasArg::No, c('X')),
+    long("brief", HasArg::No, c('b')),
+    long("batch-script", HasArg::No, c('B')),
+    long("completion", HasArg::No, c('c')),
+    long("constraints", HasArg::Required, c('C')),
+    long("delimiter", HasArg::Required, DELIMITER),
+    long("duplicates", HasArg::No, c('D')),
+    long("federation", HasArg::No, FEDERATION),
+    long("helpformat", HasArg::No, c('e')),
+    long("help-fields", HasArg::No, c('e')),
+    long("endtime", HasArg::Required, c('E')),
+    long("env-vars", HasArg::No, ENV),
+    long("file", HasArg::Required, c('f')),
+    long("flags", HasArg::Required, c('F')),
+    long("gid", HasArg::Required, c('g')),
+    long("group", HasArg::Required, c('g')),
+    long("help", HasArg::No, c('h')),
+    long("local", HasArg::No, LOCAL),
+    long("name", HasArg::Required, NAME),
+    long("nnodes", HasArg::Required, c('i')),
+    long("ncpus", HasArg::Required, c('I')),
+    long("jobs", HasArg::Required, c('j')),
+    long("timelimit-min", HasArg::Required, c('k')),
+    long("timelimit-max", HasArg::Required, c('K')),
+    long("long", HasArg::No, c('l')),
+    long("allclusters", HasArg::No, c('L')),
+    long("cluster", HasArg::Required, c('M')),
+    long("clusters", HasArg::Required, c('M')),
+    long("nodelist", HasArg::Required, c('N')),
+    long("noconvert", HasArg::No, NOCONVERT),
+    long("units", HasArg::Required, UNITS),
+    long("noheader", HasArg::No, c('n')),
+    long("fields", HasArg::Required, c('o')),
+    long("format", HasArg::Required, c('o')),
+    long("parsable", HasArg::No, c('p')),
+    long("parsable2", HasArg::No, c('P')),
+    long("qos", HasArg::Required, c('q')),
+    long("partition", HasArg::Required, c('r')),
+    long("reason", HasArg::Required, c('R')),
+    long("state", HasArg::Required, c('s')),
+    long("starttime", HasArg::Required, c('S')),
+    long("truncate", HasArg::No, c('T')),
+    long("uid", HasArg::Required, c('u')),
+    long("use-local-uid", HasArg::No, LOCAL_UID),
+    long("usage", HasArg::No, c('U')),
+    long("user", HasArg::Required, c('u')),
+    long("verbose", HasArg::No, c('v')),
+    long("version", HasArg::No, c('V')),
+    long("wckeys", HasArg::Required, c('W')),
+    long("whole-hetjob", HasArg::Optional, WHOLE_HETJOB),
+    long("associations", HasArg::Required, c('x')),
+    long("json", HasArg::No, JSON),
+    long("yaml", HasArg::No, YAML),
+];
+
+/// What the command line asked for.
+#[derive(Default)]
+struct Params {
+    all_users: bool,
+    brief: bool,
+    long_output: bool,
+    field_list: Option<String>,
+    help: u8,
+    no_header: bool,
+    no_steps: bool,
+    layout_ending: Option<bool>,
+    delimiter: Option<String>,
+    convert: Option<Convert>,
+    units: Option<Unit>,
+    start: Option<i64>,
+    end: Option<i64>,
+    script: bool,
+    env: bool,
+    completion: bool,
+    verbose: u32,
+    mimetype: Option<&'static str>,
+    cond: JobCond,
+    users: Option<Vec<u32>>,
+    states: Option<Vec<JobState>>,
+}
+
+struct Exit(i32);
+
+pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
+    let mut p = Params::default();
+    match parse(inv, &mut p) {
+        Ok(()) => {}
+        Err(Exit(code)) => return code,
+    }
+    match p.help {
+        1 => {
+            out(inv, include_bytes!("text/sacct_help.txt"));
+            return 0;
+        }
+        2 => {
+            out(inv, spec::help_fields().as_bytes());
+            return 0;
+        }
+        3 => {
+            out(inv, include_bytes!("text/sacct_usage.txt"));
+            return 0;
+        }
+        _ => {}
+    }
+    if let Some(kind) = p.mimetype {
+        inv.error(&format!("--{kind} output is not supported yet"));
+        return 1;
+    }
+    let layout = match (p.layout_ending, p.delimiter.clone()) {
+        (None, _) => Layout::Fixed,
+        (Some(true), d) => Layout::Parsable {
+            delimiter: d.unwrap_or_else(|| "|".into()),
+        },
+        (Some(false), d) => Layout::Parsable2 {
+            delimiter: d.unwrap_or_else(|| "|".into()),
+        },
+    };
+    let columns = match columns(inv, &p) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let opts = Options {
+        columns,
+        layout,
+        header: !p.no_header && !p.script && !p.env,
+        no_steps: p.no_steps,
+        convert: match (p.units, p.convert) {
+            (Some(u), _) => Convert::To(u),
+            (None, Some(c)) => c,
+            (None, None) => Convert::Exact,
+        },
+        cond: p.cond.clone(),
+    };
+    let query = AccountingQuery {
+        job_ids: opts.cond.jobs.iter().flatten().map(|s| s.job_id).collect(),
+        uids: opts.cond.users.clone().unwrap_or_default(),
+        start: Some(opts.cond.start),
+        end: Some(opts.cond.end),
+    };
+    let records = match cluster.accounting(&query) {
+        Ok(r) => r,
+        Err(e) => {
+            inv.error(&format!("Problem talking to the database: {e}"));
+            return 1;
+        }
+    };
+    let clock = common::clock(inv);
+    if p.script || p.env {
+        let text = scripts(&records, &opts, p.script);
+        out(inv, text.as_bytes());
+        return 0;
+    }
+    let bytes = fmt::render(&records, &opts, &clock);
+    out(inv, &bytes);
+    0
+}
+
+fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
+    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, LONG);
+    let mut jobs: Vec<Selected> = Vec::new();
+    let mut jobs_given = false;
+    for ev in parsed.events {
+        let (opt, arg) = match ev {
+            Event::Error(msg) => {
+                common::raw_err(inv, &msg);
+                return Err(Exit(1));
+            }
+            Event::Opt(o, a) => (o, a),
+        };
+        let arg_s = arg.clone().unwrap_or_default();
+        match opt {
+            o if o == c('a') => p.all_users = true,
+            o if o == c('A') => extend(&mut p.cond.accounts, &arg_s),
+            o if o == c('b') => p.brief = true,
+            o if o == c('B') => {
+                p.script = true;
+                p.no_steps = true;
+            }
+            o if o == c('c') => p.completion = true,
+            o if o == c('C') => extend(&mut p.cond.constraints, &arg_s),
+            DELIMITER => p.delimiter = Some(arg_s),
+            o if o == c('M') || o == c('D') || o == c('L') || o == c('x') || o == c('F') => {}
+            o if o == c('e') => p.help = 2,
+            o if o == c('E') => p.end = Some(time_arg(inv, &arg_s)?),
+            ENV => {
+                p.env = true;
+                p.no_steps = true;
+            }
+            o if o == c('f') => {
+                common::raw_err(inv, &format!("{arg_s} is not a valid file"));
+                return Err(Exit(1));
+            }
+            o if o == c('g') => {
+                let mut gids = p.cond.gids.take().unwrap_or_default();
+                for g in parse_char_list(&arg_s) {
+                    match resolve_group(inv, &g) {
+                        Some(gid) => gids.push(gid),
+                        None => {
+                            inv.error(&format!("Invalid group id: {g}"));
+                            return Err(Exit(1));
+                        }
+                    }
+                }
+                p.cond.gids = Some(gids);
+            }
+            o if o == c('h') => p.help = 1,
+            o if o == c('i') || o == c('I') => {
+                let what = if o == c('i') { "node" } else { "cpu" };
+                match range(&arg_s) {
+                    Some(r) if o == c('i') => p.cond.node_range = Some(r),
+                    Some(r) => p.cond.cpu_range = Some(r),
+                    None => {
+                        inv.error(&format!("invalid {what} range -i '{arg_s}'"));
+                        return Err(Exit(1));
+                    }
+                }
+            }
+            o if o == c('j') => {
+                jobs_given = true;
+                for item in parse_char_list(&arg_s) {
+                    jobs.push(step_selector(inv, &item)?);
+                }
+            }
+            o if o == c('k') || o == c('K') => {
+                let mins = match crate::model::TimeLimit::parse_minutes(&arg_s) {
+                    Some(m) if m > 0 => m,
+                    _ => return Err(Exit(common::fatal(inv, "Invalid time limit specification"))),
+                };
+                if o == c('k') {
+                    p.cond.timelimit_min = Some(mins);
+                } else {
+                    p.cond.timelimit_max = Some(mins);
+                }
+            }
+            o if o == c('l') => p.long_output = true,
+            FEDERATION | LOCAL | LOCAL_UID | WHOLE_HETJOB => {}
+            NOCONVERT => p.convert = Some(Convert::No),
+            UNITS => match unit(&arg_s) {
+                Some(u) => p.units = Some(u),
+                None => return Err(Exit(common::fatal(inv, "Invalid unit type"))),
+            },
+            o if o == c('n') => p.no_header = true,
+            o if o == c('N') => {
+                if p.cond.nodes.is_some() {
+                    inv.error("Already asked for nodes");
+                } else {
+                    p.cond.nodes = Some(hostlist::expand(&arg_s).unwrap_or_default());
+                }
+            }
+            NAME => extend(&mut p.cond.names, &arg_s),
+            o if o == c('o') => {
+                let list = p.field_list.get_or_insert_with(String::new);
+                list.push_str(&arg_s);
+                list.push(',');
+            }
+            o if o == c('p') => p.layout_ending = Some(true),
+            o if o == c('P') => p.layout_ending = Some(false),
+            o if o == c('q') => extend(&mut p.cond.qos, &arg_s),
+            o if o == c('r') => extend(&mut p.cond.partitions, &arg_s),
+            o if o == c('R') => {}
+            o if o == c('s') => {
+                let states = p.states.get_or_insert_with(Vec::new);
+                for name in parse_char_list(&arg_s) {
+                    match JobState::parse(&name) {
+                        Some(s) => {
+                            if !states.contains(&s) {
+                                states.push(s);
+                            }
+                        }
+                        None => {
+                            return Err(Exit(common::fatal(
+                                inv,
+                                &format!("unrecognized job state value '{name}'"),
+                            )));
+                        }
+                    }
+                }
+            }
+            o if o == c('S') => p.start = Some(time_arg(inv, &arg_s)?),
+            o if o == c('T') => p.cond.truncate = true,
+            o if o == c('U') => p.help = 3,
+            o if o == c('u') => {
+                if arg_s == "-1" {
+                    p.all_users = true;
+                    continue;
+                }
+                p.all_users = false;
+                let mut uids = p.users.take().unwrap_or_default();
+                for name in parse_char_list(&arg_s) {
+                    match inv.users.resolve(&name) {
+                        Some(uid) => {
+                            if !uids.contains(&uid) {
+                                uids.push(uid);
+                            }
+                        }
+                        None => {
+                            inv.error(&format!("Invalid user id: {name}"));
+                            return Err(Exit(1));
+                        }
+                    }
+                }
+                p.users = Some(uids);
+            }
+            o if o == c('v') => p.verbose += 1,
+            o if o == c('V') => {
+                out(inv, common::VERSION_LINE.as_bytes());
+                return Err(Exit(0));
+            }
+            o if o == c('W') => extend(&mut p.cond.wckeys, &arg_s),
+            o if o == c('t') || o == c('X') => p.no_steps = true,
+            JSON => p.mimetype = Some("json"),
+            YAML => p.mimetype = Some("yaml"),
+            _ => {}
+        }
+    }
+
+    if !jobs_given || jobs.is_empty() {
+        let reason = if p.env {
+            Some("job environment")
+        } else if p.script {
+            Some("job scripts")
+        } else {
+            None
+        };
+        if let Some(r) = reason {
+            return Err(Exit(common::fatal(
+                inv,
+                &format!(
+                    "When requesting {r} you must also request specific jobs with the '-j' option."
+                ),
+            )));
+        }
+    }
+    if p.script && p.env {
+        return Err(Exit(common::fatal(
+            inv,
+            "Options --batch-script and --env-vars are mutually exclusive",
+        )));
+    }
+    if p.long_output && p.field_list.is_some() {
+        return Err(Exit(common::fatal(
+            inv,
+            "Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.",
+        )));
+    }
+
+    let has_jobs = !jobs.is_empty();
+    let (start, end) = select::default_window(
+        p.start.filter(|&s| s != 0),
+        p.end.filter(|&e| e != 0),
+        p.states.as_ref().is_some_and(|s| !s.is_empty()),
+        has_jobs,
+        inv.now,
+        timestamp::local_midnight(inv.now),
+    );
+    if end != 0 && start > end {
+        let clock = common::clock(inv);
+        inv.error(&format!(
+            "Start time ({}) requested is after end time ({}).",
+            clock.time_str(Some(start), 32),
+            clock.time_str(Some(end), 32)
+        ));
+        return Err(Exit(1));
+    }
+    if p.verbose > 0 {
+        let states = match &p.states {
+            Some(s) if !s.is_empty() => s.iter().map(|s| s.long()).collect::<Vec<_>>().join(","),
+            _ => "Eligible".to_string(),
+        };
+        let start_text = if start == 0 {
+            "Epoch 0".to_string()
+        } else {
+            timestamp::date_line(start)
+        };
+        let end_text = timestamp::date_line(end);
+        if start_text != end_text {
+            common::info(
+                inv,
+                &format!("Jobs {states} in the time window from {start_text} to {end_text}"),
+            );
+        } else {
+            common::info(
+                inv,
+                &format!("Jobs {states} at the time instant {start_text}"),
+            );
+        }
+    }
+    if p.completion {
+        common::raw_err(inv, "Slurm job completion is disabled");
+        return Err(Exit(1));
+    }
+
+    // With jobs or nodes named, every user's jobs are candidates; root sees all.
+    if p.users.as_ref().is_none_or(|u| u.is_empty()) && (has_jobs || p.cond.nodes.is_some()) {
+        p.all_users = true;
+    }
+    if p.users.is_none() && inv.user.uid == 0 {
+        p.all_users = true;
+    }
+    p.cond.users = if p.all_users {
+        None
+    } else {
+        Some(p.users.clone().unwrap_or_else(|| vec![inv.user.uid]))
+    };
+    p.cond.start = start;
+    p.cond.end = end;
+    p.cond.states = p.states.clone().filter(|s| !s.is_empty());
+    p.cond.jobs = if has_jobs { Some(jobs) } else { None };
+
+    if !parsed.operands.is_empty() {
+        inv.error("Unknown arguments:");
+        for a in &parsed.operands {
+            inv.error(&format!(" {a}"));
+        }
+        return Err(Exit(1));
+    }
+    Ok(())
+}
+
+/// The columns: brief, long, `-o`, SACCT_FORMAT or the default, in Slurm's precedence.
+fn columns(inv: &mut Invocation, p: &Params) -> Result<Vec<spec::Column>, i32> {
+    let mut list = p.field_list.clone().unwrap_or_default();
+    if p.brief {
+        list.push_str(spec::BRIEF_FIELDS);
+        list.push(',');
+    }
+    if p.long_output {
+        list.push_str(spec::LONG_FIELDS);
+        list.push(',');
+    }
+    if p.field_list.is_none() && !p.brief && !p.long_output {
+        let base = inv
+            .var("SACCT_FORMAT")
+            .map_or_else(|| spec::DEFAULT_FIELDS.to_string(), String::from);
+        list.push_str(&base);
+        list.push(',');
+    }
+    match spec::parse(&list) {
+        Ok(cols) => Ok(cols),
+        Err(SpecError::Invalid(msg)) => {
+            inv.error(&msg);
+            Err(1)
+        }
+        Err(SpecError::Fatal(msg)) => Err(common::fatal(inv, &msg)),
+    }
+}
+
+/// `-B` / `--env-vars`: we keep neither scripts nor environments, as a Slurm database
+/// without `AccountingStoreFlags=job_script,job_env` does not; Slurm then prints `NONE`.
+fn scripts(records: &[crate::model::JobRecord], opts: &Options, script: bool) -> String {
+    let mut text = String::new();
+    for job in records.iter().filter(|j| select::matches(j, &opts.cond)) {
+        let id = fmt::fields::job_id_text(job);
+        let dashes = "-".repeat(80);
+        if script {
+            text.push_str(&format!("Batch Script for {id}\n{dashes}\nNONE\n\n"));
+        } else {
+            text.push_str(&format!(
+                "Environment used for {id} (must be batch to display)\n{dashes}\nNONE\n\n"
+            ));
+        }
+    }
+    text
+}
+
+fn extend(list: &mut Option<Vec<String>>, arg: &str) {
+    let l = list.get_or_insert_with(Vec::new);
+    for item in parse_char_list(arg) {
+        let item = item.to_lowercase();
+        if !l.contains(&item) {
+            l.push(item);
+        }
+    }
+}
+
+/// `slurm_parse_char_list`: comma-separated, an opening quote ends the list at its match.
+fn parse_char_list(s: &str) -> Vec<String> {
+    let (body, quote) = match s.chars().next() {
+        Some(q @ ('"' | '\'')) => (&s[1..], Some(q)),
+        _ => (s, None),
+    };
+    let body = match quote.and_then(|q| body.find(q)) {
+        Some(end) => &body[..end],
+        None => body,
+    };
+    body.split(',')
+        .filter(|t| !t.is_empty())
+        .map(|t| t.replace(['"', '\''], "`"))
+        .collect()
+}
+
+/// `-j`: `job[_task][.step]`; anything not starting with a digit is fatal.
+fn step_selector(inv: &mut Invocation, item: &str) -> Result<Selected, Exit> {
+    if !item.starts_with(|c: char| c.is_ascii_digit()) {
+        return Err(Exit(common::fatal(
+            inv,
+            &format!("Bad job/step specified: {item}"),
+        )));
+    }
+    let (job_part, step) = match item.split_once('.') {
+        None => (item, None),
+        Some((j, s)) => {
+            let step = match s {
+                "batch" => StepId::Batch,
+                "extern" => StepId::Extern,
+                "interactive" => StepId::Interactive,
+                n if n.starts_with(|c: char| c.is_ascii_digit()) => {
+                    StepId::Numbered(atoi(n) as u32)
+                }
+                _ => {
+                    return Err(Exit(common::fatal(
+                        inv,
+                        &format!("Bad step specified: {j}"),
+                    )));
+                }
+            };
+            (j, Some(step))
+        }
+    };
+    let (id, task) = match job_part.split_once('_') {
+        None => (job_part, None),
+        Some((id, t)) => {
+            if !t.starts_with(|c: char| c.is_ascii_digit()) {
+                return Err(Exit(common::fatal(
+                    inv,
+                    &format!("Bad job array element specified: {id}"),
+                )));
+            }
+            (id, Some(atoi(t) as u32))
+        }
+    };
+    Ok(Selected {
+        job_id: atoi(id) as u32,
+        task,
+        step,
+    })
+}
+
+fn time_arg(inv: &mut Invocation, spec: &str) -> Result<i64, Exit> {
+    match parse_time(spec, true, inv.now) {
+        Ok(t) => Ok(t),
+        Err(e) => {
+            common::raw_err(inv, &e.message(spec));
+            Err(Exit(1))
+        }
+    }
+}
+
+fn resolve_group(inv: &Invocation, g: &str) -> Option<u32> {
+    if let Ok(n) = g.parse::<u32>() {
+        return Some(n);
+    }
+    let _ = inv;
+    nix::unistd::Group::from_name(g)
+        .ok()
+        .flatten()
+        .map(|gr| gr.gid.as_raw())
+}
+
+/// `get_resource_arg_range`: `N` or `N-M`.
+fn range(s: &str) -> Option<(u32, u32)> {
+    let (a, b) = match s.split_once('-') {
+        Some((a, b)) => (a, b),
+        None => (s, s),
+    };
+    let a: u32 = a.trim().parse().ok()?;
+    let b: u32 = if b.trim().is_empty() {
+        u32::MAX
+    } else {
+        b.trim().parse().ok()?
+    };
+    (a <= b).then_some((a, b))
+}
+
+/// `get_unit_type`: the first letter of `--units`.
+fn unit(s: &str) -> Option<Unit> {
+    match s.chars().next()?.to_ascii_uppercase() {
+        'K' => Some(Unit::Kilo),
+        'M' => Some(Unit::Mega),
+        'G' => Some(Unit::Giga),
+        'T' => Some(Unit::Tera),
+        'P' => Some(Unit::Peta),
+        _ => None,
+    }
+}

@@ -1,0 +1,676 @@
+//! `scontrol`: options and keywords as `src/scontrol/scontrol.c` reads them. `show` is
+//! rendered here; job-control verbs go to [`super::scontrol_control`].
+
+use super::common::{self, out};
+use super::getopt::{self, Event, HasArg, LongOpt, long};
+use crate::backend::Cluster;
+use crate::cli::Invocation;
+use crate::format::scontrol::{self as fmt, Style};
+use crate::format::text::strncasecmp_eq;
+use crate::model::{JobRecord, hostlist};
+
+const SHORT: &str = "adhM:FoQu:vV";
+
+const FEDERATION: i32 = 0x100;
+const HIDE: i32 = 0x101;
+const LOCAL: i32 = 0x102;
+const SIBLING: i32 = 0x103;
+
+const fn c(ch: char) -> i32 {
+    ch as i32
+}
+
+const LONG: &[LongOpt] = &[
+    long("all", HasArg::No, c('a')),
+    long("cluster", HasArg::Required, c('M')),
+    long("clusters", HasArg::Required, c('M')),
+    long("details", HasArg::No, c('d')),
+    long("federation", HasArg::No, FEDERATION),
+    long("future", HasArg::No, c('F')),
+    long("help", HasArg::No, c('h')),
+    long("hide", HasArg::No, HIDE),
+    long("local", HasArg::No, LOCAL),
+    long("oneliner", HasArg::No, c('o')),
+    long("quiet", HasArg::No, c('Q')),
+    long("sibling", HasArg::No, SIBLING),
+    long("uid", HasArg::Required, c('u')),
+    long("usage", HasArg::No, c('h')),
+    long("verbose", HasArg::No, c('v')),
+    long("version", HasArg::No, c('V')),
+];
+
+/// `scontrol`'s global state, changed by options and keywords alike.
+struct State {
+    one_liner: bool,
+    detail: bool,
+    /// 1 = quiet, -1 = verbose, 0 = normal (Slurm's `quiet_flag`).
+    quiet: i32,
+    exit_code: i32,
+    exit: bool,
+}
+
+impl State {
+    fn style(&self) -> Style {
+        Style {
+            one_liner: self.one_liner,
+            detail: self.detail,
+        }
+    }
+}
+
+pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
+    let mut st = State {
+        one_liner: false,
+        detail: false,
+        quiet: 0,
+        exit_code: 0,
+        exit: false,
+    };
+    if let Some(list) = inv.var("SLURM_CLUSTERS").map(String::from)
+        && let Err(e) = common::clusters(&list, &cluster.cluster_name(), true)
+    {
+        inv.error(&e);
+        return 1;
+    }
+    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, LONG);
+    for ev in parsed.events {
+        let (opt, arg) = match ev {
+            Event::Error(msg) => {
+                common::raw_err(inv, &msg);
+                common::raw_err(inv, "Try \"scontrol --help\" for more information");
+                return 1;
+            }
+            Event::Opt(o, a) => (o, a.unwrap_or_default()),
+        };
+        match opt {
+            o if o == c('a') || o == c('F') => {}
+            o if o == c('d') => st.detail = true,
+            o if o == c('h') => {
+                out(inv, include_bytes!("text/scontrol_help.txt"));
+                return st.exit_code;
+            }
+            HIDE => st.detail = false,
+            FEDERATION | LOCAL | SIBLING => {}
+            o if o == c('M') => {
+                if let Err(e) = common::clusters(&arg, &cluster.cluster_name(), false) {
+                    inv.error(&e);
+                    return 1;
+                }
+            }
+            o if o == c('o') => st.one_liner = true,
+            o if o == c('Q') => st.quiet = 1,
+            o if o == c('u') && inv.users.resolve(&arg).is_none() => {
+                inv.error(&format!("--uid=\"{arg}\" invalid"));
+                return st.exit_code;
+            }
+            o if o == c('v') => st.quiet = -1,
+            o if o == c('V') => {
+                print_version(inv, &st);
+                return st.exit_code;
+            }
+            _ => {}
+        }
+    }
+    if !parsed.operands.is_empty() {
+        process(inv, cluster, &mut st, &parsed.operands);
+    } else {
+        interactive(inv, cluster, &mut st);
+    }
+    st.exit_code
+}
+
+fn print_version(inv: &mut Invocation, st: &State) {
+    out(inv, common::VERSION_LINE.as_bytes());
+    if st.quiet == -1 {
+        out(inv, b"slurm_api_version: 1443080, 22.5.8\n");
+    }
+}
+
+/// Without a command, scontrol reads commands from standard input.
+fn interactive(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State) {
+    use std::io::BufRead;
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    while !st.exit {
+        out(inv, b"scontrol: ");
+        let _ = inv.out.flush();
+        let Some(Ok(line)) = lines.next() else {
+            out(inv, b"\n");
+            break;
+        };
+        let words = split_command(&line);
+        process(inv, cluster, st, &words);
+    }
+}
+
+/// `_get_command`'s tokenizer: whitespace separates words, quotes keep spaces.
+fn split_command(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let (mut dq, mut sq) = (false, false);
+    for ch in line.chars() {
+        match ch {
+            '"' if !sq => {
+                dq = !dq;
+                cur.push(ch);
+            }
+            '\'' if !dq => {
+                sq = !sq;
+                cur.push(ch);
+            }
+            c if c.is_whitespace() && !dq && !sq => {
+                if !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// `xstrncasecmp(tag, name, MAX(tag_len, min))`: the keyword abbreviated to at least
+/// `min` letters.
+fn is(tag: &str, name: &str, min: usize) -> bool {
+    strncasecmp_eq(tag, name, tag.len().max(min))
+}
+
+/// The keywords handed to the job-control module.
+const CONTROL_VERBS: &[(&str, usize)] = &[
+    ("requeue", 3),
+    ("requeuehold", 11),
+    ("release", 3),
+    ("suspend", 2),
+    ("resume", 3),
+    ("top", 3),
+    ("wait_job", 2),
+    ("update", 1),
+    ("notify", 1),
+];
+
+/// Keywords that need a controller we do not have.
+const UNSUPPORTED: &[(&str, usize)] = &[
+    ("abort", 5),
+    ("cancel_reboot", 3),
+    ("completing", 2),
+    ("cluster", 2),
+    ("create", 2),
+    ("errnumstr", 2),
+    ("errnostr", 2),
+    ("gethost", 7),
+    ("hash_file", 15),
+    ("hash", 9),
+    ("pidinfo", 3),
+    ("ping", 3),
+    ("reboot_nodes", 3),
+    ("reconfigure", 3),
+    ("token", 3),
+    ("setdebugflags", 9),
+    ("fsdampeningfactor", 3),
+    ("setdebug", 2),
+    ("schedloglevel", 3),
+    ("write", 5),
+    ("takeover", 8),
+    ("shutdown", 8),
+    ("delete", 1),
+    ("listpids", 1),
+    ("getent", 6),
+    ("callerid", 3),
+];
+
+/// `_process_command`: one command line.
+fn process(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, argv: &[String]) {
+    let Some(tag) = argv.first() else {
+        st.exit_code = 1;
+        return;
+    };
+    let tag = tag.as_str();
+    let argc = argv.len();
+    let too_many = |inv: &mut Invocation, st: &mut State| {
+        st.exit_code = 1;
+        common::raw_err(inv, &format!("too many arguments for keyword:{tag}"));
+    };
+    // Order follows Slurm's chain of keyword tests, which matters for abbreviations.
+    if is(tag, "all", 2) {
+        // Hidden partitions: this implementation has none.
+    } else if is(tag, "details", 1) {
+        if argc > 1 {
+            too_many(inv, st);
+            return;
+        }
+        st.detail = true;
+    } else if is(tag, "exit", 2) || is(tag, "quit", 4) {
+        if argc > 1 {
+            too_many(inv, st);
+        }
+        st.exit = true;
+    } else if is(tag, "help", 2) {
+        if argc > 1 {
+            too_many(inv, st);
+        }
+        out(inv, include_bytes!("text/scontrol_help.txt"));
+    } else if is(tag, "hide", 2) {
+        st.detail = false;
+    } else if is(tag, "oneliner", 1) {
+        if argc > 1 {
+            too_many(inv, st);
+        }
+        st.one_liner = true;
+    } else if strncasecmp_eq(tag, "\\q", 2) || is(tag, "quiet", 4) {
+        if argc > 1 {
+            too_many(inv, st);
+        }
+        st.quiet = 1;
+    } else if is(tag, "show", 3) {
+        show(inv, cluster, st, argv);
+    } else if is(tag, "verbose", 4) {
+        if argc > 1 {
+            st.exit_code = 1;
+            common::raw_err(inv, &format!("too many arguments for {tag} keyword"));
+        }
+        st.quiet = -1;
+    } else if is(tag, "version", 4) {
+        if argc > 1 {
+            st.exit_code = 1;
+            common::raw_err(inv, &format!("too many arguments for {tag} keyword"));
+        }
+        print_version(inv, st);
+    } else if strncasecmp_eq(tag, "hold", 4)
+        || strncasecmp_eq(tag, "holdu", 5)
+        || strncasecmp_eq(tag, "uhold", 5)
+        || CONTROL_VERBS.iter().any(|(n, m)| is(tag, n, *m))
+    {
+        let rc = super::scontrol_control::run(inv, cluster, tag, &argv[1..], st.quiet == 1);
+        if rc != 0 {
+            st.exit_code = rc;
+        }
+    } else if UNSUPPORTED.iter().any(|(n, m)| is(tag, n, *m)) {
+        st.exit_code = 1;
+        inv.error(&format!("{tag} is not supported by this implementation"));
+    } else {
+        st.exit_code = 1;
+        common::raw_err(inv, &format!("invalid keyword: {tag}"));
+    }
+}
+
+/// `_show_it`: `show <entity> [name]` or `show <entity>=<name>`.
+fn show(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, argv: &[String]) {
+    let quiet = st.quiet == 1;
+    if argv.len() < 2 {
+        st.exit_code = 1;
+        if !quiet {
+            common::raw_err(inv, &format!("too few arguments for keyword:{}", argv[0]));
+        }
+        return;
+    }
+    if argv.len() > 3 {
+        st.exit_code = 1;
+        if !quiet {
+            common::raw_err(inv, &format!("too many arguments for keyword:{}", argv[0]));
+        }
+        return;
+    }
+    let (tag, val) = match argv[1].split_once('=') {
+        Some((t, v)) => (t.to_string(), Some(v.to_string())),
+        None => (argv[1].clone(), argv.get(2).cloned()),
+    };
+    let t = tag.as_str();
+    if is(t, "config", 1) {
+        show_config(inv, cluster, st);
+    } else if is(t, "hostnames", 5) {
+        let list = val.or_else(|| inv.var("SLURM_NODELIST").map(String::from));
+        match list {
+            None => inv.error("host list is empty"),
+            Some(l) => match hostlist::expand(&l) {
+                Some(hosts) => {
+                    let text: String = hosts.iter().map(|h| format!("{h}\n")).collect();
+                    out(inv, text.as_bytes());
+                }
+                None => common::raw_err(inv, &format!("Invalid hostlist: {l}")),
+            },
+        }
+    } else if is(t, "hostlist", 5) || is(t, "hostlistsorted", 9) {
+        let sorted = is(t, "hostlistsorted", 9);
+        match val {
+            None => {
+                st.exit_code = 1;
+                common::raw_err(inv, "invalid encode argument");
+                out(inv, include_bytes!("text/scontrol_help.txt"));
+            }
+            Some(v) => {
+                if encode_hostlist(inv, &v, sorted).is_err() {
+                    st.exit_code = 1;
+                }
+            }
+        }
+    } else if is(t, "jobs", 1) || is(t, "jobid", 1) {
+        show_jobs(inv, cluster, st, val.as_deref());
+    } else if is(t, "nodes", 1) {
+        show_nodes(inv, cluster, st, val.as_deref());
+    } else if is(t, "partitions", 2) || is(t, "partitionname", 2) {
+        show_partitions(inv, cluster, st, val.as_deref());
+    } else if [
+        "aliases",
+        "bbstat",
+        "dwstat",
+        "burstbuffer",
+        "assoc_mgr",
+        "cache",
+        "daemons",
+        "Federations",
+        "FrontendName",
+        "licenses",
+        "reservations",
+        "reservationname",
+        "slurmd",
+        "steps",
+        "topology",
+    ]
+    .iter()
+    .any(|n| is(t, n, 1))
+    {
+        st.exit_code = 1;
+        inv.error(&format!("show {t} is not supported by this implementation"));
+    } else {
+        st.exit_code = 1;
+        if !quiet {
+            common::raw_err(inv, &format!("invalid entity:{t} for keyword:{} ", argv[0]));
+        }
+    }
+}
+
+fn show_config(inv: &mut Invocation, cluster: &dyn Cluster, _st: &mut State) {
+    let clock = common::clock(inv);
+    let text = fmt::config(
+        &clock.time_str(Some(inv.now), 32),
+        &cluster.cluster_name(),
+        &cluster.config(),
+    );
+    out(inv, text.as_bytes());
+}
+
+/// `scontrol_encode_hostlist`: a list (or a file of names when it starts with `/`) in
+/// Slurm's ranged form.
+fn encode_hostlist(inv: &mut Invocation, arg: &str, sorted: bool) -> Result<(), ()> {
+    let list = if arg.starts_with('/') {
+        match std::fs::read_to_string(arg) {
+            Ok(text) => {
+                let joined = text.replace('\n', ",");
+                let mut s = String::new();
+                for ch in joined.chars() {
+                    if !(ch == ',' && s.ends_with(',')) {
+                        s.push(ch);
+                    }
+                }
+                s
+            }
+            Err(_) => {
+                common::raw_err(inv, &format!("Can not open {arg}"));
+                return Err(());
+            }
+        }
+    } else {
+        arg.to_string()
+    };
+    let Some(mut hosts) = hostlist::expand(&list) else {
+        common::raw_err(inv, &format!("Invalid hostlist: {list}"));
+        return Err(());
+    };
+    let text = if sorted {
+        hosts.sort_by(|a, b| crate::format::sinfo::group::host_cmp(a, b));
+        hostlist::compress(&hosts)
+    } else {
+        hostlist::compress_ordered(&hosts)
+    };
+    out(inv, format!("{text}\n").as_bytes());
+    Ok(())
+}
+
+/// `scontrol_print_job`: all jobs, or the job (and its array tasks) with an id.
+fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Option<&str>) {
+    let quiet = st.quiet == 1;
+    let mut want: Option<(u32, Option<u32>)> = None;
+    if let Some(s) = id {
+        if !s
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '_' || c == '+')
+        {
+            st.exit_code = 1;
+            if !quiet {
+                common::raw_err(inv, "scontrol_print_job error: Invalid job id specified");
+            }
+            return;
+        }
+        let (job, rest) = crate::format::text::strtol(s);
+        let task = s[rest..]
+            .strip_prefix('_')
+            .map(|t| crate::format::text::strtol(t).0 as u32);
+        want = Some((job as u32, task));
+    }
+    let jobs = match cluster.jobs() {
+        Ok(j) => j,
+        Err(e) => {
+            st.exit_code = 1;
+            if !quiet {
+                common::raw_err(inv, &format!("slurm_load_jobs error: {e}"));
+            }
+            return;
+        }
+    };
+    let loaded: Vec<&JobRecord> = match want {
+        None => jobs.iter().collect(),
+        Some((id, _)) => {
+            let found: Vec<&JobRecord> = jobs
+                .iter()
+                .filter(|j| j.job_id == id || (j.array.is_some() && j.array_job_id() == id))
+                .collect();
+            if found.is_empty() {
+                st.exit_code = 1;
+                if !quiet {
+                    common::raw_err(
+                        inv,
+                        &format!(
+                            "slurm_load_jobs error: {}",
+                            crate::backend::SlurmErrno::InvalidJobId.text()
+                        ),
+                    );
+                }
+                return;
+            }
+            found
+        }
+    };
+    let clock = common::clock(inv);
+    if st.quiet == -1 {
+        let line = format!(
+            "last_update_time={}, records={}\n",
+            clock.time_str(Some(inv.now), 32),
+            loaded.len()
+        );
+        out(inv, line.as_bytes());
+    }
+    let mut printed = 0;
+    for job in loaded {
+        let task = want.and_then(|w| w.1);
+        let shown = match (task, &job.array) {
+            (None, _) => Some(job.clone()),
+            (Some(t), Some(crate::model::ArrayPart::Task { task_id, .. })) if *task_id == t => {
+                Some(job.clone())
+            }
+            (
+                Some(t),
+                Some(crate::model::ArrayPart::Pending {
+                    array_job_id,
+                    tasks,
+                    ..
+                }),
+            ) if tasks.contains(&t) => {
+                // One task of the pending record is shown as that task.
+                let mut one = job.clone();
+                one.array = Some(crate::model::ArrayPart::Task {
+                    array_job_id: *array_job_id,
+                    task_id: t,
+                });
+                Some(one)
+            }
+            _ => None,
+        };
+        if let Some(j) = shown {
+            out(inv, fmt::job::render(&j, st.style(), &clock).as_bytes());
+            printed += 1;
+        }
+    }
+    if printed == 0 {
+        match want {
+            Some((id, Some(t))) => {
+                st.exit_code = 1;
+                if !quiet {
+                    out(inv, format!("Job {id}_{t} not found\n").as_bytes());
+                }
+            }
+            Some((id, None)) => {
+                st.exit_code = 1;
+                if !quiet {
+                    out(inv, format!("Job {id} not found\n").as_bytes());
+                }
+            }
+            None => {
+                if !quiet {
+                    out(inv, b"No jobs in the system\n");
+                }
+            }
+        }
+    }
+}
+
+fn show_partitions(
+    inv: &mut Invocation,
+    cluster: &dyn Cluster,
+    st: &mut State,
+    name: Option<&str>,
+) {
+    let quiet = st.quiet == 1;
+    let parts = match cluster.partitions() {
+        Ok(p) => p,
+        Err(e) => {
+            st.exit_code = 1;
+            if !quiet {
+                common::raw_err(inv, &format!("slurm_load_partitions error: {e}"));
+            }
+            return;
+        }
+    };
+    if st.quiet == -1 {
+        let clock = common::clock(inv);
+        let line = format!(
+            "last_update_time={}, records={}\n",
+            clock.time_str(Some(inv.now), 32),
+            parts.len()
+        );
+        out(inv, line.as_bytes());
+    }
+    let mut printed = 0;
+    for p in parts.iter().filter(|p| name.is_none_or(|n| n == p.name)) {
+        out(inv, fmt::partition::render(p, st.style()).as_bytes());
+        printed += 1;
+        if name.is_some() {
+            break;
+        }
+    }
+    if printed == 0 && !quiet {
+        match name {
+            Some(n) => {
+                st.exit_code = 1;
+                out(inv, format!("Partition {n} not found\n").as_bytes());
+            }
+            None => out(inv, b"No partitions in the system\n"),
+        }
+    } else if printed == 0 && name.is_some() {
+        st.exit_code = 1;
+    }
+}
+
+fn show_nodes(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, list: Option<&str>) {
+    let quiet = st.quiet == 1;
+    let nodes = match cluster.nodes() {
+        Ok(n) => n,
+        Err(e) => {
+            st.exit_code = 1;
+            if !quiet {
+                common::raw_err(inv, &format!("slurm_load_node error: {e}"));
+            }
+            return;
+        }
+    };
+    let parts = match cluster.partitions() {
+        Ok(p) => p,
+        Err(e) => {
+            st.exit_code = 1;
+            if !quiet {
+                common::raw_err(inv, &format!("slurm_load_partitions error: {e}"));
+            }
+            return;
+        }
+    };
+    let clock = common::clock(inv);
+    if st.quiet == -1 {
+        let line = format!(
+            "last_update_time={}, records={}\n",
+            clock.time_str(Some(inv.now), 32),
+            nodes.len()
+        );
+        out(inv, line.as_bytes());
+    }
+    let part_names = |n: &crate::model::NodeRecord| -> Vec<String> {
+        let from_parts: Vec<String> = parts
+            .iter()
+            .filter(|p| p.nodes.contains(&n.name))
+            .map(|p| p.name.clone())
+            .collect();
+        if from_parts.is_empty() {
+            n.partitions.clone()
+        } else {
+            from_parts
+        }
+    };
+    match list {
+        None => {
+            if nodes.is_empty() {
+                if !quiet {
+                    out(inv, b"No nodes in the system\n");
+                }
+                return;
+            }
+            for n in &nodes {
+                let text = fmt::node::render(n, &part_names(n), st.style(), &clock);
+                out(inv, text.as_bytes());
+            }
+        }
+        Some(l) => {
+            let Some(names) = hostlist::expand(l) else {
+                st.exit_code = 1;
+                if !quiet {
+                    common::raw_err(inv, &format!("unable to parse node list {l}"));
+                }
+                return;
+            };
+            for name in names {
+                match nodes.iter().find(|n| n.name == name) {
+                    Some(n) => {
+                        let text = fmt::node::render(n, &part_names(n), st.style(), &clock);
+                        out(inv, text.as_bytes());
+                    }
+                    None => {
+                        st.exit_code = 1;
+                        if !quiet {
+                            out(inv, format!("Node {name} not found\n").as_bytes());
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
