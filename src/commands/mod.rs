@@ -4,7 +4,6 @@
 
 mod common;
 pub mod doctor;
-pub mod getopt;
 pub mod install_links;
 pub mod internal;
 pub mod sacct;

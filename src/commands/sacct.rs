@@ -2,7 +2,6 @@
 //! defaults, then the rows from [`crate::format::sacct`].
 
 use super::common::{self, out};
-use super::getopt::{self, Event, HasArg, LongOpt, long};
 use crate::backend::{AccountingQuery, Cluster};
 use crate::cli::Invocation;
 use crate::format::sacct::cell::Layout;
@@ -13,6 +12,7 @@ use crate::format::text::atoi;
 use crate::model::time_spec::parse_time;
 use crate::model::units::{Convert, Unit};
 use crate::model::{JobState, StepId, hostlist, timestamp};
+use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
 
 const SHORT: &str = "aA:bBcC:DeE:f:F:g:hi:I:j:k:K:lLM:nN:o:pPq:r:s:S:Ttu:UvVW:x:X";
 

@@ -3,73 +3,50 @@
 use crate::backend::{BackendError, Cluster, SignalRequest, SlurmErrno};
 use crate::cli::Invocation;
 use crate::model::{ArrayPart, JobRecord, JobSelector, JobState, TaskSelector};
-use crate::options::getopt::{self, HasArg, Spec};
+use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
 
 const HELP: &str = include_str!("text/scancel_help.txt");
 const USAGE: &str = include_str!("text/scancel_usage.txt");
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum O {
-    Account,
-    Batch,
-    Ctld,
-    Full,
-    Help,
-    Hurry,
-    Interactive,
-    Clusters,
-    Name,
-    Me,
-    Nodelist,
-    Partition,
-    Qos,
-    Quiet,
-    Reservation,
-    Sibling,
-    Signal,
-    State,
-    Usage,
-    User,
-    Verbose,
-    Version,
-    Wckey,
+const SHORT: &str = "A:bfHiM:n:p:Qq:R:s:t:u:vVw:";
+const OPT_CTLD: i32 = 0x100;
+const OPT_HELP: i32 = 0x101;
+const OPT_ME: i32 = 0x102;
+const OPT_SIBLING: i32 = 0x103;
+const OPT_USAGE: i32 = 0x104;
+const OPT_WCKEY: i32 = 0x105;
+
+const fn c(ch: char) -> i32 {
+    ch as i32
 }
 
-const fn spec(long: &'static str, short: Option<char>, has_arg: HasArg, id: O) -> Spec<O> {
-    Spec {
-        long: Some(long),
-        short,
-        has_arg,
-        id,
-    }
-}
-
-const SPECS: &[Spec<O>] = &[
-    spec("account", Some('A'), HasArg::Required, O::Account),
-    spec("batch", Some('b'), HasArg::No, O::Batch),
-    spec("ctld", None, HasArg::No, O::Ctld),
-    spec("full", Some('f'), HasArg::No, O::Full),
-    spec("help", None, HasArg::No, O::Help),
-    spec("hurry", Some('H'), HasArg::No, O::Hurry),
-    spec("interactive", Some('i'), HasArg::No, O::Interactive),
-    spec("cluster", None, HasArg::Required, O::Clusters),
-    spec("clusters", Some('M'), HasArg::Required, O::Clusters),
-    spec("jobname", None, HasArg::Required, O::Name),
-    spec("me", None, HasArg::No, O::Me),
-    spec("name", Some('n'), HasArg::Required, O::Name),
-    spec("nodelist", Some('w'), HasArg::Required, O::Nodelist),
-    spec("partition", Some('p'), HasArg::Required, O::Partition),
-    spec("qos", Some('q'), HasArg::Required, O::Qos),
-    spec("quiet", Some('Q'), HasArg::No, O::Quiet),
-    spec("reservation", Some('R'), HasArg::Required, O::Reservation),
-    spec("sibling", None, HasArg::Required, O::Sibling),
-    spec("signal", Some('s'), HasArg::Required, O::Signal),
-    spec("state", Some('t'), HasArg::Required, O::State),
-    spec("usage", None, HasArg::No, O::Usage),
-    spec("user", Some('u'), HasArg::Required, O::User),
-    spec("verbose", Some('v'), HasArg::No, O::Verbose),
-    spec("version", Some('V'), HasArg::No, O::Version),
-    spec("wckey", None, HasArg::Required, O::Wckey),
+/// `long_options[]` of src/scancel/opt.c, in its order.
+const LONG: &[LongOpt] = &[
+    long("account", HasArg::Required, c('A')),
+    long("batch", HasArg::No, c('b')),
+    long("ctld", HasArg::No, OPT_CTLD),
+    long("full", HasArg::No, c('f')),
+    long("help", HasArg::No, OPT_HELP),
+    long("hurry", HasArg::No, c('H')),
+    long("interactive", HasArg::No, c('i')),
+    long("cluster", HasArg::Required, c('M')),
+    long("clusters", HasArg::Required, c('M')),
+    long("jobname", HasArg::Required, c('n')),
+    long("me", HasArg::No, OPT_ME),
+    long("name", HasArg::Required, c('n')),
+    long("nodelist", HasArg::Required, c('w')),
+    long("partition", HasArg::Required, c('p')),
+    long("qos", HasArg::Required, c('q')),
+    long("quiet", HasArg::No, c('Q')),
+    long("reservation", HasArg::Required, c('R')),
+    long("sibling", HasArg::Required, OPT_SIBLING),
+    long("signal", HasArg::Required, c('s')),
+    long("state", HasArg::Required, c('t')),
+    long("usage", HasArg::No, OPT_USAGE),
+    long("user", HasArg::Required, c('u')),
+    long("verbose", HasArg::No, c('v')),
+    long("version", HasArg::No, c('V')),
+    long("wckey", HasArg::Required, OPT_WCKEY),
 ];
 
 #[derive(Default)]
@@ -215,56 +192,62 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         return code;
     }
     let args = inv.args.clone();
-    let (found, operands) = match getopt::parse_permuted(&args, SPECS) {
-        Ok(p) => p,
-        Err(e) => {
-            let _ = writeln!(inv.err, "scancel: {}", e.0);
-            let _ = writeln!(inv.err, "Try \"scancel --help\" for more information");
-            return 1;
-        }
-    };
+    let parsed = getopt::parse("scancel", &args, SHORT, LONG);
     let mut me = false;
-    for f in found {
-        let v = f.value.clone().unwrap_or_default();
-        match f.id {
-            O::Account => o.account = Some(v.to_lowercase()),
-            O::Batch => o.batch = true,
-            O::Ctld | O::Hurry | O::Sibling => {}
-            O::Full => o.full = true,
-            O::Help => {
+    for event in parsed.events {
+        let (val, value) = match event {
+            Event::Error(line) => {
+                let _ = writeln!(inv.err, "{line}");
+                let _ = writeln!(inv.err, "Try \"scancel --help\" for more information");
+                return 1;
+            }
+            Event::Opt(val, value) => (val, value),
+        };
+        let v = value.unwrap_or_default();
+        match (val, char::from_u32(val as u32)) {
+            (OPT_HELP, _) => {
                 let _ = inv.out.write_all(HELP.as_bytes());
                 return 0;
             }
-            O::Usage => {
+            (OPT_USAGE, _) => {
                 let _ = inv.out.write_all(USAGE.as_bytes());
                 return 0;
             }
-            O::Version => {
+            (OPT_ME, _) => me = true,
+            (OPT_WCKEY, _) => o.wckey = Some(v),
+            // --ctld and --sibling concern Slurm's RPC routing and federations.
+            (OPT_CTLD | OPT_SIBLING, _) => {}
+            (_, Some('A')) => o.account = Some(v.to_lowercase()),
+            (_, Some('b')) => o.batch = true,
+            (_, Some('f')) => o.full = true,
+            // --hurry skips burst buffer stage-out; there are no burst buffers.
+            (_, Some('H')) => {}
+            (_, Some('i')) => o.interactive = true,
+            (_, Some('M')) => o.clusters = Some(v),
+            (_, Some('n')) => o.name = Some(v),
+            (_, Some('w')) => o.nodelist = Some(v),
+            (_, Some('p')) => o.partition = Some(v),
+            (_, Some('q')) => o.qos = Some(v.to_lowercase()),
+            (_, Some('Q')) => o.verbose = -1,
+            (_, Some('R')) => o.reservation = Some(v),
+            (_, Some('s')) => match signal_arg(inv, &v) {
+                Ok(s) => o.signal = Some(s),
+                Err(code) => return code,
+            },
+            (_, Some('t')) => match state_arg(inv, &v, false) {
+                Ok(s) => o.state = Some(s),
+                Err(code) => return code,
+            },
+            (_, Some('u')) => o.user = Some(v),
+            (_, Some('v')) => o.verbose += 1,
+            (_, Some('V')) => {
                 let _ = writeln!(inv.out, "{}", super::SLURM_VERSION_LINE);
                 return 0;
             }
-            O::Interactive => o.interactive = true,
-            O::Clusters => o.clusters = Some(v),
-            O::Name => o.name = Some(v),
-            O::Me => me = true,
-            O::Nodelist => o.nodelist = Some(v),
-            O::Partition => o.partition = Some(v),
-            O::Qos => o.qos = Some(v.to_lowercase()),
-            O::Quiet => o.verbose = -1,
-            O::Reservation => o.reservation = Some(v),
-            O::Signal => match signal_arg(inv, &v) {
-                Ok(s) => o.signal = Some(s),
-                Err(c) => return c,
-            },
-            O::State => match state_arg(inv, &v, false) {
-                Ok(s) => o.state = Some(s),
-                Err(c) => return c,
-            },
-            O::User => o.user = Some(v),
-            O::Verbose => o.verbose += 1,
-            O::Wckey => o.wckey = Some(v),
+            _ => {}
         }
     }
+    let operands = parsed.operands;
     if me {
         o.user = Some(inv.user.uid.to_string());
     }

@@ -2,12 +2,12 @@
 //! rendered here; job-control verbs go to [`super::scontrol_control`].
 
 use super::common::{self, out};
-use super::getopt::{self, Event, HasArg, LongOpt, long};
 use crate::backend::Cluster;
 use crate::cli::Invocation;
 use crate::format::scontrol::{self as fmt, Style};
 use crate::format::text::strncasecmp_eq;
 use crate::model::{JobRecord, hostlist};
+use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
 
 const SHORT: &str = "adhM:FoQu:vV";
 

@@ -1,7 +1,6 @@
 //! `sinfo`: options as `src/sinfo/opts.c` reads them, then [`crate::format::sinfo`].
 
 use super::common::{self, comma_list, out};
-use super::getopt::{self, Event, HasArg, LongOpt, long};
 use crate::backend::Cluster;
 use crate::cli::Invocation;
 use crate::format::sinfo::group::{Build, NodeFilter};
@@ -10,6 +9,7 @@ use crate::format::text::strtol;
 use crate::model::node_state::{self as ns};
 use crate::model::units::Convert;
 use crate::model::{hostlist, timestamp};
+use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
 
 const SHORT: &str = "adehi:lM:n:No:O:p:rRsS:t:TvV";
 

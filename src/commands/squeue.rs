@@ -2,7 +2,6 @@
 //! job or step view from [`crate::format::squeue`].
 
 use super::common::{self, comma_list, out};
-use super::getopt::{self, Event, HasArg, LongOpt, long};
 use crate::backend::{BackendError, Cluster};
 use crate::cli::Invocation;
 use crate::format::squeue::select::{JobIdSel, StateFilter, StateSel, valid_states_text};
@@ -10,6 +9,7 @@ use crate::format::squeue::{self as fmt, Format, Note, View};
 use crate::format::text::strtol;
 use crate::model::units::Convert;
 use crate::model::{JobRecord, StepId, hostlist, timestamp};
+use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
 
 const SHORT: &str = "A:ahi:j::lL:n:M:O:o:p:Pq:R:rs::S:t:u:U:vVw:";
 

@@ -1,377 +1,292 @@
-//! glibc `getopt_long` as Slurm's commands use it, message for message: short options with
-//! bundling (`-HQ`, `-N2`, `-N 2`), long options with `=` or a separate argument, unique
-//! prefixes (`--part=debug`), optional arguments only attached, `--` ending the options,
-//! and the script name ending them too (the `+` of Slurm's optstrings).
+//! glibc `getopt_long` as Slurm's query commands use it: short option clusters (`-hl`,
+//! `-ofmt`), `--long=value` and `--long value`, unambiguous long prefixes, optional
+//! arguments (`-j123`, `--jobs=123`), argument permutation and `--`, and glibc's own error
+//! lines (`squeue: unrecognized option '--bogus'`).
 
-/// Whether an option takes a value.
+/// Whether an option takes an argument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HasArg {
     No,
     Required,
+    /// Only attached: `-j123` or `--jobs=123`.
     Optional,
 }
 
-/// One option getopt knows: a long name and/or a short letter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Spec<Id> {
-    pub long: Option<&'static str>,
-    pub short: Option<char>,
+/// A long option: its name, argument kind and the value reported for it.
+#[derive(Debug, Clone, Copy)]
+pub struct LongOpt {
+    pub name: &'static str,
     pub has_arg: HasArg,
-    pub id: Id,
+    pub val: i32,
 }
 
-/// What the user typed, option by option.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found<Id> {
-    pub id: Id,
-    pub value: Option<String>,
-    /// How it was spelled (`--time`, `-t`), for messages.
-    pub spelled: String,
+/// Shorthand for building option tables.
+pub const fn long(name: &'static str, has_arg: HasArg, val: i32) -> LongOpt {
+    LongOpt { name, has_arg, val }
 }
 
-/// A getopt failure: glibc's message (without the `prog: ` prefix).
+/// One step of option parsing, in command-line order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GetoptError(pub String);
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Parsed<Id> {
-    pub options: Vec<Found<Id>>,
-    /// Index in `args` of the first argument that is not an option.
-    pub rest: usize,
-    /// Whether `--` ended the options.
-    pub double_dash: bool,
+pub enum Event {
+    /// An option: its value (the short letter, or the long option's id) and argument.
+    Opt(i32, Option<String>),
+    /// What glibc prints for a bad option (without newline); the caller decides what
+    /// happens next, as Slurm's `case '?'` does.
+    Error(String),
 }
 
-/// Parses `args` (without argv[0]) up to the first argument that is not an option, as
-/// the `+` at the start of Slurm's optstrings asks.
-pub fn parse<Id: Copy + PartialEq>(
-    args: &[String],
-    specs: &[Spec<Id>],
-) -> Result<Parsed<Id>, GetoptError> {
-    let mut options = Vec::new();
+/// The options in order, and the operands (non-options) in order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Parsed {
+    pub events: Vec<Event>,
+    pub operands: Vec<String>,
+}
+
+/// Parses `args` (without the program name) like `getopt_long(argc, argv, shortopts,
+/// longopts)`; `prog` is used in error messages as glibc uses `argv[0]`.
+pub fn parse(prog: &str, args: &[String], shortopts: &str, longopts: &[LongOpt]) -> Parsed {
+    let in_order = shortopts.starts_with('+');
+    let shortopts = shortopts.trim_start_matches(['+', '-']);
+    let mut p = Parsed::default();
     let mut i = 0;
     while i < args.len() {
         let arg = &args[i];
+        i += 1;
         if arg == "--" {
-            return Ok(Parsed {
-                options,
-                rest: i + 1,
-                double_dash: true,
-            });
+            p.operands.extend(args[i..].iter().cloned());
+            break;
         }
         if let Some(body) = arg.strip_prefix("--") {
-            let (name, inline) = match body.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_string())),
-                None => (body, None),
-            };
-            let spec = find_long(specs, name, arg)?;
-            let long = spec.long.unwrap_or(name);
-            let value = match spec.has_arg {
-                HasArg::No => {
-                    if inline.is_some() {
-                        return Err(GetoptError(format!(
-                            "option '--{long}' doesn't allow an argument"
-                        )));
-                    }
-                    None
-                }
-                HasArg::Optional => inline,
-                HasArg::Required => match inline {
-                    Some(v) => Some(v),
-                    None => {
-                        i += 1;
-                        match args.get(i) {
-                            Some(v) => Some(v.clone()),
-                            None => {
-                                return Err(GetoptError(format!(
-                                    "option '--{long}' requires an argument"
-                                )));
-                            }
-                        }
-                    }
-                },
-            };
-            options.push(Found {
-                id: spec.id,
-                value,
-                spelled: format!("--{long}"),
-            });
-            i += 1;
-            continue;
+            p.events
+                .push(long_option(prog, body, args, &mut i, longopts));
+        } else if arg.len() > 1 && arg.starts_with('-') {
+            short_cluster(prog, &arg[1..], args, &mut i, shortopts, &mut p.events);
+        } else if in_order {
+            p.operands.extend(args[i - 1..].iter().cloned());
+            break;
+        } else {
+            p.operands.push(arg.clone());
         }
-        if arg.len() > 1 && arg.starts_with('-') {
-            let chars: Vec<char> = arg.chars().skip(1).collect();
-            let mut j = 0;
-            while j < chars.len() {
-                let c = chars[j];
-                let Some(spec) = specs.iter().find(|s| s.short == Some(c)) else {
-                    return Err(GetoptError(format!("invalid option -- '{c}'")));
-                };
-                let attached: String = chars[j + 1..].iter().collect();
-                match spec.has_arg {
-                    HasArg::No => {
-                        options.push(Found {
-                            id: spec.id,
-                            value: None,
-                            spelled: format!("-{c}"),
-                        });
-                        j += 1;
-                    }
-                    HasArg::Optional => {
-                        let value = (!attached.is_empty()).then_some(attached);
-                        options.push(Found {
-                            id: spec.id,
-                            value,
-                            spelled: format!("-{c}"),
-                        });
-                        break;
-                    }
-                    HasArg::Required => {
-                        let value = if !attached.is_empty() {
-                            attached
-                        } else {
-                            i += 1;
-                            match args.get(i) {
-                                Some(v) => v.clone(),
-                                None => {
-                                    return Err(GetoptError(format!(
-                                        "option requires an argument -- '{c}'"
-                                    )));
-                                }
-                            }
-                        };
-                        options.push(Found {
-                            id: spec.id,
-                            value: Some(value),
-                            spelled: format!("-{c}"),
-                        });
-                        break;
-                    }
-                }
-            }
-            i += 1;
-            continue;
-        }
-        // The first argument that is not an option ends them.
-        break;
     }
-    Ok(Parsed {
-        options,
-        rest: i,
-        double_dash: false,
+    p
+}
+
+fn long_option(
+    prog: &str,
+    body: &str,
+    args: &[String],
+    next: &mut usize,
+    longopts: &[LongOpt],
+) -> Event {
+    let (name, value) = match body.split_once('=') {
+        Some((n, v)) => (n, Some(v)),
+        None => (body, None),
+    };
+    let found = match longopts.iter().find(|o| o.name == name) {
+        Some(o) => o,
+        None => {
+            let matches: Vec<&LongOpt> = longopts
+                .iter()
+                .filter(|o| o.name.starts_with(name))
+                .collect();
+            let Some(&first) = matches.first() else {
+                return Event::Error(format!("{prog}: unrecognized option '--{body}'"));
+            };
+            let differing: Vec<&&LongOpt> = matches
+                .iter()
+                .skip(1)
+                .filter(|o| o.has_arg != first.has_arg || o.val != first.val)
+                .collect();
+            if !differing.is_empty() {
+                let mut msg = format!("{prog}: option '--{body}' is ambiguous; possibilities:");
+                // glibc lists the first match and every later one that differs from it.
+                for o in longopts {
+                    let listed =
+                        std::ptr::eq(o, first) || differing.iter().any(|d| std::ptr::eq(**d, o));
+                    if listed {
+                        msg.push_str(&format!(" '--{}'", o.name));
+                    }
+                }
+                return Event::Error(msg);
+            }
+            first
+        }
+    };
+    match (found.has_arg, value) {
+        (HasArg::No, Some(_)) => Event::Error(format!(
+            "{prog}: option '--{}' doesn't allow an argument",
+            found.name
+        )),
+        (HasArg::No, None) | (HasArg::Optional, None) => Event::Opt(found.val, None),
+        (_, Some(v)) => Event::Opt(found.val, Some(v.to_string())),
+        (HasArg::Required, None) => match args.get(*next) {
+            Some(v) => {
+                *next += 1;
+                Event::Opt(found.val, Some(v.clone()))
+            }
+            None => Event::Error(format!(
+                "{prog}: option '--{}' requires an argument",
+                found.name
+            )),
+        },
+    }
+}
+
+/// What a short option letter takes, from the optstring.
+fn short_kind(shortopts: &str, c: char) -> Option<HasArg> {
+    if c == ':' {
+        return None;
+    }
+    let at = shortopts.find(c)?;
+    let rest = &shortopts[at + c.len_utf8()..];
+    Some(if rest.starts_with("::") {
+        HasArg::Optional
+    } else if rest.starts_with(':') {
+        HasArg::Required
+    } else {
+        HasArg::No
     })
 }
 
-/// Finds a long option by exact name or unique prefix, as glibc does: an exact match wins;
-/// several prefix matches are ambiguous unless they are the same option.
-fn find_long<'a, Id: Copy + PartialEq>(
-    specs: &'a [Spec<Id>],
-    name: &str,
-    arg: &str,
-) -> Result<&'a Spec<Id>, GetoptError> {
-    let shown = arg.split_once('=').map_or(arg, |(n, _)| n);
-    if name.is_empty() {
-        return Err(GetoptError(format!("unrecognized option '{shown}'")));
-    }
-    if let Some(s) = specs.iter().find(|s| s.long == Some(name)) {
-        return Ok(s);
-    }
-    let candidates: Vec<&Spec<Id>> = specs
-        .iter()
-        .filter(|s| s.long.is_some_and(|l| l.starts_with(name)))
-        .collect();
-    match candidates.as_slice() {
-        [] => Err(GetoptError(format!("unrecognized option '{shown}'"))),
-        [one] => Ok(one),
-        [first, others @ ..] => {
-            if others
-                .iter()
-                .all(|o| o.id == first.id && o.has_arg == first.has_arg)
-            {
-                return Ok(first);
-            }
-            let list: String = candidates
-                .iter()
-                .map(|c| format!(" '--{}'", c.long.unwrap_or("")))
-                .collect();
-            Err(GetoptError(format!(
-                "option '{shown}' is ambiguous; possibilities:{list}"
-            )))
-        }
-    }
-}
-
-/// Like [`parse`], but also collects the non-option arguments wherever they appear
-/// (glibc's default permutation, used by squeue/sacct/scancel style commands).
-pub fn parse_permuted<Id: Copy + PartialEq>(
+fn short_cluster(
+    prog: &str,
+    cluster: &str,
     args: &[String],
-    specs: &[Spec<Id>],
-) -> Result<(Vec<Found<Id>>, Vec<String>), GetoptError> {
-    let mut options = Vec::new();
-    let mut operands = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let parsed = parse(&args[i..], specs)?;
-        options.extend(parsed.options);
-        i += parsed.rest;
-        if parsed.double_dash {
-            operands.extend(args[i..].iter().cloned());
-            break;
-        }
-        if let Some(a) = args.get(i) {
-            operands.push(a.clone());
-            i += 1;
+    next: &mut usize,
+    shortopts: &str,
+    events: &mut Vec<Event>,
+) {
+    for (pos, c) in cluster.char_indices() {
+        let rest = &cluster[pos + c.len_utf8()..];
+        match short_kind(shortopts, c) {
+            None => events.push(Event::Error(format!("{prog}: invalid option -- '{c}'"))),
+            Some(HasArg::No) => events.push(Event::Opt(c as i32, None)),
+            Some(HasArg::Optional) => {
+                let arg = if rest.is_empty() {
+                    None
+                } else {
+                    Some(rest.to_string())
+                };
+                events.push(Event::Opt(c as i32, arg));
+                return;
+            }
+            Some(HasArg::Required) => {
+                if !rest.is_empty() {
+                    events.push(Event::Opt(c as i32, Some(rest.to_string())));
+                } else if let Some(v) = args.get(*next) {
+                    *next += 1;
+                    events.push(Event::Opt(c as i32, Some(v.clone())));
+                } else {
+                    events.push(Event::Error(format!(
+                        "{prog}: option requires an argument -- '{c}'"
+                    )));
+                }
+                return;
+            }
         }
     }
-    Ok((options, operands))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    enum O {
-        Nodes,
-        NodeList,
-        Hold,
-        Quiet,
-        Nice,
-        Time,
-        TimeMin,
-    }
-
-    const SPECS: &[Spec<O>] = &[
-        Spec {
-            long: Some("nodes"),
-            short: Some('N'),
-            has_arg: HasArg::Required,
-            id: O::Nodes,
-        },
-        Spec {
-            long: Some("nodelist"),
-            short: Some('w'),
-            has_arg: HasArg::Required,
-            id: O::NodeList,
-        },
-        Spec {
-            long: Some("hold"),
-            short: Some('H'),
-            has_arg: HasArg::No,
-            id: O::Hold,
-        },
-        Spec {
-            long: Some("quiet"),
-            short: Some('Q'),
-            has_arg: HasArg::No,
-            id: O::Quiet,
-        },
-        Spec {
-            long: Some("nice"),
-            short: None,
-            has_arg: HasArg::Optional,
-            id: O::Nice,
-        },
-        Spec {
-            long: Some("time"),
-            short: Some('t'),
-            has_arg: HasArg::Required,
-            id: O::Time,
-        },
-        Spec {
-            long: Some("time-min"),
-            short: None,
-            has_arg: HasArg::Required,
-            id: O::TimeMin,
-        },
+    const LONGS: &[LongOpt] = &[
+        long("format", HasArg::Required, 'o' as i32),
+        long("Format", HasArg::Required, 'O' as i32),
+        long("jobs", HasArg::Optional, 'j' as i32),
+        long("long", HasArg::No, 'l' as i32),
+        long("user", HasArg::Required, 'u' as i32),
+        long("users", HasArg::Required, 'u' as i32),
+        long("usage", HasArg::No, 0x101),
     ];
 
-    fn args(s: &[&str]) -> Vec<String> {
-        s.iter().map(|s| s.to_string()).collect()
+    fn run(args: &[&str]) -> Parsed {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        parse("squeue", &args, "hj::lo:O:u:", LONGS)
     }
 
-    fn ids_values(p: &Parsed<O>) -> Vec<(O, Option<&str>)> {
-        p.options
-            .iter()
-            .map(|f| (f.id, f.value.as_deref()))
-            .collect()
-    }
-
-    #[test]
-    fn every_spelling_of_a_value() {
-        for a in [
-            &["-N2"][..],
-            &["-N", "2"],
-            &["--nodes=2"],
-            &["--nodes", "2"],
-            &["--node=2"],
-        ] {
-            let p = parse(&args(a), SPECS);
-            // `--node` is a prefix of nodes and nodelist: ambiguous.
-            if a == ["--node=2"] {
-                assert_eq!(
-                    p.unwrap_err().0,
-                    "option '--node' is ambiguous; possibilities: '--nodes' '--nodelist'"
-                );
-                continue;
-            }
-            assert_eq!(
-                ids_values(&p.unwrap()),
-                vec![(O::Nodes, Some("2"))],
-                "{a:?}"
-            );
-        }
-        let p = parse(&args(&["--ti=5"]), SPECS).unwrap_err();
-        assert!(p.0.contains("ambiguous"));
-        let p = parse(&args(&["--time=5"]), SPECS).unwrap();
-        assert_eq!(ids_values(&p), vec![(O::Time, Some("5"))]);
+    fn opt(c: char, arg: Option<&str>) -> Event {
+        Event::Opt(c as i32, arg.map(String::from))
     }
 
     #[test]
-    fn bundles_flags_and_stops_at_the_script() {
-        let p = parse(&args(&["-HQ", "-t10", "job.sh", "-N", "3"]), SPECS).unwrap();
+    fn short_clusters_and_attached_arguments() {
+        let p = run(&["-hl", "-o%i", "-o", "%j", "-j12", "-j", "13"]);
         assert_eq!(
-            ids_values(&p),
-            vec![(O::Hold, None), (O::Quiet, None), (O::Time, Some("10"))]
+            p.events,
+            vec![
+                opt('h', None),
+                opt('l', None),
+                opt('o', Some("%i")),
+                opt('o', Some("%j")),
+                opt('j', Some("12")),
+                opt('j', None),
+            ]
         );
-        assert_eq!(p.rest, 2);
-        let p = parse(&args(&["-H", "--", "-N"]), SPECS).unwrap();
-        assert_eq!(p.rest, 2);
+        assert_eq!(p.operands, vec!["13"]);
     }
 
     #[test]
-    fn optional_arguments_only_attach() {
-        let p = parse(&args(&["--nice", "5"]), SPECS).unwrap();
-        assert_eq!(ids_values(&p), vec![(O::Nice, None)]);
-        assert_eq!(p.rest, 1);
-        let p = parse(&args(&["--nice=5", "--nice="]), SPECS).unwrap();
+    fn long_options_prefixes_and_values() {
+        let p = run(&["--form=%i", "--jobs", "--jobs=5", "--us", "bob", "--lo"]);
         assert_eq!(
-            ids_values(&p),
-            vec![(O::Nice, Some("5")), (O::Nice, Some(""))]
+            p.events,
+            vec![
+                opt('o', Some("%i")),
+                opt('j', None),
+                opt('j', Some("5")),
+                Event::Error(
+                    "squeue: option '--us' is ambiguous; possibilities: '--user' '--usage'".into()
+                ),
+                opt('l', None),
+            ]
+        );
+        assert_eq!(p.operands, vec!["bob"]);
+    }
+
+    #[test]
+    fn same_target_prefixes_are_not_ambiguous() {
+        let p = run(&["--use", "x"]);
+        assert_eq!(p.events, vec![opt('u', Some("x"))]);
+        let p = run(&["--user", "x", "--users=y"]);
+        assert_eq!(p.events, vec![opt('u', Some("x")), opt('u', Some("y"))]);
+    }
+
+    #[test]
+    fn glibc_error_texts() {
+        assert_eq!(
+            run(&["--bogus"]).events,
+            vec![Event::Error("squeue: unrecognized option '--bogus'".into())]
+        );
+        assert_eq!(
+            run(&["-z"]).events,
+            vec![Event::Error("squeue: invalid option -- 'z'".into())]
+        );
+        assert_eq!(
+            run(&["-o"]).events,
+            vec![Event::Error(
+                "squeue: option requires an argument -- 'o'".into()
+            )]
+        );
+        assert_eq!(
+            run(&["--format"]).events,
+            vec![Event::Error(
+                "squeue: option '--format' requires an argument".into()
+            )]
+        );
+        assert_eq!(
+            run(&["--long=1"]).events,
+            vec![Event::Error(
+                "squeue: option '--long' doesn't allow an argument".into()
+            )]
         );
     }
 
     #[test]
-    fn glibc_messages() {
-        let e = |a: &[&str]| parse(&args(a), SPECS).unwrap_err().0;
-        assert_eq!(
-            e(&["--bogus-option"]),
-            "unrecognized option '--bogus-option'"
-        );
-        assert_eq!(e(&["--bogus=1"]), "unrecognized option '--bogus'");
-        assert_eq!(e(&["-z"]), "invalid option -- 'z'");
-        assert_eq!(e(&["-N"]), "option requires an argument -- 'N'");
-        assert_eq!(e(&["--nodes"]), "option '--nodes' requires an argument");
-        assert_eq!(
-            e(&["--hold=yes"]),
-            "option '--hold' doesn't allow an argument"
-        );
-    }
-
-    #[test]
-    fn permuted_operands() {
-        let (o, rest) = parse_permuted(&args(&["12", "-H", "13", "--", "-N"]), SPECS).unwrap();
-        assert_eq!(o.len(), 1);
-        assert_eq!(rest, args(&["12", "13", "-N"]));
+    fn double_dash_ends_options() {
+        let p = run(&["a", "--", "-h"]);
+        assert!(p.events.is_empty());
+        assert_eq!(p.operands, vec!["a", "-h"]);
     }
 }

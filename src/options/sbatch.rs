@@ -4,7 +4,7 @@
 //! command line again, each later source overriding earlier ones; then verification; and
 //! finally the typed JobSpec.
 
-use super::getopt::{self, HasArg};
+use super::getopt::{self, Event, HasArg};
 use super::table::{self, SBATCH, Support};
 use super::values::{self, ValueError};
 use crate::model::jobspec::{ContainerRequest, GpuPer, GpuRequest};
@@ -352,14 +352,33 @@ fn notice_line(n: &super::directives::Notice) -> String {
     }
 }
 
-fn getopt_failure(e: &getopt::GetoptError) -> SbatchOutcome {
+fn getopt_failure(line: &str) -> SbatchOutcome {
     exit_err(
-        format!(
-            "sbatch: {}\nTry \"sbatch --help\" for more information\n",
-            e.0
-        ),
+        format!("{line}\nTry \"sbatch --help\" for more information\n"),
         255,
     )
+}
+
+/// One option as typed: which one, and its value.
+type Typed = (&'static table::Opt, Option<String>);
+
+/// Runs getopt over `args` with sbatch's table: the options in order and where the
+/// operands (script name and arguments) start, or glibc's error line.
+fn sbatch_getopt(args: &[String]) -> Result<(Vec<Typed>, usize), String> {
+    let (short, long) = table::getopt_tables(SBATCH);
+    let parsed = getopt::parse("sbatch", args, &short, &long);
+    let mut options = Vec::new();
+    for e in parsed.events {
+        match e {
+            Event::Error(line) => return Err(line),
+            Event::Opt(val, value) => {
+                if let Some(opt) = table::by_getopt_val(SBATCH, val) {
+                    options.push((opt, value));
+                }
+            }
+        }
+    }
+    Ok((options, args.len() - parsed.operands.len()))
 }
 
 /// Finds the script as sbatch does: a path with a `/` as is, else the working directory,
@@ -438,18 +457,17 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
         Ok(c) => c,
         Err(msg) => return exit_err(msg, 1),
     };
-    let specs = table::getopt_specs(SBATCH);
     // First pass: every option is recognised, only the early ones act.
-    let first = match getopt::parse(input.args, &specs) {
+    let (first, rest) = match sbatch_getopt(input.args) {
         Ok(p) => p,
-        Err(e) => return getopt_failure(&e),
+        Err(line) => return getopt_failure(&line),
     };
     let mut quiet = false;
     let mut verbose: u32 = input.env.get("SBATCH_DEBUG").map_or(0, |_| 1);
     let mut wrap: Option<String> = None;
     let mut chdir_first: Option<String> = None;
-    for f in &first.options {
-        match f.id {
+    for (opt, value) in &first {
+        match opt.long {
             "help" => {
                 return SbatchOutcome::Exit {
                     stdout: HELP.into(),
@@ -473,12 +491,12 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
             }
             "quiet" => quiet = true,
             "verbose" => verbose += 1,
-            "wrap" => wrap = f.value.clone(),
-            "chdir" => chdir_first = f.value.clone(),
+            "wrap" => wrap = value.clone(),
+            "chdir" => chdir_first = value.clone(),
             _ => {}
         }
     }
-    let script_args: Vec<String> = input.args[first.rest..].to_vec();
+    let script_args: Vec<String> = input.args[rest..].to_vec();
     if wrap.is_some() && !script_args.is_empty() {
         return exit_err(
             "sbatch: error: Script arguments not permitted with --wrap option\n".into(),
@@ -549,23 +567,20 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
         .map(|n| notice_line(n).trim_end().to_string())
         .collect();
     let directive_args = scan.args();
-    let parsed = match getopt::parse(&directive_args, &specs) {
+    let (parsed, rest) = match sbatch_getopt(&directive_args) {
         Ok(p) => p,
-        Err(e) => return getopt_failure(&e),
+        Err(line) => return getopt_failure(&line),
     };
-    if let Some(bad) = directive_args.get(parsed.rest) {
+    if let Some(bad) = directive_args.get(rest) {
         return exit_err(
             format!("sbatch: error: Invalid directive found in batch script: {bad}\n"),
             255,
         );
     }
-    for f in &parsed.options {
-        let Some(opt) = table::find(SBATCH, f.id) else {
-            continue;
-        };
+    for (opt, value) in &parsed {
         if let Err(e) = raw.apply(
             opt,
-            f.value.as_deref(),
+            value.as_deref(),
             Source::Directive,
             input.now,
             input.max_array_size,
@@ -598,13 +613,10 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
             }
         }
     }
-    for f in &first.options {
-        let Some(opt) = table::find(SBATCH, f.id) else {
-            continue;
-        };
+    for (opt, value) in &first {
         if let Err(e) = raw.apply(
             opt,
-            f.value.as_deref(),
+            value.as_deref(),
             Source::Cli,
             input.now,
             input.max_array_size,

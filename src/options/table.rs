@@ -3,7 +3,7 @@
 //! take each one, its SBATCH_* input variable, and what bai-slurm does with it. Parsing of
 //! the command line, `#SBATCH` directives and the environment is driven by this table.
 
-use super::getopt::{HasArg, Spec};
+use super::getopt::{HasArg, LongOpt};
 
 pub const SALLOC: u8 = 1;
 pub const SBATCH: u8 = 2;
@@ -1321,16 +1321,50 @@ pub fn for_command(cmd: u8) -> impl Iterator<Item = &'static Opt> {
     OPTIONS.iter().filter(move |o| o.cmds & cmd != 0)
 }
 
-/// getopt specs for one command; each option is identified by its long name.
-pub fn getopt_specs(cmd: u8) -> Vec<Spec<&'static str>> {
-    for_command(cmd)
-        .map(|o| Spec {
-            long: Some(o.long),
-            short: o.short,
+/// Values getopt reports for options without a short letter: this base plus the option's
+/// index in [`OPTIONS`].
+const LONG_ONLY_BASE: i32 = 0x1000;
+
+/// getopt's optstring and long option table for one command. An option with a short
+/// letter is reported as that letter, by either spelling, as in Slurm's own tables.
+pub fn getopt_tables(cmd: u8) -> (String, Vec<LongOpt>) {
+    let mut short = String::from("+");
+    let mut long = Vec::new();
+    for (i, o) in OPTIONS
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.cmds & cmd != 0)
+    {
+        let val = match o.short {
+            Some(c) => {
+                short.push(c);
+                short.push_str(match o.arg {
+                    HasArg::No => "",
+                    HasArg::Required => ":",
+                    HasArg::Optional => "::",
+                });
+                c as i32
+            }
+            None => LONG_ONLY_BASE + i as i32,
+        };
+        long.push(LongOpt {
+            name: o.long,
             has_arg: o.arg,
-            id: o.long,
-        })
-        .collect()
+            val,
+        });
+    }
+    (short, long)
+}
+
+/// The option a getopt value stands for.
+pub fn by_getopt_val(cmd: u8, val: i32) -> Option<&'static Opt> {
+    if val >= LONG_ONLY_BASE {
+        return OPTIONS
+            .get((val - LONG_ONLY_BASE) as usize)
+            .filter(|o| o.cmds & cmd != 0);
+    }
+    let c = char::from_u32(val as u32)?;
+    for_command(cmd).find(|o| o.short == Some(c))
 }
 
 pub fn find(cmd: u8, long: &str) -> Option<&'static Opt> {
