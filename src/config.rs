@@ -40,6 +40,8 @@ pub struct LocalConfig {
     pub idle_exit: Option<u32>,
     /// Largest array index + 1 (Slurm's MaxArraySize).
     pub max_array_size: Option<u32>,
+    /// The first job id of a new state directory (Slurm's FirstJobId).
+    pub first_job_id: Option<u32>,
 }
 
 #[derive(Debug, Clone, Deserialize, Default)]

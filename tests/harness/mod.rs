@@ -51,6 +51,11 @@ impl Run {
 impl Cluster {
     /// A cluster with `cpus` CPUs and `memory_mb` of memory, KillWait `kill_wait` seconds.
     pub fn new(cpus: u32, memory_mb: u64, kill_wait: u32) -> Cluster {
+        Cluster::with_config(cpus, memory_mb, kill_wait, "")
+    }
+
+    /// Like [`Cluster::new`], with more TOML appended to its `[local]` table (and after it).
+    pub fn with_config(cpus: u32, memory_mb: u64, kill_wait: u32, extra: &str) -> Cluster {
         let dir = tempfile::tempdir().expect("tempdir");
         let bin = dir.path().join("bin");
         let work = dir.path().join("work");
@@ -68,7 +73,7 @@ impl Cluster {
         std::fs::write(
             &config,
             format!(
-                "cluster_name = \"testcluster\"\n[local]\nnode_name = \"node01\"\ncpus = {cpus}\nmemory_mb = {memory_mb}\nkill_wait = {kill_wait}\nidle_exit = 20\n"
+                "cluster_name = \"testcluster\"\n[local]\nnode_name = \"node01\"\ncpus = {cpus}\nmemory_mb = {memory_mb}\nkill_wait = {kill_wait}\nidle_exit = 20\n{extra}"
             ),
         )
         .unwrap();

@@ -88,6 +88,8 @@ pub type DbResult<T> = Result<T, DbError>;
 
 pub struct Db {
     conn: Connection,
+    /// Where the job id sequence starts (Slurm's FirstJobId).
+    first_job_id: u32,
 }
 
 /// Switches the file to WAL (once; it stays so). Changing the journal mode needs the file
@@ -280,13 +282,16 @@ fn step_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StepRow> {
 }
 
 impl Db {
-    pub fn open(path: &Path) -> DbResult<Db> {
+    pub fn open(path: &Path, first_job_id: u32) -> DbResult<Db> {
         let conn = Connection::open(path)?;
         conn.busy_timeout(Duration::from_secs(30))?;
         set_wal(&conn)?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        let mut db = Db { conn };
+        let mut db = Db {
+            conn,
+            first_job_id: first_job_id.max(1),
+        };
         // Many commands may open a new database at once: one creates the schema, the
         // others wait for it and find it done.
         let tx = db
@@ -310,7 +315,10 @@ impl Db {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let out = f(&Tx { tx: &tx })?;
+        let out = f(&Tx {
+            tx: &tx,
+            first_job_id: self.first_job_id,
+        })?;
         tx.commit()?;
         Ok(out)
     }
@@ -320,7 +328,10 @@ impl Db {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Deferred)?;
-        let out = f(&Tx { tx: &tx })?;
+        let out = f(&Tx {
+            tx: &tx,
+            first_job_id: self.first_job_id,
+        })?;
         tx.commit()?;
         Ok(out)
     }
@@ -329,10 +340,11 @@ impl Db {
 /// Queries and updates inside one transaction.
 pub struct Tx<'a> {
     tx: &'a Transaction<'a>,
+    first_job_id: u32,
 }
 
 impl Tx<'_> {
-    /// Takes the next job id from the monotonic sequence (1, 2, 3, ...).
+    /// Takes the next job id from the monotonic sequence (FirstJobId, then up by one).
     pub fn next_job_id(&self) -> DbResult<u32> {
         let current: Option<i64> = self
             .tx
@@ -342,7 +354,7 @@ impl Tx<'_> {
                 |r| r.get(0),
             )
             .optional()?;
-        let id = current.unwrap_or(1);
+        let id = current.unwrap_or(i64::from(self.first_job_id));
         if id >= i64::from(u32::MAX) - 2 {
             return Err(DbError::Corrupt("job id sequence exhausted".into()));
         }

@@ -46,6 +46,8 @@ pub struct LocalSettings {
     pub kill_wait: u32,
     pub idle_exit: u32,
     pub max_array_size: u32,
+    #[serde(default)]
+    pub first_job_id: u32,
 }
 
 pub struct LocalCluster {
@@ -80,6 +82,7 @@ impl LocalCluster {
             kill_wait: loaded.config.local.kill_wait.unwrap_or(30),
             idle_exit: loaded.config.local.idle_exit.unwrap_or(60),
             max_array_size: loaded.config.local.max_array_size.unwrap_or(1001),
+            first_job_id: loaded.config.local.first_job_id.unwrap_or(1),
         };
         Self::with_settings(state_dir, settings)
     }
@@ -101,7 +104,7 @@ impl LocalCluster {
     }
 
     pub fn db(&self) -> Result<Db, BackendError> {
-        Db::open(&self.state_dir.join("state.db")).map_err(sql)
+        Db::open(&self.state_dir.join("state.db"), self.settings.first_job_id).map_err(sql)
     }
 
     pub fn job_dir(&self, job_id: u32) -> PathBuf {
@@ -185,7 +188,13 @@ impl LocalCluster {
                 SlurmErrno::RequestedNodeConfigUnavailable,
             ));
         }
-        let mem = records::memory_request(spec, &s.partition).per_node_mb(spec.cpus());
+        // As slurmctld checks it at submission: the request itself (per node, or per CPU)
+        // against the node's memory; a job that needs more CPUs than there are simply waits.
+        let mem = match records::memory_request(spec, &s.partition) {
+            crate::model::MemoryRequest::PerNode(mb) | crate::model::MemoryRequest::PerCpu(mb) => {
+                mb
+            }
+        };
         if mem > s.node.memory_mb {
             return Err(
                 SubmitError::errno(SlurmErrno::RequestedNodeConfigUnavailable)
