@@ -1396,4 +1396,24 @@ mod tests {
             assert_eq!(before, letters.len(), "command {cmd}");
         }
     }
+
+    /// docs/COMPAT.md lists every option of the table with the class it has for sbatch.
+    #[test]
+    fn compat_doc_lists_every_option_with_its_class() {
+        let doc = include_str!("../../docs/COMPAT.md");
+        for o in OPTIONS {
+            let row = doc
+                .lines()
+                .find(|l| l.starts_with(&format!("| `--{}`", o.long)))
+                .unwrap_or_else(|| panic!("--{} missing from docs/COMPAT.md", o.long));
+            if o.cmds & SBATCH != 0 {
+                let class = match o.support {
+                    Support::Honoured => "| honoured |",
+                    Support::Ignored(_) => "| ignored (warning) |",
+                    Support::Rejected(_) => "| rejected |",
+                };
+                assert!(row.contains(class), "--{}: docs/COMPAT.md says {row}", o.long);
+            }
+        }
+    }
 }
