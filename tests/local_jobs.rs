@@ -381,18 +381,30 @@ fn kill_runner(c: &Cluster) -> usize {
 #[test]
 fn a_job_ignoring_sigterm_is_killed_after_kill_wait() {
     let c = Cluster::new(2, 4096, 2);
-    c.write_script("stubborn.sh", &format!("{SH}trap 'echo got TERM' TERM\necho up\nwhile true; do sleep 0.1; done\n"));
+    c.write_script(
+        "stubborn.sh",
+        &format!("{SH}trap 'echo got TERM' TERM\necho up\nwhile true; do sleep 0.1; done\n"),
+    );
     let id = c.submit(&["stubborn.sh"]);
     c.wait_state(&id.to_string(), "RUNNING", secs(30));
     let start = Instant::now();
-    while !std::fs::read_to_string(c.path(&format!("slurm-{id}.out"))).unwrap_or_default().contains("up") {
+    while !std::fs::read_to_string(c.path(&format!("slurm-{id}.out")))
+        .unwrap_or_default()
+        .contains("up")
+    {
         assert!(start.elapsed() < secs(20));
         std::thread::sleep(Duration::from_millis(50));
     }
     let cancelled = Instant::now();
     c.run("scancel", &[&id.to_string()]).ok();
     let rows = c.wait_done(&id.to_string(), secs(30));
-    assert!(cancelled.elapsed() >= Duration::from_secs(2), "killed before KillWait");
-    assert_eq!(rows[1], (format!("{id}.batch"), "CANCELLED".into(), "0:9".into()));
+    assert!(
+        cancelled.elapsed() >= Duration::from_secs(2),
+        "killed before KillWait"
+    );
+    assert_eq!(
+        rows[1],
+        (format!("{id}.batch"), "CANCELLED".into(), "0:9".into())
+    );
     assert!(c.read(&format!("slurm-{id}.out")).contains("got TERM"));
 }

@@ -1412,7 +1412,11 @@ mod tests {
                     Support::Ignored(_) => "| ignored (warning) |",
                     Support::Rejected(_) => "| rejected |",
                 };
-                assert!(row.contains(class), "--{}: docs/COMPAT.md says {row}", o.long);
+                assert!(
+                    row.contains(class),
+                    "--{}: docs/COMPAT.md says {row}",
+                    o.long
+                );
             }
         }
     }
