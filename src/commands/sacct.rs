@@ -9,10 +9,10 @@ use crate::format::sacct::select::{self, JobCond, Selected};
 use crate::format::sacct::spec::{self, SpecError};
 use crate::format::sacct::{self as fmt, Options};
 use crate::format::text::atoi;
-use crate::model::time_spec::parse_time;
 use crate::model::units::{Convert, Unit};
 use crate::model::{JobState, StepId, hostlist, timestamp};
 use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
+use crate::options::values::begin::parse_time;
 
 const SHORT: &str = "aA:bBcC:DeE:f:F:g:hi:I:j:k:K:lLM:nN:o:pPq:r:s:S:Ttu:UvVW:x:X";
 
@@ -574,10 +574,10 @@ fn step_selector(inv: &mut Invocation, item: &str) -> Result<Selected, Exit> {
 }
 
 fn time_arg(inv: &mut Invocation, spec: &str) -> Result<i64, Exit> {
-    match parse_time(spec, true, inv.now) {
+    match parse_time(spec, inv.now, true) {
         Ok(t) => Ok(t),
         Err(e) => {
-            common::raw_err(inv, &e.message(spec));
+            common::raw_err(inv, &e.to_string());
             Err(Exit(1))
         }
     }

@@ -156,23 +156,7 @@ fn job_args(
 ) -> Result<Vec<(String, JobSelector)>, i32> {
     let mut out = Vec::new();
     for arg in operands {
-        let mut rest = arg.as_str();
-        while !rest.is_empty() {
-            // A comma outside brackets separates ids; inside `_[...]` it separates tasks.
-            let mut depth = 0;
-            let mut end = rest.len();
-            for (i, c) in rest.char_indices() {
-                match c {
-                    '[' => depth += 1,
-                    ']' => depth -= 1,
-                    ',' if depth == 0 => {
-                        end = i;
-                        break;
-                    }
-                    _ => {}
-                }
-            }
-            let item = &rest[..end];
+        for item in crate::model::hostlist::split_outside_brackets(arg) {
             match JobSelector::parse(item) {
                 Some(sel) => out.push((item.to_string(), sel)),
                 None => {
@@ -180,7 +164,6 @@ fn job_args(
                     return Err(1);
                 }
             }
-            rest = rest.get(end + 1..).unwrap_or("");
         }
     }
     Ok(out)

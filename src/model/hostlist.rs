@@ -183,30 +183,41 @@ pub fn compress_ordered<S: AsRef<str>>(hosts: &[S]) -> String {
 /// Expands `a[1-3,5],b` into host names. Returns None on malformed input.
 pub fn expand(list: &str) -> Option<Vec<String>> {
     let mut hosts = Vec::new();
-    let mut rest = list.trim();
-    while !rest.is_empty() {
-        // A top-level comma separates items; commas inside brackets belong to the range.
-        let mut depth = 0;
-        let mut end = rest.len();
-        for (i, c) in rest.char_indices() {
-            match c {
-                '[' => depth += 1,
-                ']' => depth -= 1,
-                ',' if depth == 0 => {
-                    end = i;
-                    break;
-                }
-                _ => {}
-            }
-        }
-        let item = &rest[..end];
-        rest = rest.get(end + 1..).unwrap_or("");
-        if item.is_empty() {
-            continue;
-        }
+    for item in split_outside_brackets(list.trim()).filter(|i| !i.is_empty()) {
         expand_item(item, &mut hosts)?;
     }
     Some(hosts)
+}
+
+/// Splits at commas that are not inside `[...]`: `a[1,2],b` is `a[1,2]` and `b`, as host
+/// lists and job id lists (`12,13_[1,3]`) are read.
+pub fn split_outside_brackets(s: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(s).filter(|s| !s.is_empty());
+    std::iter::from_fn(move || {
+        let text = rest?;
+        let mut depth = 0i32;
+        let end = text
+            .char_indices()
+            .find(|&(_, c)| {
+                match c {
+                    '[' => depth += 1,
+                    ']' => depth -= 1,
+                    _ => {}
+                }
+                c == ',' && depth == 0
+            })
+            .map(|(i, _)| i);
+        match end {
+            Some(i) => {
+                rest = Some(&text[i + 1..]);
+                Some(&text[..i])
+            }
+            None => {
+                rest = None;
+                Some(text)
+            }
+        }
+    })
 }
 
 fn expand_item(item: &str, hosts: &mut Vec<String>) -> Option<()> {

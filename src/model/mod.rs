@@ -8,7 +8,6 @@ pub mod jobid;
 pub mod node_state;
 pub mod state;
 pub mod time_limit;
-pub mod time_spec;
 pub mod timestamp;
 pub mod tres;
 pub mod units;
