@@ -48,3 +48,13 @@ pub fn launch(inv: &mut Invocation<'_>) -> i32 {
         }
     }
 }
+
+/// `bai-slurm __bai-launch META`: runs a job inside its Backend.AI session.
+pub fn bai_launch(inv: &mut Invocation<'_>) -> i32 {
+    let [meta] = inv.args.as_slice() else {
+        return 2;
+    };
+    let meta = meta.clone();
+    let env = inv.env.clone();
+    crate::launcher::container::run(&meta, env, inv.out)
+}

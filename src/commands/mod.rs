@@ -53,6 +53,7 @@ pub const TOOL_COMMANDS: &[(&str, Run)] = &[
 pub const INTERNAL_COMMANDS: &[(&str, Run)] = &[
     ("__local-runner", internal::runner),
     ("__launch", internal::launch),
+    ("__bai-launch", internal::bai_launch),
 ];
 
 /// Opens the configured backend and runs `f` with it; configuration problems end the

@@ -53,8 +53,13 @@ enum Event {
     Signal(i32),
 }
 
-/// Opens an output file the way slurmstepd does (create, truncate or append).
+/// Opens an output file the way slurmstepd does (create, truncate or append). The
+/// launcher's own console (`/dev/stdout`) is shared as it is, never reopened or truncated.
 fn open_output(path: &PathBuf, append: bool) -> std::io::Result<File> {
+    if path.as_os_str() == "/dev/stdout" {
+        use std::os::fd::AsFd;
+        return Ok(File::from(std::io::stdout().as_fd().try_clone_to_owned()?));
+    }
     let mut o = OpenOptions::new();
     o.write(true).create(true).mode(0o644);
     if append {

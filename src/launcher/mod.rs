@@ -2,4 +2,5 @@
 //! a job's allocation — a container on Backend.AI, this machine under the local backend.
 
 pub mod batch;
+pub mod container;
 pub mod env;

@@ -1,0 +1,482 @@
+//! Backend.AI sessions -> Slurm job records (DESIGN.md §3.3 for states and reasons).
+
+use super::jobid;
+use super::meta::{JobMeta, LaunchResult, ResultKind};
+use crate::model::{
+    ArrayPart, ExitStatus, JobRecord, JobState, MemoryRequest, StateFlag, StepId, StepRecord,
+    TimeLimit,
+};
+use serde_json::Value;
+
+/// The fields of a `compute_session_list` item that bai-slurm asks for.
+pub const SESSION_FIELDS: &str = "id name status status_info status_data result created_at starts_at \
+    terminated_at status_history occupied_slots scaling_group startup_command user_email access_key \
+    cluster_size agent_ids image";
+
+/// A session as GraphQL returns it, with JSON-in-a-string fields decoded.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Session {
+    pub id: String,
+    pub name: String,
+    pub status: String,
+    pub status_info: Option<String>,
+    pub status_data: Value,
+    pub result: String,
+    pub created_at: Option<i64>,
+    pub starts_at: Option<i64>,
+    pub terminated_at: Option<i64>,
+    /// Status -> the time it was entered.
+    pub status_history: Vec<(String, i64)>,
+    pub occupied_slots: Value,
+    pub scaling_group: String,
+    pub startup_command: String,
+    pub user_email: String,
+    pub access_key: String,
+    pub cluster_size: u32,
+    pub agent_ids: Vec<String>,
+    pub image: String,
+}
+
+fn time_of(v: &Value) -> Option<i64> {
+    let s = v.as_str()?;
+    chrono::DateTime::parse_from_rfc3339(s)
+        .or_else(|_| chrono::DateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f%:z"))
+        .ok()
+        .map(|t| t.timestamp())
+}
+
+/// 23.09 returns some fields as JSON encoded in a string.
+fn json_field(v: &Value) -> Value {
+    match v {
+        Value::String(s) => serde_json::from_str(s).unwrap_or(Value::Null),
+        other => other.clone(),
+    }
+}
+
+impl Session {
+    pub fn from_json(v: &Value) -> Option<Session> {
+        let s = |k: &str| {
+            v.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        let history = match json_field(v.get("status_history").unwrap_or(&Value::Null)) {
+            Value::Object(m) => {
+                let mut h: Vec<(String, i64)> = m
+                    .iter()
+                    .filter_map(|(k, t)| Some((k.clone(), time_of(t)?)))
+                    .collect();
+                h.sort_by_key(|(_, t)| *t);
+                h
+            }
+            _ => Vec::new(),
+        };
+        Some(Session {
+            id: v.get("id")?.as_str()?.to_string(),
+            name: s("name"),
+            status: s("status"),
+            status_info: v
+                .get("status_info")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            status_data: json_field(v.get("status_data").unwrap_or(&Value::Null)),
+            result: s("result"),
+            created_at: v.get("created_at").and_then(time_of),
+            starts_at: v.get("starts_at").and_then(time_of),
+            terminated_at: v.get("terminated_at").and_then(time_of),
+            status_history: history,
+            occupied_slots: json_field(v.get("occupied_slots").unwrap_or(&Value::Null)),
+            scaling_group: s("scaling_group"),
+            startup_command: s("startup_command"),
+            user_email: s("user_email"),
+            access_key: s("access_key"),
+            cluster_size: v.get("cluster_size").and_then(Value::as_u64).unwrap_or(1) as u32,
+            agent_ids: v
+                .get("agent_ids")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            image: s("image"),
+        })
+    }
+
+    /// When the session entered `status` (from its status history).
+    pub fn entered(&self, status: &str) -> Option<i64> {
+        self.status_history
+            .iter()
+            .find(|(s, _)| s == status)
+            .map(|(_, t)| *t)
+    }
+
+    pub fn is_finished(&self) -> bool {
+        matches!(self.status.as_str(), "TERMINATED" | "CANCELLED" | "ERROR")
+    }
+}
+
+/// The Slurm state of a session, with the flag squeue shows instead (CF, CG) and the
+/// reason; `result` is what the launcher reported, when the log has been read.
+pub fn state_of(s: &Session, result: Option<&LaunchResult>) -> (JobState, StateFlag, String) {
+    let info = s.status_info.as_deref().unwrap_or("");
+    match s.status.as_str() {
+        "PENDING" | "RESERVED" | "RESCHEDULING" | "DEPRIORITIZING" => {
+            (JobState::Pending, StateFlag::None, pending_reason(s))
+        }
+        "SCHEDULED" | "PREPARING" | "PULLING" | "PREPARED" | "CREATING" => {
+            (JobState::Running, StateFlag::Configuring, "None".into())
+        }
+        "RUNNING" | "RUNNING_DEGRADED" | "RESTARTING" => {
+            (JobState::Running, StateFlag::None, "None".into())
+        }
+        "TERMINATING" => (JobState::Running, StateFlag::Completing, "None".into()),
+        "PREEMPTED" => (JobState::Preempted, StateFlag::None, "None".into()),
+        "CANCELLED" => (JobState::Cancelled, StateFlag::None, "None".into()),
+        "ERROR" => {
+            let lost = matches!(
+                info,
+                "agent-termination" | "terminated-unknown-container" | "container-not-found"
+            );
+            if lost {
+                (JobState::NodeFail, StateFlag::None, "NodeDown".into())
+            } else {
+                (JobState::Failed, StateFlag::None, "JobLaunchFailure".into())
+            }
+        }
+        _ => {
+            // TERMINATED: the launcher's own report is the truth when there is one.
+            if let Some(r) = result {
+                return match r.kind {
+                    ResultKind::Exited if r.exit.is_success() => {
+                        (JobState::Completed, StateFlag::None, "None".into())
+                    }
+                    ResultKind::Exited if r.exit.signal != 0 => {
+                        (JobState::Failed, StateFlag::None, "RaisedSignal".into())
+                    }
+                    ResultKind::Exited => {
+                        (JobState::Failed, StateFlag::None, "NonZeroExitCode".into())
+                    }
+                    ResultKind::TimedOut => {
+                        (JobState::Timeout, StateFlag::None, "TimeLimit".into())
+                    }
+                    ResultKind::Cancelled => (JobState::Cancelled, StateFlag::None, "None".into()),
+                    ResultKind::LaunchFailed => {
+                        (JobState::Failed, StateFlag::None, "JobLaunchFailure".into())
+                    }
+                };
+            }
+            match (s.result.as_str(), info) {
+                (_, "user-requested" | "force-terminated" | "task-cancelled") => {
+                    (JobState::Cancelled, StateFlag::None, "None".into())
+                }
+                (_, "task-timeout" | "exec-timeout") => {
+                    (JobState::Timeout, StateFlag::None, "TimeLimit".into())
+                }
+                ("SUCCESS", _) => (JobState::Completed, StateFlag::None, "None".into()),
+                ("FAILURE", _) => (JobState::Failed, StateFlag::None, "NonZeroExitCode".into()),
+                _ => (JobState::Completed, StateFlag::None, "None".into()),
+            }
+        }
+    }
+}
+
+/// Why a session waits, in Slurm's words, from the scheduler's status data.
+fn pending_reason(s: &Session) -> String {
+    let failed: Vec<String> = s
+        .status_data
+        .pointer("/scheduler/failed_predicates")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| p.get("name").and_then(Value::as_str).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    if failed.iter().any(|n| n == "dependencies") {
+        return "Dependency".into();
+    }
+    if failed.iter().any(|n| n == "reserved_time") {
+        return "BeginTime".into();
+    }
+    if failed.iter().any(|n| n == "concurrency") {
+        return "QOSMaxJobsPerUserLimit".into();
+    }
+    if failed.iter().any(|n| n.ends_with("resource_limit")) {
+        return "AssocGrpCpuLimit".into();
+    }
+    match s.status_info.as_deref() {
+        Some("no-available-instances") => "Resources".into(),
+        Some(_) if !failed.is_empty() => "Resources".into(),
+        _ if s.starts_at.is_some_and(|t| t > crate::sys::now()) => "BeginTime".into(),
+        _ => "None".into(),
+    }
+}
+
+/// Builds the job record of a session. `user_of` names the Unix user of a session that
+/// bai-slurm did not create (from its Backend.AI user's email).
+pub fn job_record(
+    s: &Session,
+    result: Option<&LaunchResult>,
+    cluster: &str,
+    user_of: impl Fn(&Session) -> String,
+) -> JobRecord {
+    let meta = JobMeta::from_startup_command(&s.startup_command);
+    let parsed = jobid::parse_session_name(&s.name);
+    let (state, flag, reason) = state_of(s, result);
+    let start = s
+        .entered("RUNNING")
+        .or_else(|| s.entered("PREPARING"))
+        .or_else(|| s.entered("SCHEDULED"));
+    let nodes: Vec<String> = s
+        .agent_ids
+        .iter()
+        .filter(|a| !a.is_empty())
+        .cloned()
+        .collect();
+    let started = state != JobState::Pending && !nodes.is_empty();
+    let slot = |k: &str| -> Option<f64> {
+        s.occupied_slots.get(k).and_then(|v| {
+            v.as_f64()
+                .or_else(|| v.as_str().and_then(|x| x.parse().ok()))
+        })
+    };
+    let exit = result.map_or_else(
+        || {
+            if s.result == "FAILURE" {
+                ExitStatus::code(1)
+            } else {
+                ExitStatus::OK
+            }
+        },
+        |r| r.exit,
+    );
+    let mut rec = JobRecord {
+        job_id: parsed.map_or_else(|| jobid::foreign_id(&s.id), |(id, _)| id),
+        array: match (parsed, &meta) {
+            (Some((id, Some(task))), _) => Some(ArrayPart::Task {
+                array_job_id: id,
+                task_id: task,
+            }),
+            _ => None,
+        },
+        name: s.name.clone(),
+        user: user_of(s),
+        partition: s.scaling_group.clone(),
+        state,
+        flag,
+        reason,
+        priority: 1,
+        submit_time: s.created_at.unwrap_or(0),
+        eligible_time: s.created_at,
+        accrue_time: s.created_at,
+        start_time: if state == JobState::Pending {
+            None
+        } else {
+            start.or(s.terminated_at)
+        },
+        end_time: if state.is_finished() {
+            s.terminated_at
+        } else {
+            None
+        },
+        last_sched_eval: s.status_history.last().map(|(_, t)| *t),
+        time_limit: TimeLimit::Infinite,
+        num_nodes: s.cluster_size.max(1),
+        num_cpus: slot("cpu").map_or(1, |c| c.ceil() as u32).max(1),
+        num_tasks: Some(1),
+        cpus_per_task: 1,
+        memory: MemoryRequest::PerNode(slot("mem").map_or(0, |b| (b / 1_048_576.0) as u64)),
+        nodes: started.then(|| crate::model::hostlist::compress(&nodes)),
+        batch_host: started.then(|| nodes.first().cloned()).flatten(),
+        command: s.startup_command.clone(),
+        exit_code: exit,
+        derived_exit_code: ExitStatus::OK,
+        batch: true,
+        requeue: true,
+        alloc_node: String::new(),
+        cluster: cluster.to_string(),
+        qos: Some("normal".into()),
+        ..Default::default()
+    };
+    if let Some(m) = &meta {
+        let spec = &m.spec;
+        rec.name = spec.name.clone();
+        rec.user = m.user.clone();
+        rec.uid = m.uid;
+        rec.gid = m.gid;
+        rec.group = m.group.clone();
+        rec.account = spec.account.clone();
+        rec.qos = Some(spec.qos.clone().unwrap_or_else(|| "normal".into()));
+        rec.time_limit = spec.time_limit.unwrap_or(TimeLimit::Infinite);
+        rec.num_tasks = Some(spec.ntasks.unwrap_or(1));
+        rec.cpus_per_task = spec.cpus_per_task.unwrap_or(1);
+        rec.ntasks_per_node = Some(spec.ntasks_per_node.unwrap_or(0));
+        rec.num_cpus = spec.cpus();
+        rec.memory = match (spec.mem_per_node, spec.mem_per_cpu) {
+            (Some(mb), _) => MemoryRequest::PerNode(mb),
+            (None, Some(mb)) => MemoryRequest::PerCpu(mb),
+            _ => rec.memory,
+        };
+        rec.work_dir = spec.work_dir.clone();
+        rec.comment = spec.comment.clone();
+        rec.nice = spec.nice.unwrap_or(0);
+        rec.dependency = spec.dependency.as_ref().and_then(|d| {
+            if state == JobState::Pending {
+                d.display_remaining()
+            } else {
+                None
+            }
+        });
+        rec.command = if spec.command.is_empty() {
+            String::new()
+        } else {
+            spec.command.clone()
+        };
+        for a in &spec.script_args {
+            rec.command.push(' ');
+            rec.command.push_str(a);
+        }
+        rec.alloc_node = spec.submit_host.split('.').next().unwrap_or("").to_string();
+        rec.alloc_sid = spec.submit_sid;
+        rec.submit_time = m.submit_time.max(rec.submit_time.min(m.submit_time));
+        let ctx = crate::model::fname::FnameContext {
+            job_id: m.job_id,
+            array: m.array_task.map(|t| (m.job_id, t)),
+            node_name: rec.batch_host.as_deref().unwrap_or(""),
+            user: &m.user,
+            job_name: &spec.name,
+            ..Default::default()
+        };
+        let default_out = if spec.array.is_some() {
+            "slurm-%A_%a.out"
+        } else {
+            "slurm-%j.out"
+        };
+        let out = spec.stdout.as_deref().unwrap_or(default_out);
+        rec.std_out = crate::model::fname::expand(out, &ctx, &spec.work_dir);
+        rec.std_err = crate::model::fname::expand(
+            spec.stderr.as_deref().unwrap_or(out),
+            &ctx,
+            &spec.work_dir,
+        );
+        rec.std_in = crate::model::fname::expand(
+            spec.stdin.as_deref().unwrap_or("/dev/null"),
+            &ctx,
+            &spec.work_dir,
+        );
+    }
+    if let (true, Some(start)) = (
+        state.is_finished() || state == JobState::Running,
+        rec.start_time,
+    ) {
+        rec.steps.push(StepRecord {
+            step_id: StepId::Batch,
+            name: "batch".into(),
+            state: match state {
+                JobState::Timeout | JobState::Cancelled => JobState::Cancelled,
+                other => other,
+            },
+            exit_code: exit,
+            start_time: Some(start),
+            end_time: rec.end_time,
+            num_cpus: rec.num_cpus,
+            num_tasks: 1,
+            num_nodes: 1,
+            nodes: rec.batch_host.clone().unwrap_or_default(),
+            ..Default::default()
+        });
+    }
+    rec
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn item(status: &str, info: &str, result: &str) -> Session {
+        Session::from_json(&json!({
+            "id": "f6f3c6c8-0000-4000-8000-000000000000",
+            "name": "j62000000",
+            "status": status,
+            "status_info": info,
+            "status_data": "{\"scheduler\": {\"failed_predicates\": [{\"name\": \"dependencies\", \"msg\": \"x\"}]}}",
+            "result": result,
+            "created_at": "2026-11-30T14:00:00+00:00",
+            "terminated_at": "2026-11-30T14:00:09.5+00:00",
+            "status_history": "{\"PENDING\": \"2026-11-30T14:00:00+00:00\", \"RUNNING\": \"2026-11-30T14:00:03+00:00\"}",
+            "occupied_slots": "{\"cpu\": \"2\", \"mem\": \"536870912\"}",
+            "scaling_group": "default",
+            "startup_command": "echo",
+            "cluster_size": 1,
+            "agent_ids": ["i-agent1"],
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn states_follow_the_design_table() {
+        let st = |s: &str, i: &str, r: &str| state_of(&item(s, i, r), None).0;
+        assert_eq!(st("PENDING", "", "UNDEFINED"), JobState::Pending);
+        assert_eq!(
+            state_of(&item("PREPARING", "", ""), None).1,
+            StateFlag::Configuring
+        );
+        assert_eq!(
+            state_of(&item("TERMINATING", "", ""), None).1,
+            StateFlag::Completing
+        );
+        assert_eq!(
+            st("TERMINATED", "task-finished", "SUCCESS"),
+            JobState::Completed
+        );
+        assert_eq!(
+            st("TERMINATED", "task-finished", "FAILURE"),
+            JobState::Failed
+        );
+        assert_eq!(
+            st("TERMINATED", "task-timeout", "FAILURE"),
+            JobState::Timeout
+        );
+        assert_eq!(
+            st("CANCELLED", "user-requested", "UNDEFINED"),
+            JobState::Cancelled
+        );
+        assert_eq!(
+            st("TERMINATED", "user-requested", "UNDEFINED"),
+            JobState::Cancelled
+        );
+        assert_eq!(st("ERROR", "agent-termination", ""), JobState::NodeFail);
+        assert_eq!(st("PREEMPTED", "", ""), JobState::Preempted);
+        assert_eq!(
+            state_of(&item("PENDING", "predicate-checks-failed", ""), None).2,
+            "Dependency"
+        );
+    }
+
+    #[test]
+    fn the_launcher_report_decides_exit_codes() {
+        let r = LaunchResult {
+            kind: ResultKind::Exited,
+            exit: ExitStatus::code(3),
+        };
+        let rec = job_record(
+            &item("TERMINATED", "task-finished", "FAILURE"),
+            Some(&r),
+            "c",
+            |_| "u".into(),
+        );
+        assert_eq!(
+            (rec.state, rec.exit_code),
+            (JobState::Failed, ExitStatus::code(3))
+        );
+        assert_eq!(rec.job_id, 62_000_000);
+        assert_eq!(rec.start_time, Some(1_796_047_203));
+        assert_eq!(rec.end_time, Some(1_796_047_209));
+        assert_eq!(rec.num_cpus, 2);
+        assert_eq!(rec.steps.len(), 1);
+    }
+}

@@ -1,0 +1,319 @@
+//! JobSpec -> the body of `POST /session` (one batch session per job, or per array task).
+
+use super::jobid;
+use super::meta::{self, JobMeta};
+use crate::model::JobSpec;
+use serde_json::{Map, Value, json};
+
+/// Site settings that shape a session request.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SessionSettings {
+    /// How the startup command reaches the launcher inside the container.
+    pub launcher: String,
+    /// Project (group) and domain the sessions belong to.
+    pub group: String,
+    pub domain: String,
+    /// The image when the job names none (the partition's default).
+    pub image: Option<String>,
+    /// Resource group of the partition.
+    pub resource_group: String,
+    /// MB per CPU when the job asks for no memory.
+    pub def_mem_per_cpu: u64,
+    /// `single-node` or `multi-node` for jobs with more than one node.
+    pub cluster_mode: String,
+    /// vfolders to mount, with the absolute path each appears at in the container.
+    pub mounts: Vec<(String, String)>,
+    /// Whether the server takes `batchTimeout` (API v8 and later).
+    pub batch_timeout: bool,
+}
+
+/// Why a job cannot become a session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unfit {
+    NoImage(String),
+    Unsupported(String),
+}
+
+/// The resources of one container of the job.
+pub fn resources(spec: &JobSpec, def_mem_per_cpu: u64) -> Map<String, Value> {
+    let nodes = spec.nodes().max(1);
+    let cpus_total = spec.cpus();
+    let cpus = cpus_total.div_ceil(nodes).max(1);
+    let mem_mb = match (spec.mem_per_node, spec.mem_per_cpu) {
+        (Some(mb), _) if mb > 0 => mb,
+        (_, Some(mb)) => mb * u64::from(cpus),
+        _ => def_mem_per_cpu.max(1) * u64::from(cpus),
+    };
+    let mut r = Map::new();
+    r.insert("cpu".into(), json!(cpus));
+    r.insert("mem".into(), json!(format!("{mem_mb}m")));
+    if let Some(g) = &spec.gpus {
+        let per_node = match g.per {
+            crate::model::jobspec::GpuPer::Node => g.count,
+            crate::model::jobspec::GpuPer::Task => {
+                g.count * f64::from(spec.ntasks.unwrap_or(1)) / f64::from(nodes)
+            }
+            crate::model::jobspec::GpuPer::Job => g.count / f64::from(nodes),
+        };
+        gpu_slot(&mut r, per_node);
+    } else if let Some(count) = spec
+        .gres
+        .iter()
+        .filter_map(|g| g.strip_prefix("gpu:"))
+        .filter_map(|rest| rest.rsplit(':').next()?.parse::<f64>().ok())
+        .next()
+    {
+        gpu_slot(&mut r, count);
+    }
+    r
+}
+
+/// Whole GPUs are `cuda.device`; a fraction is `cuda.shares` (Backend.AI's fractional GPUs).
+fn gpu_slot(r: &mut Map<String, Value>, count: f64) {
+    if count.fract() == 0.0 {
+        r.insert("cuda.device".into(), json!(count as u64));
+    } else {
+        r.insert("cuda.shares".into(), json!(count));
+    }
+}
+
+/// Refuses what Backend.AI cannot do and bai-slurm does not emulate (yet), with the reason.
+pub fn check(spec: &JobSpec) -> Result<(), Unfit> {
+    if let Some(dep) = &spec.dependency
+        && let Some(item) = dep
+            .items
+            .iter()
+            .find(|i| i.kind != crate::model::DepKind::AfterOk)
+    {
+        return Err(Unfit::Unsupported(format!(
+            "--dependency={} is not supported by the Backend.AI backend (only afterok)",
+            item.kind.name()
+        )));
+    }
+    if spec
+        .dependency
+        .as_ref()
+        .is_some_and(|d| d.any && d.items.len() > 1)
+    {
+        return Err(Unfit::Unsupported(
+            "--dependency with `?` is not supported by the Backend.AI backend".into(),
+        ));
+    }
+    if spec.array.as_ref().is_some_and(|a| a.throttle.is_some()) {
+        return Err(Unfit::Unsupported(
+            "array throttles (%N) are not supported by the Backend.AI backend".into(),
+        ));
+    }
+    if spec.hold {
+        return Err(Unfit::Unsupported(
+            "--hold is not supported by the Backend.AI backend".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The create request for job `meta` (one array task when `meta.array_task` is set).
+/// `dependencies` are the UUIDs of the sessions an afterok dependency names.
+pub fn create_body(
+    meta: &JobMeta,
+    spec: &JobSpec,
+    settings: &SessionSettings,
+    dependencies: &[String],
+) -> Result<Value, Unfit> {
+    let image = spec
+        .container
+        .image
+        .clone()
+        .or_else(|| settings.image.clone())
+        .ok_or_else(|| Unfit::NoImage(settings.resource_group.clone()))?;
+    let mut environ: Map<String, Value> = spec
+        .environment
+        .iter()
+        // The container has its own host name.
+        .filter(|(k, _)| k.as_str() != "HOSTNAME")
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect();
+    environ.insert(
+        meta::SCRIPT_ENV.into(),
+        Value::String(meta::encode_script(&spec.script)),
+    );
+    let mut config = Map::new();
+    config.insert(
+        "resources".into(),
+        Value::Object(resources(spec, settings.def_mem_per_cpu)),
+    );
+    config.insert("scaling_group".into(), json!(settings.resource_group));
+    config.insert("environ".into(), Value::Object(environ));
+    if !settings.mounts.is_empty() {
+        config.insert(
+            "mounts".into(),
+            json!(settings.mounts.iter().map(|(v, _)| v).collect::<Vec<_>>()),
+        );
+        let map: Map<String, Value> = settings
+            .mounts
+            .iter()
+            .map(|(v, p)| (v.clone(), json!(p)))
+            .collect();
+        config.insert("mount_map".into(), Value::Object(map));
+    }
+    let mut body = Map::new();
+    body.insert(
+        "name".into(),
+        json!(jobid::session_name(meta.job_id, meta.array_task)),
+    );
+    body.insert("image".into(), json!(image));
+    body.insert("type".into(), json!("batch"));
+    body.insert(
+        "startupCommand".into(),
+        json!(meta::startup_command(&settings.launcher, meta)),
+    );
+    body.insert("enqueueOnly".into(), json!(true));
+    body.insert("reuseIfExists".into(), json!(false));
+    body.insert("group".into(), json!(settings.group));
+    body.insert("domain".into(), json!(settings.domain));
+    body.insert("tag".into(), json!(tag(meta)));
+    let nodes = spec.nodes();
+    if nodes > 1 {
+        body.insert("clusterSize".into(), json!(nodes));
+        body.insert("clusterMode".into(), json!(settings.cluster_mode));
+    }
+    if let Some(begin) = spec.begin {
+        let at = chrono::DateTime::from_timestamp(begin, 0).unwrap_or_default();
+        body.insert("startsAt".into(), json!(at.to_rfc3339()));
+    }
+    if let (true, Some(limit)) = (
+        settings.batch_timeout,
+        spec.time_limit.and_then(|l| l.seconds()),
+    ) {
+        // A backstop only: the launcher ends the job at its limit with Slurm's signals.
+        body.insert(
+            "batchTimeout".into(),
+            json!(limit + i64::from(meta.kill_wait) + 60),
+        );
+    }
+    if let Some(p) = spec.priority {
+        body.insert("priority".into(), json!(p.min(100)));
+    }
+    if !dependencies.is_empty() {
+        body.insert("dependencies".into(), json!(dependencies));
+    }
+    body.insert("config".into(), Value::Object(config));
+    Ok(Value::Object(body))
+}
+
+/// The session tag (at most 64 characters): the Slurm job id and name, for people looking
+/// at Backend.AI's own views.
+pub fn tag(meta: &JobMeta) -> String {
+    let mut t = format!("slurm:{} {}", meta.job_id, meta.spec.name);
+    if t.len() > 64 {
+        let mut cut = 64;
+        while !t.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        t.truncate(cut);
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::jobspec::{GpuPer, GpuRequest};
+
+    fn settings() -> SessionSettings {
+        SessionSettings {
+            launcher: "/opt/bai-slurm/bai-slurm".into(),
+            group: "default".into(),
+            domain: "default".into(),
+            image: Some("local/bai-batch:bookworm".into()),
+            resource_group: "default".into(),
+            def_mem_per_cpu: 1024,
+            cluster_mode: "single-node".into(),
+            mounts: vec![("home".into(), "/home/alice".into())],
+            batch_timeout: false,
+        }
+    }
+
+    #[test]
+    fn a_job_becomes_a_batch_session() {
+        let spec = JobSpec {
+            name: "train".into(),
+            script: b"#!/bin/sh\necho hi\n".to_vec(),
+            ntasks: Some(2),
+            cpus_per_task: Some(2),
+            mem_per_cpu: Some(500),
+            nodes_min: Some(2),
+            time_limit: Some(crate::model::TimeLimit::Minutes(10)),
+            ..Default::default()
+        };
+        let meta = JobMeta {
+            job_id: 62_000_000,
+            spec: spec.clone(),
+            kill_wait: 30,
+            ..Default::default()
+        };
+        let body = create_body(&meta, &spec, &settings(), &[]).unwrap();
+        assert_eq!(body["name"], "j62000000");
+        assert_eq!(body["type"], "batch");
+        assert_eq!(body["enqueueOnly"], true);
+        assert_eq!(body["clusterSize"], 2);
+        assert_eq!(body["config"]["resources"]["cpu"], 2);
+        assert_eq!(body["config"]["resources"]["mem"], "1000m");
+        assert_eq!(body["config"]["mount_map"]["home"], "/home/alice");
+        assert!(
+            body.get("batchTimeout").is_none(),
+            "23.09 refuses batchTimeout"
+        );
+        let cmd = body["startupCommand"].as_str().unwrap();
+        assert_eq!(
+            JobMeta::from_startup_command(cmd).unwrap().job_id,
+            62_000_000
+        );
+        let script = body["config"]["environ"][meta::SCRIPT_ENV]
+            .as_str()
+            .unwrap();
+        assert_eq!(meta::decode_script(script).unwrap(), spec.script);
+    }
+
+    #[test]
+    fn gpus_whole_and_fractional() {
+        let mut spec = JobSpec {
+            gpus: Some(GpuRequest {
+                gpu_type: None,
+                count: 2.0,
+                per: GpuPer::Node,
+            }),
+            ..Default::default()
+        };
+        assert_eq!(resources(&spec, 1024)["cuda.device"], 2);
+        spec.gpus = Some(GpuRequest {
+            gpu_type: None,
+            count: 0.5,
+            per: GpuPer::Job,
+        });
+        assert_eq!(resources(&spec, 1024)["cuda.shares"], 0.5);
+        spec.gpus = None;
+        spec.gres = vec!["gpu:a100:1".into()];
+        assert_eq!(resources(&spec, 1024)["cuda.device"], 1);
+    }
+
+    #[test]
+    fn what_cannot_be_expressed_is_refused() {
+        let spec = JobSpec {
+            hold: true,
+            ..Default::default()
+        };
+        assert!(matches!(check(&spec), Err(Unfit::Unsupported(_))));
+        let spec = JobSpec {
+            container: Default::default(),
+            ..Default::default()
+        };
+        let meta = JobMeta::default();
+        let mut s = settings();
+        s.image = None;
+        assert!(matches!(
+            create_body(&meta, &spec, &s, &[]),
+            Err(Unfit::NoImage(_))
+        ));
+    }
+}

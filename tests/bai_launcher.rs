@@ -1,0 +1,115 @@
+//! The launcher that runs inside a Backend.AI session, run here as a session would run it:
+//! the startup command with the job's metadata, the script and environment in the environ,
+//! the cluster variables Backend.AI sets, and the console as stdout.
+
+use bai_slurm::backend::backendai::meta::{self, JobMeta, ResultKind};
+use bai_slurm::model::{JobSpec, TimeLimit};
+use std::process::Command;
+
+fn launch(meta: &JobMeta, script: &str, extra_env: &[(&str, &str)]) -> (i32, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bai-slurm"));
+    cmd.arg("__bai-launch")
+        .arg(meta.encode())
+        .env(meta::SCRIPT_ENV, meta::encode_script(script.as_bytes()));
+    for (k, v) in extra_env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn meta_for(dir: &std::path::Path, spec: JobSpec) -> JobMeta {
+    JobMeta {
+        v: 1,
+        job_id: 62_000_123,
+        user: "alice".into(),
+        uid: 1001,
+        gid: 1001,
+        cluster: "bai".into(),
+        kill_wait: 1,
+        spec: JobSpec {
+            work_dir: dir.display().to_string(),
+            name: "train".into(),
+            ..spec
+        },
+        ..Default::default()
+    }
+}
+
+#[test]
+fn runs_the_script_writes_slurm_files_and_reports_the_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = meta_for(
+        dir.path(),
+        JobSpec {
+            ntasks: Some(2),
+            ..Default::default()
+        },
+    );
+    let script = "#!/bin/bash\necho \"$SLURM_JOB_ID $SLURM_JOB_NAME $SLURM_JOB_NODELIST $SLURMD_NODENAME $SLURM_NTASKS $SLURM_TASKS_PER_NODE\"\nexit 3\n";
+    let (rc, console) = launch(
+        &m,
+        script,
+        &[
+            ("BACKENDAI_CLUSTER_HOST", "main1"),
+            ("BACKENDAI_CLUSTER_HOSTS", "sub1,main1"),
+        ],
+    );
+    assert_eq!(rc, 3);
+    let out = std::fs::read_to_string(dir.path().join("slurm-62000123.out")).unwrap();
+    assert_eq!(out, "62000123 train main1,sub1 main1 2 1(x2)\n");
+    let r = meta::parse_result(&console).unwrap();
+    assert_eq!(
+        (r.kind, r.exit.code, r.exit.signal),
+        (ResultKind::Exited, 3, 0)
+    );
+}
+
+#[test]
+fn a_time_limit_ends_the_job_with_slurms_signals() {
+    let dir = tempfile::tempdir().unwrap();
+    // One minute is Slurm's smallest limit; the script traps TERM to show it got it.
+    let m = meta_for(
+        dir.path(),
+        JobSpec {
+            time_limit: Some(TimeLimit::Minutes(1)),
+            ..Default::default()
+        },
+    );
+    let start = std::time::Instant::now();
+    let (_, console) = launch(
+        &m,
+        "#!/bin/bash\ntrap 'echo term; exit 143' TERM\nwhile true; do sleep 0.2; done\n",
+        &[],
+    );
+    assert!(start.elapsed().as_secs() >= 59);
+    let r = meta::parse_result(&console).unwrap();
+    assert_eq!(r.kind, ResultKind::TimedOut);
+    let out = std::fs::read_to_string(dir.path().join("slurm-62000123.out")).unwrap();
+    assert!(
+        out.contains("DUE TO TIME LIMIT") && out.contains("term"),
+        "{out}"
+    );
+}
+
+#[test]
+fn output_goes_to_the_session_log_when_the_directory_is_not_mounted() {
+    let m = meta_for(
+        std::path::Path::new("/nonexistent/submit/dir"),
+        JobSpec::default(),
+    );
+    let (rc, console) = launch(&m, "#!/bin/sh\necho from-job\n", &[]);
+    assert_eq!(rc, 0);
+    assert!(
+        console.contains("is not reachable in the container"),
+        "{console}"
+    );
+    assert!(console.contains("from-job"), "{console}");
+    assert_eq!(
+        meta::parse_result(&console).unwrap().kind,
+        ResultKind::Exited
+    );
+}
