@@ -65,10 +65,32 @@ pub struct PartitionConfig {
 pub struct BackendAiConfig {
     pub endpoint: Option<String>,
     pub access_key: Option<String>,
+    /// Better kept out of config files: `bai-slurm login` stores it in a 0600 credentials file.
     pub secret_key: Option<String>,
     pub domain: Option<String>,
     pub group: Option<String>,
     pub skip_sslcert_validation: Option<bool>,
+    /// How a session's startup command finds bai-slurm inside the container
+    /// (default: `bai-slurm` on the image's PATH).
+    pub launcher: Option<String>,
+    /// A vfolder holding the launcher (a static build), mounted read-only at `launcher_dir`.
+    pub launcher_vfolder: Option<String>,
+    pub launcher_dir: Option<String>,
+    /// `multi-node` (default) or `single-node` for jobs asking for more than one node.
+    pub cluster_mode: Option<String>,
+    /// Storage shared by the login nodes and Backend.AI: a job whose working directory is
+    /// under `path` gets `vfolder` mounted at `path`, so its files appear where they are.
+    #[serde(default)]
+    pub storage: Vec<StorageConfig>,
+    /// Seconds between SIGTERM and SIGKILL at a job's time limit (Slurm's KillWait).
+    pub kill_wait: Option<u32>,
+}
+
+#[derive(Debug, Clone, Deserialize, Default, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct StorageConfig {
+    pub path: String,
+    pub vfolder: String,
 }
 
 /// Which backend is in force.

@@ -4,6 +4,7 @@ pub mod backend;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod credentials;
 pub mod envvars;
 pub mod format;
 pub mod launcher;

@@ -4,3 +4,5 @@
 pub mod batch;
 pub mod container;
 pub mod env;
+pub mod step_proto;
+pub mod stepd;

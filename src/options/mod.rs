@@ -7,6 +7,7 @@
 
 pub mod directives;
 pub mod getopt;
+pub mod job_opts;
 pub mod sbatch;
 pub mod table;
 pub mod values;

@@ -1,0 +1,240 @@
+//! The wire protocol between `srun` and the step servers of a job.
+//!
+//! Frames: one type byte, a big-endian u32 length, the payload. Control messages are JSON;
+//! task output travels as raw bytes (rank, stream, data) so nothing is re-encoded.
+//!
+//! Authentication is challenge-response with the job's secret, which never crosses the
+//! network: the server sends a random nonce, the client answers HMAC-SHA256(secret, nonce),
+//! and only then may it ask for anything.
+
+use hmac::{Hmac, KeyInit, Mac};
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+
+const CONTROL: u8 = 0;
+const OUTPUT: u8 = 1;
+/// Frames bigger than this are refused (a corrupt or hostile peer).
+const MAX_FRAME: u32 = 16 << 20;
+
+/// What a task is: its place in the step and what it runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskSpec {
+    pub rank: u32,
+    pub local_rank: u32,
+    pub argv: Vec<String>,
+    pub env: BTreeMap<String, String>,
+    pub cwd: String,
+    /// Where stdout/stderr go on the node when not streamed back (`-o`/`-e` patterns,
+    /// already expanded); None streams them to srun.
+    pub stdout: Option<String>,
+    pub stderr: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Control {
+    /// Server -> client, first: the challenge.
+    Hello { nonce: String, node: String },
+    /// Client -> server: HMAC of the nonce with the job secret.
+    Auth { mac: String },
+    /// Client -> server (node 0): give the new step an id and record it as running.
+    AllocateStep {
+        name: String,
+        ntasks: u32,
+        nnodes: u32,
+        nodes: String,
+        cpus: u32,
+    },
+    /// Server -> client: the step's id.
+    StepAllocated { step_id: u32 },
+    /// Client -> server (node 0): record how the step ended.
+    FinishStep {
+        step_id: u32,
+        state: String,
+        code: i32,
+        signal: i32,
+    },
+    /// Server -> client: done.
+    Ok,
+    /// Client -> server: start these tasks of step `step_id` on this node.
+    Launch { step_id: u32, tasks: Vec<TaskSpec> },
+    /// Client -> server: deliver a signal to every task of this connection's step.
+    Signal { signal: i32 },
+    /// Client -> server: data for task 0's stdin; empty = end of input.
+    Stdin { data: Vec<u8> },
+    /// Server -> client: the tasks run, with their pids.
+    Started { pids: Vec<(u32, i32)> },
+    /// Server -> client: a task ended (raw wait status).
+    Exited { rank: u32, status: i32 },
+    /// Server -> client: the request cannot be served.
+    Refused { reason: String },
+}
+
+/// One frame read from a peer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Frame {
+    Control(Control),
+    Output {
+        rank: u32,
+        stderr: bool,
+        data: Vec<u8>,
+    },
+}
+
+pub fn write_control(w: &mut impl Write, msg: &Control) -> std::io::Result<()> {
+    let body = serde_json::to_vec(msg).map_err(std::io::Error::other)?;
+    write_frame(w, CONTROL, &body)
+}
+
+pub fn write_output(
+    w: &mut impl Write,
+    rank: u32,
+    stderr: bool,
+    data: &[u8],
+) -> std::io::Result<()> {
+    let mut body = Vec::with_capacity(data.len() + 5);
+    body.extend_from_slice(&rank.to_be_bytes());
+    body.push(u8::from(stderr));
+    body.extend_from_slice(data);
+    write_frame(w, OUTPUT, &body)
+}
+
+fn write_frame(w: &mut impl Write, kind: u8, body: &[u8]) -> std::io::Result<()> {
+    let len = u32::try_from(body.len()).map_err(std::io::Error::other)?;
+    let mut head = [0u8; 5];
+    head[0] = kind;
+    head[1..].copy_from_slice(&len.to_be_bytes());
+    w.write_all(&head)?;
+    w.write_all(body)?;
+    w.flush()
+}
+
+/// Reads the next frame; `Ok(None)` at a clean end of stream.
+pub fn read_frame(r: &mut impl Read) -> std::io::Result<Option<Frame>> {
+    let mut head = [0u8; 5];
+    match r.read_exact(&mut head) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(e) => return Err(e),
+    }
+    let len = u32::from_be_bytes([head[1], head[2], head[3], head[4]]);
+    if len > MAX_FRAME {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "frame too large",
+        ));
+    }
+    let mut body = vec![0u8; len as usize];
+    r.read_exact(&mut body)?;
+    match head[0] {
+        CONTROL => serde_json::from_slice(&body)
+            .map(|c| Some(Frame::Control(c)))
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e)),
+        OUTPUT if body.len() >= 5 => Ok(Some(Frame::Output {
+            rank: u32::from_be_bytes([body[0], body[1], body[2], body[3]]),
+            stderr: body[4] != 0,
+            data: body[5..].to_vec(),
+        })),
+        _ => Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "unknown frame",
+        )),
+    }
+}
+
+/// HMAC-SHA256 of the nonce, hex.
+pub fn answer(secret: &[u8], nonce: &str) -> String {
+    let mut mac =
+        <Hmac<Sha256> as KeyInit>::new_from_slice(secret).expect("HMAC takes keys of any size");
+    mac.update(nonce.as_bytes());
+    hex::encode(mac.finalize().into_bytes())
+}
+
+/// Checks an answer in constant time.
+pub fn verify(secret: &[u8], nonce: &str, mac_hex: &str) -> bool {
+    let Ok(given) = hex::decode(mac_hex) else {
+        return false;
+    };
+    let mut mac =
+        <Hmac<Sha256> as KeyInit>::new_from_slice(secret).expect("HMAC takes keys of any size");
+    mac.update(nonce.as_bytes());
+    mac.verify_slice(&given).is_ok()
+}
+
+/// A fresh random value, hex: nonces and job secrets.
+pub fn random_hex(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    // The kernel's generator: no userspace state to get wrong.
+    if std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut buf))
+        .is_err()
+    {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        buf.iter_mut()
+            .enumerate()
+            .for_each(|(i, b)| *b = (t.as_nanos() >> (i % 16)) as u8 ^ i as u8);
+    }
+    hex::encode(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_round_trip() {
+        let mut buf = Vec::new();
+        write_control(
+            &mut buf,
+            &Control::Exited {
+                rank: 3,
+                status: 7 << 8,
+            },
+        )
+        .unwrap();
+        write_output(&mut buf, 1, true, b"oops\n").unwrap();
+        let mut r = buf.as_slice();
+        assert_eq!(
+            read_frame(&mut r).unwrap(),
+            Some(Frame::Control(Control::Exited {
+                rank: 3,
+                status: 7 << 8
+            }))
+        );
+        assert_eq!(
+            read_frame(&mut r).unwrap(),
+            Some(Frame::Output {
+                rank: 1,
+                stderr: true,
+                data: b"oops\n".to_vec()
+            })
+        );
+        assert_eq!(read_frame(&mut r).unwrap(), None);
+    }
+
+    #[test]
+    fn garbage_is_an_error_not_a_panic() {
+        for bad in [
+            &[9u8, 0, 0, 0, 1, 0][..],
+            &[0, 0xff, 0xff, 0xff, 0xff],
+            &[0, 0, 0, 0, 2, b'{', b'x'],
+            &[1, 0, 0, 0, 1, 0],
+        ] {
+            assert!(read_frame(&mut &bad[..]).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn challenge_response() {
+        let secret = b"job-secret";
+        let nonce = random_hex(16);
+        assert_eq!(nonce.len(), 32);
+        let mac = answer(secret, &nonce);
+        assert!(verify(secret, &nonce, &mac));
+        assert!(!verify(b"other", &nonce, &mac));
+        assert!(!verify(secret, &nonce, "zz"));
+    }
+}
