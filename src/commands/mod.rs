@@ -2,6 +2,7 @@
 //! returns its exit status. This is glue: parsing lives in `options`, printing in `format`,
 //! scheduling in `backend`.
 
+pub mod allocate;
 mod common;
 pub mod doctor;
 pub mod install_links;
@@ -13,6 +14,7 @@ pub mod scontrol;
 pub mod scontrol_control;
 pub mod sinfo;
 pub mod squeue;
+pub mod srun;
 
 use crate::backend::Cluster;
 use crate::backend::local::LocalCluster;
@@ -31,7 +33,7 @@ pub const COMMANDS: &[(&str, Run)] = &[
     ("sbatch", |inv| with_cluster(inv, sbatch::run)),
     ("squeue", |inv| with_cluster(inv, squeue::run)),
     ("scancel", |inv| with_cluster(inv, scancel::run)),
-    ("srun", not_yet),
+    ("srun", |inv| with_cluster(inv, srun::run)),
     ("salloc", not_yet),
     ("sinfo", |inv| with_cluster(inv, sinfo::run)),
     ("sacct", |inv| with_cluster(inv, sacct::run)),

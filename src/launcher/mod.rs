@@ -4,5 +4,6 @@
 pub mod batch;
 pub mod container;
 pub mod env;
+pub mod srun_client;
 pub mod step_proto;
 pub mod stepd;

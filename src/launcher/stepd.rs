@@ -47,9 +47,36 @@ pub struct StepServer {
     pub registry: Arc<dyn StepRegistry>,
     /// Where refusals are logged (the launcher's log).
     pub log: Arc<Mutex<Box<dyn Write + Send>>>,
+    /// Process groups of every task started here, so the job's end can take them along.
+    pub task_groups: Arc<Mutex<Vec<i32>>>,
 }
 
 impl StepServer {
+    pub fn new(
+        node: String,
+        secret: Vec<u8>,
+        registry: Arc<dyn StepRegistry>,
+        log: Box<dyn Write + Send>,
+    ) -> StepServer {
+        StepServer {
+            node,
+            secret,
+            registry,
+            log: Arc::new(Mutex::new(log)),
+            task_groups: Arc::default(),
+        }
+    }
+
+    /// Kills every task this server started (the job is over).
+    pub fn kill_all(&self) {
+        if let Ok(groups) = self.task_groups.lock() {
+            for pg in groups.iter() {
+                // SAFETY: killpg(2) on process groups this server created.
+                unsafe { libc::killpg(*pg, libc::SIGKILL) };
+            }
+        }
+    }
+
     /// Serves connections until the listener fails; each connection on its own thread.
     pub fn serve(self: Arc<Self>, listener: TcpListener) {
         for conn in listener.incoming() {
@@ -124,7 +151,7 @@ impl StepServer {
                     send(&writer, &Control::Ok)?;
                 }
                 Frame::Control(Control::Launch { tasks, .. }) => {
-                    return run_tasks(tasks, reader, writer);
+                    return run_tasks(tasks, reader, writer, &self.task_groups);
                 }
                 _ => {
                     send(
@@ -178,6 +205,7 @@ fn run_tasks(
     tasks: Vec<TaskSpec>,
     mut reader: BufReader<TcpStream>,
     writer: Arc<Mutex<TcpStream>>,
+    all_groups: &Mutex<Vec<i32>>,
 ) -> std::io::Result<()> {
     let (tx, rx) = mpsc::channel::<Event>();
     let mut pids = Vec::new();
@@ -229,6 +257,9 @@ fn run_tasks(
             }
         };
         pids.push((t.rank, child.id() as i32));
+        if let Ok(mut g) = all_groups.lock() {
+            g.push(child.id() as i32);
+        }
         if t.rank == 0 {
             stdin_of_rank0 = child.stdin.take();
         }
@@ -363,6 +394,10 @@ fn run_tasks(
         {
             send(&writer, &Control::Exited { rank, status })?;
         }
+    }
+    // The step is over: end the connection (srun and our reader of it both see the end).
+    if let Ok(w) = writer.lock() {
+        let _ = w.shutdown(std::net::Shutdown::Both);
     }
     // Whatever the tasks left behind goes with them.
     for pg in groups {

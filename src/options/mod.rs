@@ -9,5 +9,6 @@ pub mod directives;
 pub mod getopt;
 pub mod job_opts;
 pub mod sbatch;
+pub mod srun;
 pub mod table;
 pub mod values;

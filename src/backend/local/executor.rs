@@ -196,7 +196,23 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
     };
 
     let job_dir = cluster.job_dir(job_id);
-    let plan = prepare(cluster, &job_dir, &row, &spec);
+    // srun inside the job reaches the job's step server(s) through these.
+    let servers = super::steps::StepServers::start(
+        cluster,
+        job_id,
+        std::slice::from_ref(&cluster.settings.node.name),
+    );
+    let plan = prepare(cluster, &job_dir, &row, &spec).and_then(|mut plan| {
+        let servers = servers
+            .as_ref()
+            .map_err(|e| std::io::Error::new(e.kind(), e.to_string()))?;
+        plan.env.extend(servers.env());
+        plan.env.insert(
+            crate::envvars::BAI_SLURM_STATE_DIR.to_string(),
+            cluster.state_dir.display().to_string(),
+        );
+        Ok(plan)
+    });
     let ending = match plan {
         Ok(plan) => batch::run(&plan, signals, |pgid| {
             let _ = db.write(|tx| {
@@ -212,6 +228,10 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
             Ending::LaunchFailed(ExitStatus::code(1))
         }
     };
+    // Steps end with their job.
+    if let Ok(servers) = &servers {
+        servers.kill_all();
+    }
     let (kind, exit) = ending.into();
     let result = ResultFile {
         kind,

@@ -14,6 +14,7 @@ pub mod node;
 pub mod records;
 pub mod runner;
 pub mod schedule;
+pub mod steps;
 
 use super::{
     AccountingQuery, BackendError, Cluster, HoldKind, SignalRequest, SlurmErrno, SubmitError,

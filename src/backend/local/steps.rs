@@ -1,0 +1,144 @@
+//! Job steps under the local backend: the step servers of a job run inside its launcher,
+//! and node 0's numbers and records steps in the state database (sacct's `N.0` rows).
+
+use super::LocalCluster;
+use super::db::StepRow;
+use crate::launcher::srun_client::{Allocation, SECRET_ENV, STEPD_ENV};
+use crate::launcher::step_proto;
+use crate::launcher::stepd::{StepRegistry, StepServer};
+use crate::model::{ExitStatus, JobState, StepId};
+use std::collections::BTreeMap;
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub struct DbRegistry {
+    pub state_dir: PathBuf,
+    pub settings: super::LocalSettings,
+    pub job_id: u32,
+}
+
+impl DbRegistry {
+    fn cluster(&self) -> Result<LocalCluster, String> {
+        LocalCluster::with_settings(self.state_dir.clone(), self.settings.clone())
+            .map_err(|e| e.to_string())
+    }
+}
+
+impl StepRegistry for DbRegistry {
+    fn allocate(
+        &self,
+        name: &str,
+        ntasks: u32,
+        nnodes: u32,
+        nodes: &str,
+        cpus: u32,
+    ) -> Result<u32, String> {
+        let mut db = self.cluster()?.db().map_err(|e| e.to_string())?;
+        let job_id = self.job_id;
+        db.write(|tx| {
+            let next = tx
+                .steps_of(job_id)?
+                .iter()
+                .filter_map(|s| match s.step {
+                    StepId::Numbered(n) => Some(n + 1),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0);
+            tx.upsert_step(&StepRow {
+                job_id,
+                step: StepId::Numbered(next),
+                name: name.to_string(),
+                state: JobState::Running,
+                start_time: Some(crate::sys::now()),
+                end_time: None,
+                exit: ExitStatus::OK,
+                ncpus: cpus,
+                ntasks,
+                nnodes,
+                nodes: nodes.to_string(),
+                pgid: None,
+            })?;
+            Ok(next)
+        })
+        .map_err(|e| e.to_string())
+    }
+
+    fn finish(&self, step_id: u32, state: &str, code: i32, signal: i32) {
+        let Ok(cluster) = self.cluster() else { return };
+        let Ok(mut db) = cluster.db() else { return };
+        let job_id = self.job_id;
+        let _ = db.write(|tx| {
+            if let Some(mut s) = tx
+                .steps_of(job_id)?
+                .into_iter()
+                .find(|s| s.step == StepId::Numbered(step_id))
+            {
+                s.state = JobState::parse(state).unwrap_or(JobState::Completed);
+                s.exit = ExitStatus { code, signal };
+                s.end_time = Some(crate::sys::now());
+                tx.upsert_step(&s)?;
+            }
+            Ok(())
+        });
+    }
+}
+
+/// The running step servers of one job.
+pub struct StepServers {
+    pub servers: Vec<Arc<StepServer>>,
+    pub nodes: Vec<(String, String)>,
+    pub secret: String,
+}
+
+impl StepServers {
+    /// Starts one step server per node (each on loopback here), in threads of this process.
+    pub fn start(
+        cluster: &LocalCluster,
+        job_id: u32,
+        nodes: &[String],
+    ) -> std::io::Result<StepServers> {
+        let secret = step_proto::random_hex(32);
+        let registry: Arc<dyn StepRegistry> = Arc::new(DbRegistry {
+            state_dir: cluster.state_dir.clone(),
+            settings: cluster.settings.clone(),
+            job_id,
+        });
+        let mut servers = Vec::new();
+        let mut addrs = Vec::new();
+        for node in nodes {
+            let listener = TcpListener::bind("127.0.0.1:0")?;
+            let addr = listener.local_addr()?.to_string();
+            let server = Arc::new(StepServer::new(
+                node.clone(),
+                secret.as_bytes().to_vec(),
+                Arc::clone(&registry),
+                Box::new(std::io::stderr()),
+            ));
+            let s = Arc::clone(&server);
+            std::thread::spawn(move || s.serve(listener));
+            servers.push(server);
+            addrs.push((node.clone(), addr));
+        }
+        Ok(StepServers {
+            servers,
+            nodes: addrs,
+            secret,
+        })
+    }
+
+    /// What the job's processes need to reach them.
+    pub fn env(&self) -> BTreeMap<String, String> {
+        let mut env = BTreeMap::new();
+        env.insert(STEPD_ENV.to_string(), Allocation::stepd_value(&self.nodes));
+        env.insert(SECRET_ENV.to_string(), self.secret.clone());
+        env
+    }
+
+    pub fn kill_all(&self) {
+        for s in &self.servers {
+            s.kill_all();
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! srun: inside an allocation, runs a job step on its nodes; outside one, first asks for an
+//! allocation (as Slurm does) and runs the step in it.
+
+use crate::backend::Cluster;
+use crate::cli::Invocation;
+use crate::launcher::srun_client::{self, Allocation, StepPlan};
+use crate::options::srun::{self, SrunOutcome, SrunRequest};
+use std::path::Path;
+
+pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
+    let args = inv.args.clone();
+    let req = match srun::parse(&args, &inv.env, inv.now) {
+        SrunOutcome::Exit {
+            stdout,
+            stderr,
+            code,
+        } => {
+            let _ = inv.out.write_all(stdout.as_bytes());
+            let _ = inv.err.write_all(stderr.as_bytes());
+            return code;
+        }
+        SrunOutcome::Run(req) => req,
+    };
+    match Allocation::from_env(&inv.env) {
+        Some(alloc) if req.opts.jobid.is_none_or(|j| j == alloc.job_id) => {
+            let plan = step_plan(inv, &req);
+            srun_client::run(&plan, &alloc, inv.out, inv.err)
+        }
+        _ => super::allocate::run_in_new_allocation(inv, cluster, &req),
+    }
+}
+
+/// The step as srun's options and environment describe it.
+pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
+    let o = &req.opts;
+    // A step is named after its command unless -J is on srun's own command line (the job's
+    // SLURM_JOB_NAME names the job, not the step).
+    let name = o
+        .job_name
+        .clone()
+        .filter(|_| req.from_cli.contains(&"job-name"))
+        .unwrap_or_else(|| {
+            Path::new(&req.argv[0])
+                .file_name()
+                .map_or(req.argv[0].clone(), |f| f.to_string_lossy().into_owned())
+        });
+    let cwd = o.chdir.as_deref().map_or_else(
+        || inv.cwd.display().to_string(),
+        |d| crate::options::job_opts::make_absolute(d, &inv.cwd),
+    );
+    StepPlan {
+        name,
+        argv: req.argv.clone(),
+        ntasks: o.ntasks,
+        nodes: o.nodes.map(|n| n.min.max(1) as u32),
+        ntasks_per_node: o.ntasks_per_node,
+        cpus_per_task: o.cpus_per_task,
+        cyclic: o
+            .distribution
+            .as_deref()
+            .is_some_and(|d| d.starts_with("cyclic")),
+        nodelist: o.nodelist.clone(),
+        exclude: o.exclude.clone(),
+        label: o.label,
+        unbuffered: o.unbuffered,
+        kill_on_bad_exit: o.kill_on_bad_exit,
+        cwd,
+        stdout: o.stdout.clone(),
+        stderr: o.stderr.clone().or_else(|| o.stdout.clone()),
+        env: crate::options::values::export::job_environment(o.export.as_ref(), &inv.env, false),
+        umask: current_umask(),
+    }
+}
+
+fn current_umask() -> u32 {
+    let old = nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o022));
+    nix::sys::stat::umask(old);
+    old.bits()
+}

@@ -1,0 +1,268 @@
+//! srun's option processing: the shared option table read from the command line and from
+//! srun's input variables (`SLURM_NTASKS`, `SLURM_JOB_NUM_NODES`, ... — which is why a step
+//! inherits the batch job's request), with srun's own options among them.
+
+use super::getopt::{self, Event, HasArg};
+use super::job_opts::{self, JobOptions, Source};
+use super::table::{self, SRUN};
+use super::values::ValueError;
+use std::collections::BTreeMap;
+
+/// srun's input variables (`env_vars[]` in src/srun/libsrun/opt.c), by option.
+pub const SRUN_ENV: &[(&str, &str)] = &[
+    ("SLURM_ACCOUNT", "account"),
+    ("SLURM_ACCTG_FREQ", "acctg-freq"),
+    ("SLURM_BCAST", "bcast"),
+    ("SLURM_BURST_BUFFER", "bb"),
+    ("SLURM_CLUSTERS", "clusters"),
+    ("SLURM_CLUSTER_CONSTRAINT", "cluster-constraint"),
+    ("SLURM_COMPRESS", "compress"),
+    ("SLURM_CONSTRAINT", "constraint"),
+    ("SLURM_CORE_SPEC", "core-spec"),
+    ("SRUN_CPUS_PER_TASK", "cpus-per-task"),
+    ("SLURM_CPU_BIND", "cpu-bind"),
+    ("SLURM_CPU_FREQ_REQ", "cpu-freq"),
+    ("SLURM_CPUS_PER_GPU", "cpus-per-gpu"),
+    ("SLURM_DELAY_BOOT", "delay-boot"),
+    ("SLURM_DEPENDENCY", "dependency"),
+    ("SLURM_DISABLE_STATUS", "disable-status"),
+    ("SLURM_DISTRIBUTION", "distribution"),
+    ("SLURM_EPILOG", "epilog"),
+    ("SLURM_EXACT", "exact"),
+    ("SLURM_EXCLUSIVE", "exclusive"),
+    ("SLURM_EXPORT_ENV", "export"),
+    ("SRUN_EXPORT_ENV", "export"),
+    ("SLURM_GPUS", "gpus"),
+    ("SLURM_GPU_BIND", "gpu-bind"),
+    ("SLURM_GPU_FREQ", "gpu-freq"),
+    ("SLURM_GPUS_PER_NODE", "gpus-per-node"),
+    ("SLURM_GPUS_PER_SOCKET", "gpus-per-socket"),
+    ("SLURM_GPUS_PER_TASK", "gpus-per-task"),
+    ("SLURM_GRES", "gres"),
+    ("SLURM_GRES_FLAGS", "gres-flags"),
+    ("SLURM_HINT", "hint"),
+    ("SLURM_JOB_ID", "jobid"),
+    ("SLURM_JOB_NAME", "job-name"),
+    ("SLURM_JOB_NUM_NODES", "nodes"),
+    ("SLURM_KILL_BAD_EXIT", "kill-on-bad-exit"),
+    ("SLURM_LABELIO", "label"),
+    ("SLURM_MEM_BIND", "mem-bind"),
+    ("SLURM_MEM_PER_CPU", "mem-per-cpu"),
+    ("SLURM_MEM_PER_GPU", "mem-per-gpu"),
+    ("SLURM_MEM_PER_NODE", "mem"),
+    ("SLURM_MPI_TYPE", "mpi"),
+    ("SLURM_NETWORK", "network"),
+    ("SLURM_NO_KILL", "no-kill"),
+    ("SLURM_NPROCS", "ntasks"),
+    ("SLURM_NTASKS", "ntasks"),
+    ("SLURM_NTASKS_PER_NODE", "ntasks-per-node"),
+    ("SLURM_NTASKS_PER_GPU", "ntasks-per-gpu"),
+    ("SLURM_OPEN_MODE", "open-mode"),
+    ("SLURM_OVERCOMMIT", "overcommit"),
+    ("SLURM_OVERLAP", "overlap"),
+    ("SLURM_PARTITION", "partition"),
+    ("SLURM_POWER", "power"),
+    ("SLURM_PROFILE", "profile"),
+    ("SLURM_PROLOG", "prolog"),
+    ("SLURM_QOS", "qos"),
+    ("SLURM_REMOTE_CWD", "chdir"),
+    ("SLURM_RESERVATION", "reservation"),
+    ("SLURM_RESV_PORTS", "resv-ports"),
+    ("SLURM_SIGNAL", "signal"),
+    ("SLURM_SPREAD_JOB", "spread-job"),
+    ("SLURM_STDERRMODE", "error"),
+    ("SLURM_STDINMODE", "input"),
+    ("SLURM_STDOUTMODE", "output"),
+    ("SLURM_TASK_EPILOG", "task-epilog"),
+    ("SLURM_TASK_PROLOG", "task-prolog"),
+    ("SLURM_THREAD_SPEC", "thread-spec"),
+    ("SLURM_THREADS", "threads"),
+    ("SLURM_THREADS_PER_CORE", "threads-per-core"),
+    ("SLURM_TIMELIMIT", "time"),
+    ("SLURM_UNBUFFEREDIO", "unbuffered"),
+    ("SLURM_USE_MIN_NODES", "use-min-nodes"),
+    ("SLURM_WAIT", "wait"),
+    ("SLURM_WCKEY", "wckey"),
+    ("SLURM_WORKING_DIR", "chdir"),
+    ("SRUN_CONTAINER", "container"),
+    ("SLURM_DEBUG", "verbose"),
+];
+
+const HELP: &str = include_str!("../commands/text/srun_help.txt");
+const USAGE: &str = include_str!("../commands/text/srun_usage.txt");
+
+/// What srun was asked to do.
+#[derive(Debug)]
+pub struct SrunRequest {
+    pub opts: JobOptions,
+    /// The command and its arguments.
+    pub argv: Vec<String>,
+    pub verbose: u32,
+    pub quiet: bool,
+    /// Options given on the command line (not inherited through SLURM_* variables).
+    pub from_cli: Vec<&'static str>,
+}
+
+#[derive(Debug)]
+pub enum SrunOutcome {
+    Run(Box<SrunRequest>),
+    Exit {
+        stdout: String,
+        stderr: String,
+        code: i32,
+    },
+}
+
+fn failure(e: &ValueError) -> SrunOutcome {
+    SrunOutcome::Exit {
+        stdout: String::new(),
+        stderr: e.render("srun", "Unable to allocate resources: "),
+        code: e.exit_code(1),
+    }
+}
+
+/// Parses srun's command line and input variables.
+pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SrunOutcome {
+    let (short, long) = table::getopt_tables(SRUN);
+    let parsed = getopt::parse("srun", args, &short, &long);
+    let mut cli = Vec::new();
+    for e in parsed.events {
+        match e {
+            Event::Error(line) => {
+                return SrunOutcome::Exit {
+                    stdout: String::new(),
+                    stderr: format!("{line}\nTry \"srun --help\" for more information\n"),
+                    code: 255,
+                };
+            }
+            Event::Opt(val, value) => {
+                if let Some(opt) = table::by_getopt_val(SRUN, val) {
+                    cli.push((opt, value));
+                }
+            }
+        }
+    }
+    let mut verbose = 0;
+    let mut quiet = false;
+    for (opt, _) in &cli {
+        match opt.long {
+            "help" => {
+                return SrunOutcome::Exit {
+                    stdout: HELP.into(),
+                    stderr: String::new(),
+                    code: 0,
+                };
+            }
+            "usage" => {
+                return SrunOutcome::Exit {
+                    stdout: USAGE.into(),
+                    stderr: String::new(),
+                    code: 0,
+                };
+            }
+            "version" => {
+                return SrunOutcome::Exit {
+                    stdout: format!("{}\n", crate::commands::SLURM_VERSION_LINE),
+                    stderr: String::new(),
+                    code: 0,
+                };
+            }
+            "verbose" => verbose += 1,
+            "quiet" => quiet = true,
+            _ => {}
+        }
+    }
+    let mut opts = JobOptions {
+        root: nix::unistd::getuid().is_root(),
+        ..JobOptions::default()
+    };
+    for (var, long) in SRUN_ENV {
+        let (Some(value), Some(opt)) = (env.get(*var), table::find(SRUN, long)) else {
+            continue;
+        };
+        let result = if opt.arg == HasArg::No {
+            if job_opts::env_flag(value) {
+                opts.apply(opt, None, Source::Env, now, 1001)
+            } else {
+                Ok(())
+            }
+        } else {
+            opts.apply(opt, Some(value), Source::Env, now, 1001)
+        };
+        if let Err(e) = result {
+            return failure(&e);
+        }
+    }
+    let mut from_cli = Vec::new();
+    for (opt, value) in &cli {
+        if let Err(e) = opts.apply(opt, value.as_deref(), Source::Cli, now, 1001) {
+            return failure(&e);
+        }
+        from_cli.push(opt.long);
+    }
+    let argv: Vec<String> = parsed.operands.clone();
+    if argv.is_empty() {
+        return SrunOutcome::Exit {
+            stdout: String::new(),
+            stderr: "srun: fatal: No command given to execute.\n".into(),
+            code: 1,
+        };
+    }
+    SrunOutcome::Run(Box::new(SrunRequest {
+        opts,
+        argv,
+        verbose,
+        quiet,
+        from_cli,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_command_ends_the_options_and_the_batch_request_is_inherited() {
+        let mut env = BTreeMap::new();
+        env.insert("SLURM_NTASKS".to_string(), "4".to_string());
+        let SrunOutcome::Run(r) = parse(&args(&["-l", "hostname", "-n", "2"]), &env, 0) else {
+            panic!()
+        };
+        assert_eq!(r.argv, args(&["hostname", "-n", "2"]));
+        assert!(r.opts.label);
+        assert_eq!(r.opts.ntasks, Some(4));
+        let SrunOutcome::Run(r) = parse(&args(&["-n", "2", "true"]), &env, 0) else {
+            panic!()
+        };
+        assert_eq!(r.opts.ntasks, Some(2), "the command line wins");
+    }
+
+    #[test]
+    fn errors_as_slurm_prints_them() {
+        let SrunOutcome::Exit { stderr, code, .. } =
+            parse(&args(&["--bogus", "x"]), &BTreeMap::new(), 0)
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (stderr.as_str(), code),
+            (
+                "srun: unrecognized option '--bogus'\nTry \"srun --help\" for more information\n",
+                255
+            )
+        );
+        let SrunOutcome::Exit { stderr, code, .. } =
+            parse(&args(&["-n", "1"]), &BTreeMap::new(), 0)
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (stderr.as_str(), code),
+            ("srun: fatal: No command given to execute.\n", 1)
+        );
+    }
+}
