@@ -137,12 +137,11 @@ pub fn main_with(argv: Vec<OsString>) -> i32 {
         .collect();
     let argv0 = argv.first().cloned().unwrap_or_else(|| "bai-slurm".into());
     let rest: Vec<String> = argv.iter().skip(1).cloned().collect();
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    let mut out = std::io::LineWriter::new(stdout.lock());
-    let mut err = stderr.lock();
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
+    // Unlocked handles: the launcher's threads (step servers) log to stderr too, and a lock
+    // held for the whole command would block them forever.
+    let mut out = std::io::LineWriter::new(std::io::stdout());
+    let mut err = std::io::stderr();
+    let mut input = std::io::stdin();
     let Some((name, run, skip)) = resolve(&argv0, &rest) else {
         match rest.first().map(String::as_str) {
             Some("--version") | Some("-V") => {

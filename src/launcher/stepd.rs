@@ -115,15 +115,19 @@ impl StepServer {
             Some(Frame::Control(Control::Auth { mac }))
                 if step_proto::verify(&self.secret, &nonce, &mac) => {}
             _ => {
+                // Logged before answering: the job (and this process) may end right after.
+                let peer = conn.peer_addr().map(|a| a.to_string()).unwrap_or_default();
+                self.logf(&format!(
+                    "step server {}: connection from {peer}: refused: it does not know the job's secret",
+                    self.node
+                ));
                 let _ = send(
                     &writer,
                     &Control::Refused {
                         reason: "authentication failed".into(),
                     },
                 );
-                return Err(std::io::Error::other(
-                    "refused: it does not know the job's secret",
-                ));
+                return Ok(());
             }
         }
         loop {
