@@ -129,3 +129,121 @@ fn a_caller_without_the_job_secret_is_refused() {
         "{log}"
     );
 }
+
+fn golden_keys(name: &str, prefix: &str, not_ours: &[&str]) -> Vec<String> {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/golden/{name}.stdout",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    keys_of(&text, prefix, not_ours)
+}
+
+fn keys_of(text: &str, prefix: &str, not_ours: &[&str]) -> Vec<String> {
+    let mut k: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix(prefix))
+        .filter_map(|l| l.split_once('=').map(|(k, _)| k.to_string()))
+        .filter(|k| k.starts_with("SLURM") && !not_ours.contains(&k.as_str()))
+        .collect();
+    k.sort();
+    k
+}
+
+/// Variables naming a slurm.conf, a controller or an accounting association we do not have.
+const NOT_OURS: [&str; 3] = ["SLURM_CONF", "SLURM_WORKING_CLUSTER", "SLURM_JOB_ACCOUNT"];
+
+#[test]
+fn srun_outside_a_job_makes_its_own_allocation() {
+    let c = Cluster::new(2, 4096, 2);
+    let r = c.run("srun", &["-n", "2", "hostname"]).ok();
+    let host = nix::unistd::gethostname().unwrap().into_string().unwrap();
+    assert_eq!(r.stdout, format!("{host}\n{host}\n"));
+    assert_eq!(r.stderr, "");
+    let r = c.run("srun", &["-n", "1", "bash", "-c", "exit 3"]);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (3, "srun: error: node01: task 0: Exited with exit code 3\n")
+    );
+    let r = c
+        .run(
+            "srun",
+            &["-l", "-n", "2", "bash", "-c", "env | grep ^SLURM | sort"],
+        )
+        .ok();
+    let rank0: String = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("0: "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        keys_of(&rank0, "0: ", &NOT_OURS),
+        golden_keys("srun_l_n2_env", "0: ", &NOT_OURS),
+        "{rank0}"
+    );
+    let rows = c.acct("1");
+    assert_eq!(rows[0], ("1".into(), "COMPLETED".into(), "0:0".into()));
+    assert_eq!(rows[1], ("1.0".into(), "COMPLETED".into(), "0:0".into()));
+    assert_eq!(c.acct("2")[0], ("2".into(), "FAILED".into(), "3:0".into()));
+    // Slurm's own refusals.
+    let r = c.run("srun", &["-p", "nosuch", "hostname"]);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            1,
+            "srun: error: invalid partition specified: nosuch\nsrun: error: Unable to allocate resources: Invalid partition name specified\n"
+        )
+    );
+    let r = c.run("srun", &["--bogus", "hostname"]);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            255,
+            "srun: unrecognized option '--bogus'\nTry \"srun --help\" for more information\n"
+        )
+    );
+}
+
+#[test]
+fn srun_says_when_it_had_to_wait() {
+    let c = Cluster::new(1, 4096, 2);
+    c.write_script("busy.sh", &format!("{SH}sleep 3\n"));
+    let busy = c.submit(&["busy.sh"]);
+    c.wait_state(&busy.to_string(), "RUNNING", secs(30));
+    let r = c.run("srun", &["true"]).ok();
+    let id = busy + 1;
+    assert_eq!(
+        r.stderr,
+        format!(
+            "srun: job {id} queued and waiting for resources\nsrun: job {id} has been allocated resources\n"
+        )
+    );
+}
+
+#[test]
+fn salloc_runs_a_command_in_an_allocation() {
+    let c = Cluster::new(2, 4096, 2);
+    let r = c.run(
+        "salloc",
+        &[
+            "-n",
+            "1",
+            "bash",
+            "-c",
+            "env | grep ^SLURM | sort; srun hostname > step.out; exit 4",
+        ],
+    );
+    assert_eq!(r.code, 4);
+    assert_eq!(
+        r.stderr,
+        "salloc: Granted job allocation 1\nsalloc: Relinquishing job allocation 1\n"
+    );
+    let want = golden_keys("salloc_n1_env", "", &NOT_OURS);
+    assert_eq!(keys_of(&r.stdout, "", &NOT_OURS), want, "{}", r.stdout);
+    let host = nix::unistd::gethostname().unwrap().into_string().unwrap();
+    assert_eq!(c.read("step.out"), format!("{host}\n"));
+    let rows = c.acct("1");
+    assert_eq!(rows[0], ("1".into(), "FAILED".into(), "4:0".into()));
+    assert_eq!(rows[1], ("1.0".into(), "COMPLETED".into(), "0:0".into()));
+}

@@ -179,6 +179,17 @@ pub enum HoldKind {
     Admin,
 }
 
+/// A granted allocation, as srun and salloc need it to run steps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AllocationDetails {
+    /// The allocation's nodes with their step server addresses.
+    pub nodes: Vec<(String, String)>,
+    /// The job's secret for its step servers.
+    pub secret: String,
+    pub cpus_per_node: u32,
+    pub record: JobRecord,
+}
+
 /// The scheduler, seen from the commands.
 pub trait Cluster {
     /// The cluster's name (SLURM_CLUSTER_NAME, sacct Cluster).
@@ -209,6 +220,19 @@ pub trait Cluster {
         _requester: u32,
     ) -> Result<(), BackendError> {
         Err(BackendError::Other("this backend cannot hold jobs".into()))
+    }
+
+    /// The allocation of an interactive job once it runs (None while it waits).
+    fn allocation(&self, _job_id: u32) -> Result<Option<AllocationDetails>, BackendError> {
+        Err(BackendError::Other(
+            "this backend cannot make interactive allocations".into(),
+        ))
+    }
+    /// Gives an interactive allocation back; the job ends with `exit`.
+    fn release(&self, _job_id: u32, _exit: crate::model::ExitStatus) -> Result<(), BackendError> {
+        Err(BackendError::Other(
+            "this backend cannot make interactive allocations".into(),
+        ))
     }
 
     /// slurm.conf-style settings the backend can state truthfully, for

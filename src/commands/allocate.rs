@@ -1,15 +1,190 @@
-//! Allocations made from the command line (srun outside a job, salloc).
+//! Allocations asked for from the command line: srun outside a job and salloc. The job is
+//! submitted without a batch script; once it runs, the caller runs its steps (srun) or its
+//! command (salloc) and gives the allocation back, which ends the job with that exit code.
 
-use crate::backend::Cluster;
+use crate::backend::{AllocationDetails, Cluster};
 use crate::cli::Invocation;
+use crate::launcher::env::{AllocationUser, BatchEnvFacts, allocation_env};
+use crate::launcher::srun_client::{self, Allocation, SECRET_ENV, STEPD_ENV};
+use crate::model::{ExitStatus, JobSpec};
+use crate::options::job_opts::{self, BuildContext, JobOptions};
 use crate::options::srun::SrunRequest;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// Builds the allocation's JobSpec from the options (the same processing sbatch uses).
+pub fn allocation_spec(
+    inv: &Invocation<'_>,
+    opts: &JobOptions,
+    prog: &'static str,
+    default_name: String,
+) -> Result<(JobSpec, Vec<String>), job_opts::Failure> {
+    let ctx = BuildContext {
+        prog,
+        submit_prefix: "Unable to allocate resources: ",
+        env: &inv.env,
+        cwd: &inv.cwd,
+        hostname: crate::sys::hostname(),
+        umask: current_umask(),
+        max_array_size: 1001,
+        error_exit: 1,
+        default_name,
+    };
+    let (mut spec, messages) = job_opts::build(opts, &ctx, Vec::new(), None, Vec::new())?;
+    spec.interactive = true;
+    let me = std::process::id() as i32;
+    spec.owner = crate::backend::local::control::process_start_time(me).map(|start| (me, start));
+    Ok((spec, messages))
+}
+
+fn current_umask() -> u32 {
+    let old = nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o022));
+    nix::sys::stat::umask(old);
+    old.bits()
+}
+
+/// Submits the allocation and waits until it runs, printing Slurm's messages. `Err` carries
+/// the exit status when it was refused or taken away.
+pub fn obtain(
+    inv: &mut Invocation<'_>,
+    cluster: &dyn Cluster,
+    spec: &JobSpec,
+    prog: &str,
+) -> Result<(u32, AllocationDetails), i32> {
+    let id = match cluster.submit(spec, &inv.user) {
+        Ok(id) => id,
+        Err(e) => {
+            for d in &e.details {
+                inv.error(d);
+            }
+            let text = match (&e.errno, &e.failure) {
+                (Some(errno), _) => errno.text().to_string(),
+                (None, Some(f)) => f.to_string(),
+                (None, None) => "Unspecified error".into(),
+            };
+            inv.error(&format!("Unable to allocate resources: {text}"));
+            return Err(1);
+        }
+    };
+    let mut waited = false;
+    let mut delay = Duration::from_millis(50);
+    loop {
+        match cluster.allocation(id) {
+            Ok(Some(details)) => {
+                if waited {
+                    let _ = writeln!(inv.err, "{prog}: job {id} has been allocated resources");
+                }
+                return Ok((id, details));
+            }
+            Ok(None) => {
+                if !waited && delay >= Duration::from_millis(400) {
+                    waited = true;
+                    if prog == "salloc" {
+                        let _ = writeln!(inv.err, "salloc: Pending job allocation {id}");
+                    }
+                    let _ = writeln!(inv.err, "{prog}: job {id} queued and waiting for resources");
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(
+                    inv.err,
+                    "{prog}: error: Job allocation {id} has been revoked: {e}"
+                );
+                return Err(1);
+            }
+        }
+        std::thread::sleep(delay);
+        delay = (delay * 2).min(Duration::from_millis(500));
+    }
+}
+
+/// The job-level environment of the allocation, for `who`.
+pub fn env_of(
+    inv: &Invocation<'_>,
+    id: u32,
+    details: &AllocationDetails,
+    spec: &JobSpec,
+    who: AllocationUser,
+) -> BTreeMap<String, String> {
+    let rec = &details.record;
+    let names: Vec<String> = details.nodes.iter().map(|(n, _)| n.clone()).collect();
+    let nnodes = names.len().max(1) as u32;
+    let ntasks = spec.ntasks.or(spec.ntasks_per_node.map(|n| n * nnodes));
+    let tasks = ntasks.unwrap_or(nnodes);
+    let facts = BatchEnvFacts {
+        cluster_name: rec.cluster.clone(),
+        job_id: id,
+        job_name: rec.name.clone(),
+        partition: rec.partition.clone(),
+        account: rec.account.clone(),
+        qos: rec.qos.clone(),
+        nodelist: crate::model::hostlist::compress(&names),
+        node_name: names.first().cloned().unwrap_or_default(),
+        cpus_per_node: vec![details.cpus_per_node; nnodes as usize],
+        tasks_per_node: (0..nnodes)
+            .map(|i| tasks / nnodes + u32::from(i < tasks % nnodes))
+            .collect(),
+        ntasks: Some(tasks),
+        cpus_per_task: spec.cpus_per_task,
+        ntasks_per_node: spec.ntasks_per_node,
+        memory: None,
+        user: inv.user.name.clone(),
+        uid: inv.user.uid,
+        gid: inv.user.gid,
+        array: None,
+        dependency: spec.dependency_raw.clone(),
+        restart_count: None,
+    };
+    let mut base = inv.env.clone();
+    base.insert("SLURM_SUBMIT_DIR".into(), inv.cwd.display().to_string());
+    base.insert("SLURM_SUBMIT_HOST".into(), crate::sys::hostname());
+    let mut env = allocation_env(&base, &facts, who);
+    env.insert(STEPD_ENV.into(), Allocation::stepd_value(&details.nodes));
+    env.insert(SECRET_ENV.into(), details.secret.clone());
+    env
+}
 
 /// srun outside any allocation: ask for one, run the step in it, give it back.
 pub fn run_in_new_allocation(
     inv: &mut Invocation<'_>,
-    _cluster: &dyn Cluster,
-    _req: &SrunRequest,
+    cluster: &dyn Cluster,
+    req: &SrunRequest,
 ) -> i32 {
-    inv.error("srun outside a job allocation is not available yet; run it inside sbatch or salloc");
-    1
+    let name = std::path::Path::new(&req.argv[0])
+        .file_name()
+        .map_or(req.argv[0].clone(), |f| f.to_string_lossy().into_owned());
+    let (spec, messages) = match allocation_spec(inv, &req.opts, "srun", name) {
+        Ok(s) => s,
+        Err(f) => {
+            let _ = inv.err.write_all(f.stderr.as_bytes());
+            return f.code;
+        }
+    };
+    for m in messages {
+        let _ = writeln!(inv.err, "{m}");
+    }
+    let (id, details) = match obtain(inv, cluster, &spec, "srun") {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let env = env_of(inv, id, &details, &spec, AllocationUser::Srun);
+    let alloc = Allocation {
+        job_id: id,
+        nodes: details.nodes.clone(),
+        secret: details.secret.as_bytes().to_vec(),
+        cpus_per_node: details.cpus_per_node,
+    };
+    let mut plan = super::srun::step_plan(inv, req);
+    plan.env = env;
+    plan.in_existing_job = false;
+    let code = srun_client::run(&plan, &alloc, inv.out, inv.err);
+    let exit = if code > 128 {
+        ExitStatus::signal(code - 128)
+    } else {
+        ExitStatus::code(code)
+    };
+    if let Err(e) = cluster.release(id, exit) {
+        inv.error(&format!("Unable to release job allocation {id}: {e}"));
+    }
+    code
 }

@@ -8,6 +8,7 @@ pub mod doctor;
 pub mod install_links;
 pub mod internal;
 pub mod sacct;
+pub mod salloc;
 pub mod sbatch;
 pub mod scancel;
 pub mod scontrol;
@@ -34,16 +35,11 @@ pub const COMMANDS: &[(&str, Run)] = &[
     ("squeue", |inv| with_cluster(inv, squeue::run)),
     ("scancel", |inv| with_cluster(inv, scancel::run)),
     ("srun", |inv| with_cluster(inv, srun::run)),
-    ("salloc", not_yet),
+    ("salloc", |inv| with_cluster(inv, salloc::run)),
     ("sinfo", |inv| with_cluster(inv, sinfo::run)),
     ("sacct", |inv| with_cluster(inv, sacct::run)),
     ("scontrol", |inv| with_cluster(inv, scontrol::run)),
 ];
-
-fn not_yet(inv: &mut Invocation<'_>) -> i32 {
-    inv.error("not available in this build yet");
-    1
-}
 
 /// bai-slurm's own commands (`bai-slurm <name>`).
 pub const TOOL_COMMANDS: &[(&str, Run)] = &[

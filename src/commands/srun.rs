@@ -69,6 +69,7 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
         stderr: o.stderr.clone().or_else(|| o.stdout.clone()),
         env: crate::options::values::export::job_environment(o.export.as_ref(), &inv.env, false),
         umask: current_umask(),
+        in_existing_job: true,
     }
 }
 

@@ -290,6 +290,35 @@ pub fn run(
     }
 }
 
+/// Holds an allocation that has no batch script: waits for a termination signal (its owner
+/// giving it back, or a cancel), the time limit, or its owner process to disappear.
+pub fn hold(
+    plan: &BatchPlan,
+    mut signals: signal_hook::iterator::Signals,
+    owner_alive: impl Fn() -> bool,
+) -> Ending {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for s in signals.forever() {
+            if matches!(s, libc::SIGTERM | libc::SIGINT | libc::SIGHUP) && tx.send(s).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = plan.time_limit.map(|l| Instant::now() + l);
+    loop {
+        if rx.recv_timeout(Duration::from_millis(500)).is_ok() {
+            return Ending::Cancelled(ExitStatus::signal(libc::SIGTERM));
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ending::TimedOut(ExitStatus::OK);
+        }
+        if !owner_alive() {
+            return Ending::Cancelled(ExitStatus::signal(libc::SIGKILL));
+        }
+    }
+}
+
 /// SIGCONT then SIGTERM to the whole job, as slurmstepd does before KillWait.
 fn terminate(pgid: Pid) {
     let _ = killpg(pgid, Signal::SIGCONT);

@@ -124,6 +124,62 @@ pub fn batch_env(base: &BTreeMap<String, String>, f: &BatchEnvFacts) -> BTreeMap
     env
 }
 
+/// Which command an allocation's environment is for: salloc's shell, or the tasks of
+/// srun's step (which get the per-node variables from their step server).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AllocationUser {
+    Salloc,
+    Srun,
+}
+
+/// The job-level variables of an interactive allocation, as salloc exports them to its
+/// command (compare `salloc_n1_env` in the goldens) and srun to its tasks.
+pub fn allocation_env(
+    base: &BTreeMap<String, String>,
+    f: &BatchEnvFacts,
+    user: AllocationUser,
+) -> BTreeMap<String, String> {
+    let mut env = batch_env(base, f);
+    // Those belong to a batch step or to a task, not to the allocation.
+    for k in [
+        "ENVIRONMENT",
+        "HOSTNAME",
+        "SLURMD_NODENAME",
+        "SLURM_NODEID",
+        "SLURM_PROCID",
+        "SLURM_LOCALID",
+        "SLURM_GTIDS",
+        "SLURM_TOPOLOGY_ADDR",
+        "SLURM_TOPOLOGY_ADDR_PATTERN",
+        "SLURM_CPUS_ON_NODE",
+        "SLURM_MEM_PER_CPU",
+        "SLURM_MEM_PER_NODE",
+        "SLURM_PRIO_PROCESS",
+    ] {
+        env.remove(k);
+    }
+    if let Some(h) = base.get("HOSTNAME") {
+        env.insert("HOSTNAME".into(), h.clone());
+    }
+    match user {
+        AllocationUser::Salloc => {
+            for k in ["SLURM_JOB_UID", "SLURM_JOB_USER", "SLURM_JOB_GID"] {
+                env.remove(k);
+            }
+        }
+        AllocationUser::Srun => {
+            env.remove("SLURM_NODE_ALIASES");
+            env.insert(
+                "SLURM_PRIO_PROCESS".into(),
+                base.get("SLURM_PRIO_PROCESS")
+                    .cloned()
+                    .unwrap_or_else(|| "0".into()),
+            );
+        }
+    }
+    env
+}
+
 /// With SLURM_GET_USER_ENV=1 (`--export=NONE`, export lists, `--get-user-env`) Slurm gives
 /// the job the user's login variables where the job's own environment lacks them. This
 /// fills the ones a login shell always has.

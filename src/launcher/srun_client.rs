@@ -82,6 +82,10 @@ pub struct StepPlan {
     /// The environment tasks start from (srun's own, filtered by --export).
     pub env: BTreeMap<String, String>,
     pub umask: u32,
+    /// Whether srun runs inside a job it did not create itself (sbatch, salloc): Slurm then
+    /// also sets SLURM_DISTRIBUTION and SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0 (the goldens
+    /// of both cases show the difference).
+    pub in_existing_job: bool,
 }
 
 /// Which node each task goes to: block (fill each node's share in turn) or cyclic.
@@ -157,10 +161,12 @@ fn task_env(
             .join(","),
     );
     set("SLURM_CPUS_ON_NODE", alloc.cpus_per_node.to_string());
-    set(
-        "SLURM_DISTRIBUTION",
-        if plan.cyclic { "cyclic" } else { "block" }.to_string(),
-    );
+    if plan.in_existing_job {
+        set(
+            "SLURM_DISTRIBUTION",
+            if plan.cyclic { "cyclic" } else { "block" }.to_string(),
+        );
+    }
     set("SLURM_UMASK", format!("{:04o}", plan.umask));
     set("SLURMD_NODENAME", node.clone());
     set("SLURM_TOPOLOGY_ADDR", node.clone());
@@ -169,7 +175,10 @@ fn task_env(
     set("SLURM_NPROCS", ntasks.to_string());
     set("SLURM_TASKS_PER_NODE", per_node_str);
     set("SLURM_NODELIST", step_nodelist);
-    if let Some(v) = env_get(&plan.env, "SLURM_JOB_CPUS_PER_NODE") {
+    set("SLURM_TOPOLOGY_ADDR_PATTERN", "node".to_string());
+    if plan.in_existing_job
+        && let Some(v) = env_get(&plan.env, "SLURM_JOB_CPUS_PER_NODE")
+    {
         set("SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", v);
     }
     if let Some(c) = plan.cpus_per_task {

@@ -97,6 +97,12 @@ pub struct JobSpec {
     pub dependency: Option<Dependency>,
     pub dependency_raw: Option<String>,
     pub hold: bool,
+    /// An allocation without a batch script (srun outside a job, salloc): the caller runs
+    /// the steps and gives the allocation back.
+    pub interactive: bool,
+    /// The srun/salloc process holding an interactive allocation (pid, kernel start time):
+    /// when it is gone, so is the allocation.
+    pub owner: Option<(i32, u64)>,
     pub begin: Option<i64>,
     pub nice: Option<i32>,
     pub priority: Option<u32>,

@@ -465,6 +465,8 @@ pub fn build(
         dependency,
         dependency_raw: raw.dependency.clone().filter(|d| !d.is_empty()),
         hold: raw.hold,
+        interactive: false,
+        owner: None,
         begin: raw.begin,
         nice: raw.nice,
         priority: raw.priority,

@@ -69,13 +69,17 @@ fn finalize(tx: &Tx<'_>, row: &mut JobRow, result: ResultFile) -> DbResult<()> {
     row.end_time = Some(result.end_time);
     row.start_time.get_or_insert(result.end_time);
     tx.update_job(row)?;
-    if let Some(mut step) = tx
-        .steps_of(row.job_id)?
-        .into_iter()
-        .find(|s| s.step == StepId::Batch)
-    {
-        step.state = step_state;
-        step.exit = result.exit;
+    for mut step in tx.steps_of(row.job_id)? {
+        if step.step == StepId::Batch {
+            step.state = step_state;
+            step.exit = result.exit;
+        } else if step.state == JobState::Running {
+            // Steps still running when their job ends are killed with it.
+            step.state = JobState::Cancelled;
+            step.exit = ExitStatus::signal(libc::SIGKILL);
+        } else {
+            continue;
+        }
         step.end_time = Some(result.end_time);
         tx.upsert_step(&step)?;
     }
@@ -166,21 +170,24 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
         row.launcher_start = my_start;
         row.flag = StateFlag::None;
         tx.update_job(&row)?;
-        tx.upsert_step(&StepRow {
-            job_id,
-            step: StepId::Batch,
-            name: "batch".into(),
-            state: JobState::Running,
-            start_time: Some(now),
-            end_time: None,
-            exit: ExitStatus::OK,
-            ncpus: row.alloc_cpus,
-            ntasks: 1,
-            nnodes: 1,
-            nodes: row.node.clone().unwrap_or_default(),
-            pgid: None,
-        })?;
         let spec = tx.submission(row.submission_id)?;
+        // An allocation without a script has no batch step, as with salloc and srun.
+        if !spec.interactive {
+            tx.upsert_step(&StepRow {
+                job_id,
+                step: StepId::Batch,
+                name: "batch".into(),
+                state: JobState::Running,
+                start_time: Some(now),
+                end_time: None,
+                exit: ExitStatus::OK,
+                ncpus: row.alloc_cpus,
+                ntasks: 1,
+                nnodes: 1,
+                nodes: row.node.clone().unwrap_or_default(),
+                pgid: None,
+            })?;
+        }
         Ok(Claim::Run(Box::new((spec, row))))
     });
     let (spec, row) = match claim {
@@ -214,6 +221,22 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
         Ok(plan)
     });
     let ending = match plan {
+        Ok(plan) if spec.interactive => {
+            // An allocation: publish the step servers, then hold the allocation until its
+            // owner gives it back (or it is cancelled, or runs out of time).
+            match servers.as_ref().map(|s| super::steps::AllocationFile {
+                nodes: s.nodes.clone(),
+                secret: s.secret.clone(),
+            }) {
+                Ok(file) if file.write(&job_dir).is_ok() => {
+                    let owner = spec.owner;
+                    batch::hold(&plan, signals, move || {
+                        owner.is_none_or(|(pid, start)| control::is_same_process(pid, start))
+                    })
+                }
+                _ => Ending::LaunchFailed(ExitStatus::code(1)),
+            }
+        }
         Ok(plan) => batch::run(&plan, signals, |pgid| {
             let _ = db.write(|tx| {
                 if let Some(mut r) = tx.job(job_id)? {
@@ -245,12 +268,15 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
         }
     }
     let recorded = db.write(|tx| {
-        if let Some(mut r) = tx.job(job_id)? {
+        if let Some(mut r) = tx.job(job_id)?
+            && !r.state.is_finished()
+        {
             finalize(tx, &mut r, result)?;
         }
         Ok(())
     });
     let _ = std::fs::remove_file(job_dir.join("slurm_script"));
+    let _ = std::fs::remove_file(super::steps::AllocationFile::path(&job_dir));
     control::kick(&cluster.state_dir);
     match recorded {
         Ok(()) => 0,

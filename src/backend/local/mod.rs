@@ -650,6 +650,82 @@ impl Cluster for LocalCluster {
         }])
     }
 
+    fn allocation(&self, job_id: u32) -> Result<Option<super::AllocationDetails>, BackendError> {
+        let mut db = self.db()?;
+        let record = db
+            .read(|tx| {
+                let Some(row) = tx.job(job_id)? else {
+                    return Ok(Err(SlurmErrno::InvalidJobId));
+                };
+                if row.state.is_finished() {
+                    return Ok(Err(SlurmErrno::AlreadyDone));
+                }
+                Ok(Ok(self.records(std::slice::from_ref(&row), false, tx)))
+            })
+            .map_err(sql)?
+            .map_err(BackendError::Slurm)??
+            .into_iter()
+            .next();
+        let Some(record) = record.filter(|r| r.state == JobState::Running) else {
+            self.wake_runner();
+            return Ok(None);
+        };
+        let Some(file) = steps::AllocationFile::read(&self.job_dir(job_id)) else {
+            return Ok(None);
+        };
+        Ok(Some(super::AllocationDetails {
+            nodes: file.nodes,
+            secret: file.secret,
+            cpus_per_node: record.num_cpus,
+            record,
+        }))
+    }
+
+    fn release(&self, job_id: u32, exit: crate::model::ExitStatus) -> Result<(), BackendError> {
+        let mut db = self.db()?;
+        let now = crate::sys::now();
+        let row = db
+            .write(|tx| {
+                let Some(mut row) = tx.job(job_id)? else {
+                    return Ok(None);
+                };
+                if row.state.is_finished() {
+                    return Ok(None);
+                }
+                row.state = if exit.is_success() {
+                    JobState::Completed
+                } else {
+                    JobState::Failed
+                };
+                row.reason = if exit.is_success() {
+                    "None".into()
+                } else {
+                    "NonZeroExitCode".into()
+                };
+                row.exit = exit;
+                row.end_time = Some(now);
+                row.flag = Default::default();
+                tx.update_job(&row)?;
+                Ok(Some(row))
+            })
+            .map_err(sql)?;
+        if let Some(row) = row {
+            // The launcher sees the job finished and leaves, taking any steps along.
+            deliver(
+                &row,
+                &SignalRequest {
+                    signal: None,
+                    batch_only: false,
+                    full: false,
+                    requester: 0,
+                },
+                true,
+            );
+        }
+        self.wake_runner();
+        Ok(())
+    }
+
     fn config(&self) -> Vec<(String, String)> {
         let s = &self.settings;
         vec![

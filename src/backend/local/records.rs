@@ -165,7 +165,7 @@ pub fn job_record(
         cancelled_by: row.cancelled_by,
         tres_per_node: None,
         comment: spec.comment.clone(),
-        batch: true,
+        batch: !spec.interactive,
         requeue: spec.requeue.unwrap_or(true),
         restarts: 0,
         alloc_node: spec.submit_host.split('.').next().unwrap_or("").to_string(),

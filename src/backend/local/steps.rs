@@ -142,3 +142,37 @@ impl StepServers {
         }
     }
 }
+
+/// What an interactive job's launcher publishes for srun/salloc: its step servers.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct AllocationFile {
+    pub nodes: Vec<(String, String)>,
+    pub secret: String,
+}
+
+impl AllocationFile {
+    pub fn path(job_dir: &std::path::Path) -> PathBuf {
+        job_dir.join("allocation.json")
+    }
+
+    /// Written privately (it holds the job's secret), atomically.
+    pub fn write(&self, job_dir: &std::path::Path) -> std::io::Result<()> {
+        use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::create_dir_all(job_dir)?;
+        let tmp = job_dir.join("allocation.json.tmp");
+        let _ = std::fs::remove_file(&tmp);
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        f.write_all(&serde_json::to_vec(self).map_err(std::io::Error::other)?)?;
+        f.sync_all()?;
+        std::fs::rename(tmp, Self::path(job_dir))
+    }
+
+    pub fn read(job_dir: &std::path::Path) -> Option<AllocationFile> {
+        serde_json::from_slice(&std::fs::read(Self::path(job_dir)).ok()?).ok()
+    }
+}
