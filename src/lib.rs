@@ -6,6 +6,7 @@ pub mod commands;
 pub mod config;
 pub mod envvars;
 pub mod format;
+pub mod generate;
 pub mod launcher;
 pub mod model;
 pub mod options;

@@ -4,6 +4,7 @@
 
 mod common;
 pub mod doctor;
+pub mod generate;
 pub mod install_links;
 pub mod internal;
 pub mod sacct;
@@ -53,6 +54,8 @@ pub const TOOL_COMMANDS: &[(&str, Run)] = &[
 pub const INTERNAL_COMMANDS: &[(&str, Run)] = &[
     ("__local-runner", internal::runner),
     ("__launch", internal::launch),
+    ("__generate", generate::generate),
+    ("__complete", generate::complete),
 ];
 
 /// Opens the configured backend and runs `f` with it; configuration problems end the
