@@ -7,6 +7,7 @@ pub mod config;
 pub mod credentials;
 pub mod envvars;
 pub mod format;
+pub mod generate;
 pub mod launcher;
 pub mod model;
 pub mod options;

@@ -5,6 +5,7 @@
 pub mod allocate;
 mod common;
 pub mod doctor;
+pub mod generate;
 pub mod install_links;
 pub mod internal;
 pub mod sacct;
@@ -52,6 +53,8 @@ pub const INTERNAL_COMMANDS: &[(&str, Run)] = &[
     ("__local-runner", internal::runner),
     ("__launch", internal::launch),
     ("__bai-launch", internal::bai_launch),
+    ("__generate", generate::generate),
+    ("__complete", generate::complete),
 ];
 
 /// Opens the configured backend and runs `f` with it; configuration problems end the

@@ -14,7 +14,7 @@ use crate::model::{JobState, StepId, hostlist, timestamp};
 use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
 use crate::options::values::begin::parse_time;
 
-const SHORT: &str = "aA:bBcC:DeE:f:F:g:hi:I:j:k:K:lLM:nN:o:pPq:r:s:S:Ttu:UvVW:x:X";
+pub const SHORT: &str = "aA:bBcC:DeE:f:F:g:hi:I:j:k:K:lLM:nN:o:pPq:r:s:S:Ttu:UvVW:x:X";
 
 const DELIMITER: i32 = 0x100;
 const LOCAL: i32 = 0x101;
@@ -32,7 +32,7 @@ const fn c(ch: char) -> i32 {
     ch as i32
 }
 
-const LONG: &[LongOpt] = &[
+pub const LONG: &[LongOpt] = &[
     long("allusers", HasArg::No, c('a')),
     long("accounts", HasArg::Required, c('A')),
     long("allocations", HasArg::No, c('X')),

@@ -8,7 +8,7 @@ use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
 const HELP: &str = include_str!("text/scancel_help.txt");
 const USAGE: &str = include_str!("text/scancel_usage.txt");
 
-const SHORT: &str = "A:bfHiM:n:p:Qq:R:s:t:u:vVw:";
+pub const SHORT: &str = "A:bfHiM:n:p:Qq:R:s:t:u:vVw:";
 const OPT_CTLD: i32 = 0x100;
 const OPT_HELP: i32 = 0x101;
 const OPT_ME: i32 = 0x102;
@@ -21,7 +21,7 @@ const fn c(ch: char) -> i32 {
 }
 
 /// `long_options[]` of src/scancel/opt.c, in its order.
-const LONG: &[LongOpt] = &[
+pub const LONG: &[LongOpt] = &[
     long("account", HasArg::Required, c('A')),
     long("batch", HasArg::No, c('b')),
     long("ctld", HasArg::No, OPT_CTLD),

@@ -9,7 +9,7 @@ use crate::format::text::strncasecmp_eq;
 use crate::model::{JobRecord, hostlist};
 use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
 
-const SHORT: &str = "adhM:FoQu:vV";
+pub const SHORT: &str = "adhM:FoQu:vV";
 
 const FEDERATION: i32 = 0x100;
 const HIDE: i32 = 0x101;
@@ -20,7 +20,7 @@ const fn c(ch: char) -> i32 {
     ch as i32
 }
 
-const LONG: &[LongOpt] = &[
+pub const LONG: &[LongOpt] = &[
     long("all", HasArg::No, c('a')),
     long("cluster", HasArg::Required, c('M')),
     long("clusters", HasArg::Required, c('M')),

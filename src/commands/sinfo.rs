@@ -11,7 +11,7 @@ use crate::model::units::Convert;
 use crate::model::{hostlist, timestamp};
 use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
 
-const SHORT: &str = "adehi:lM:n:No:O:p:rRsS:t:TvV";
+pub const SHORT: &str = "adehi:lM:n:No:O:p:rRsS:t:TvV";
 
 const HELP: i32 = 0x100;
 const USAGE: i32 = 0x101;
@@ -26,7 +26,7 @@ const fn c(ch: char) -> i32 {
     ch as i32
 }
 
-const LONG: &[LongOpt] = &[
+pub const LONG: &[LongOpt] = &[
     long("all", HasArg::No, c('a')),
     long("dead", HasArg::No, c('d')),
     long("exact", HasArg::No, c('e')),

@@ -11,7 +11,7 @@ use crate::model::units::Convert;
 use crate::model::{JobRecord, StepId, hostlist, timestamp};
 use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
 
-const SHORT: &str = "A:ahi:j::lL:n:M:O:o:p:Pq:R:rs::S:t:u:U:vVw:";
+pub const SHORT: &str = "A:ahi:j::lL:n:M:O:o:p:Pq:R:rs::S:t:u:U:vVw:";
 
 const HELP: i32 = 0x100;
 const USAGE: i32 = 0x101;
@@ -32,7 +32,7 @@ const fn c(ch: char) -> i32 {
 
 /// The long options of `parse_command_line`, in Slurm's table order (it decides which
 /// candidates an ambiguous prefix lists).
-const LONG: &[LongOpt] = &[
+pub const LONG: &[LongOpt] = &[
     long("accounts", HasArg::Required, c('A')),
     long("all", HasArg::No, c('a')),
     long("array", HasArg::No, c('r')),

@@ -1,0 +1,10 @@
+# bai-slurm: the Slurm command names are links to /usr/bin/bai-slurm. A file that is not a
+# link (a Slurm installed outside the package manager) is left alone, with a warning.
+for c in sbatch squeue scancel srun salloc sinfo sacct scontrol; do
+    l=/usr/bin/$c
+    if [ -L "$l" ] || [ ! -e "$l" ]; then
+        ln -sfn bai-slurm "$l"
+    else
+        echo "bai-slurm: $l is not a link; left alone" >&2
+    fi
+done
