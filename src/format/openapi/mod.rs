@@ -8,10 +8,13 @@
 //! list, then the records — every record, whatever filter options were given (squeue and
 //! sinfo pass no query at all; sacct passes its job condition minus the user list).
 //!
-//! This module rebuilds that tree from our records ([`value`]) and prints it byte for byte
-//! ([`json`], [`yaml`]).
+//! This module rebuilds that tree from our records ([`jobs`], [`nodes`], [`db_jobs`], into
+//! a [`value`] tree) and prints it byte for byte ([`json`], [`yaml`]).
 
+pub mod db_jobs;
+pub mod jobs;
 pub mod json;
+pub mod nodes;
 mod num;
 pub mod strsignal;
 pub mod value;
@@ -44,30 +47,54 @@ impl Plugin {
     }
 }
 
-/// One entry of the `errors` list (`resp_error`): each part only when given.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ApiError {
-    pub description: Option<String>,
-    /// Slurm errno and its `slurm_strerror` text.
-    pub error: Option<(i32, String)>,
-    pub source: Option<String>,
+/// One entry of the `errors` list as the plugins' `resp_error` builds it: a description,
+/// the Slurm errno with its `slurm_strerror` text, and the function that failed.
+pub fn resp_error(description: Option<&str>, error: Option<(i32, &str)>, source: &str) -> Value {
+    let mut e = Dict::new();
+    if let Some(d) = description {
+        e.push("description", Value::text(d));
+    }
+    if let Some((n, text)) = error {
+        e.push("error_number", Value::int(n));
+        e.push("error", Value::text(text));
+    }
+    e.push("source", Value::text(source));
+    e.into()
 }
 
-impl ApiError {
-    fn to_value(&self) -> Value {
-        let mut e = Dict::new();
-        if let Some(d) = &self.description {
-            e.push("description", Value::text(d));
-        }
-        if let Some((n, text)) = &self.error {
-            e.push("error_number", Value::int(*n));
-            e.push("error", Value::text(text));
-        }
-        if let Some(s) = &self.source {
-            e.push("source", Value::text(s));
-        }
-        e.into()
-    }
+/// `slurm_load_jobs` failed: it returns SLURM_ERROR, whose text is `Unspecified error`.
+pub fn load_jobs_error() -> Value {
+    resp_error(
+        Some("Failed while looking for jobs"),
+        Some((-1, "Unspecified error")),
+        "slurm_load_jobs",
+    )
+}
+
+/// The nodes handler's own error entry: `{error, errno}`.
+pub fn nodes_error(errno: i32, text: &str) -> Value {
+    let mut e = Dict::new();
+    e.push("error", Value::text(text));
+    e.push("errno", Value::int(errno));
+    e.into()
+}
+
+/// `db_query_list` found no job (ESLURM_REST_EMPTY_RESULT).
+pub fn db_nothing_found() -> Value {
+    resp_error(
+        Some("Nothing found"),
+        Some((9003, "Nothing found with query")),
+        "slurmdb_jobs_get",
+    )
+}
+
+/// `db_query_list` could not reach the database (ESLURM_DB_CONNECTION).
+pub fn db_connection_error() -> Value {
+    resp_error(
+        Some("Failed connecting to slurmdbd"),
+        Some((7000, "Unable to connect to database")),
+        "slurmdb_jobs_get",
+    )
 }
 
 /// `populate_response_format` plus the plugin's list: `{meta, errors, <key>: [...]}`.
@@ -91,11 +118,6 @@ pub fn response(plugin: Plugin, errors: &[Value], key: &str, items: Vec<Value>) 
     d.push("errors", Value::List(errors.to_vec()));
     d.push(key, Value::List(items));
     d.into()
-}
-
-/// `resp_error` entries as values.
-pub fn error_values(errors: &[ApiError]) -> Vec<Value> {
-    errors.iter().map(ApiError::to_value).collect()
 }
 
 /// The bytes the command prints (`printf("%s", out)`: JSON has no trailing newline, the
@@ -126,12 +148,7 @@ mod tests {
 
     #[test]
     fn error_entries_keep_resp_error_order() {
-        let e = ApiError {
-            description: Some("Nothing found".into()),
-            error: Some((9003, "Nothing found with query".into())),
-            source: Some("slurmdb_jobs_get".into()),
-        };
-        let v = response(Plugin::DbV0038, &error_values(&[e]), "jobs", vec![]);
+        let v = response(Plugin::DbV0038, &[db_nothing_found()], "jobs", vec![]);
         let text = String::from_utf8(serialize(&v, Mime::Json)).unwrap();
         assert!(text.contains(
             "\"errors\": [\n    {\n      \"description\": \"Nothing found\",\n      \
