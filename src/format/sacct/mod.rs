@@ -50,13 +50,39 @@ pub fn header(columns: &[Column], layout: &Layout) -> Vec<u8> {
 }
 
 /// Where steps sit in the database's order: interactive, batch, extern, then numbered.
-fn step_order(s: &StepRecord) -> (u8, u32) {
+pub(crate) fn step_order(s: &StepRecord) -> (u8, u32) {
     match s.step_id {
         StepId::Interactive => (0, 0),
         StepId::Batch => (1, 0),
         StepId::Extern => (2, 0),
         StepId::Numbered(n) => (3, n),
     }
+}
+
+/// What slurmdbd returns for `--json`/`--yaml` (no client-side sort, no truncation): the
+/// matching jobs in the database's order (job id), each with its selected steps in the
+/// database's step order.
+pub fn data_jobs<'a>(
+    records: &'a [JobRecord],
+    cond: &JobCond,
+) -> Vec<(&'a JobRecord, Vec<&'a StepRecord>)> {
+    let mut jobs: Vec<&JobRecord> = records
+        .iter()
+        .filter(|j| select::matches(j, cond))
+        .collect();
+    jobs.sort_by_key(|j| j.job_id);
+    jobs.into_iter()
+        .map(|job| {
+            let (_, wanted) = select::step_selection(job, cond);
+            let mut steps: Vec<&StepRecord> = job
+                .steps
+                .iter()
+                .filter(|s| wanted.as_ref().is_none_or(|w| w.contains(&s.step_id)))
+                .collect();
+            steps.sort_by_key(|s| step_order(s));
+            (job, steps)
+        })
+        .collect()
 }
 
 /// `-T`: times outside the window are clipped to it.
