@@ -6,7 +6,6 @@ pub mod select;
 pub mod spec;
 
 use crate::format::common::Clock;
-use crate::format::msort::{c_cmp, sort_by};
 use crate::model::units::Convert;
 use crate::model::{JobRecord, StepId, StepRecord};
 use cell::Layout;
@@ -113,20 +112,38 @@ pub fn render(records: &[JobRecord], opts: &Options, clock: &Clock) -> Vec<u8> {
     } else {
         Vec::new()
     };
-    let mut jobs: Vec<JobRecord> = records
+    // Records are borrowed; only `-T` needs changed copies.
+    let truncated: Vec<JobRecord> = if opts.cond.truncate {
+        records
+            .iter()
+            .filter(|j| select::matches(j, &opts.cond))
+            .map(|j| truncate(j, &opts.cond))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut jobs: Vec<&JobRecord> = if opts.cond.truncate {
+        truncated.iter().collect()
+    } else {
+        records
+            .iter()
+            .filter(|j| select::matches(j, &opts.cond))
+            .collect()
+    };
+    // The key is a total order, so a stable sort on it gives the same order as glibc's
+    // merge sort with sacct's comparator; computing the keys once keeps the comparisons
+    // in cache.
+    let mut keyed: Vec<_> = jobs.iter().map(|j| (select::sort_key(j), *j)).collect();
+    keyed.sort_by_key(|(k, _)| *k);
+    jobs = keyed.into_iter().map(|(_, j)| j).collect();
+    // One allocation for the output: a line per job and step, about as wide as the columns.
+    let lines: usize = jobs.iter().map(|j| 1 + j.steps.len()).sum();
+    let width: usize = opts
+        .columns
         .iter()
-        .filter(|j| select::matches(j, &opts.cond))
-        .map(|j| {
-            if opts.cond.truncate {
-                truncate(j, &opts.cond)
-            } else {
-                j.clone()
-            }
-        })
-        .collect();
-    sort_by(&mut jobs, |a, b| {
-        c_cmp(select::sort_key(a).cmp(&select::sort_key(b)))
-    });
+        .map(|c| c.width.unsigned_abs() as usize + 1)
+        .sum();
+    out.reserve(lines.saturating_mul(width.clamp(16, 1024)));
     let ctx = Ctx {
         clock,
         convert: opts.convert,
