@@ -4,6 +4,7 @@
 use super::common::{self, out};
 use crate::backend::{AccountingQuery, Cluster};
 use crate::cli::Invocation;
+use crate::format::openapi::{self, Mime, Plugin};
 use crate::format::sacct::cell::Layout;
 use crate::format::sacct::select::{self, JobCond, Selected};
 use crate::format::sacct::spec::{self, SpecError};
@@ -110,7 +111,7 @@ struct Params {
     env: bool,
     completion: bool,
     verbose: u32,
-    mimetype: Option<&'static str>,
+    mimetype: Option<Mime>,
     cond: JobCond,
     users: Option<Vec<u32>>,
     states: Option<Vec<JobState>>,
@@ -139,9 +140,8 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
         }
         _ => {}
     }
-    if let Some(kind) = p.mimetype {
-        inv.error(&format!("--{kind} output is not supported yet"));
-        return 1;
+    if let Some(mime) = p.mimetype {
+        return dump_data(inv, cluster, &p, mime);
     }
     let layout = match (p.layout_ending, p.delimiter.clone()) {
         (None, _) => Layout::Fixed,
@@ -189,6 +189,47 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
     }
     let bytes = fmt::render(&records, &opts, &clock);
     out(inv, &bytes);
+    0
+}
+
+/// `--json`/`--yaml` (`dump_data`): sacct hands its job condition to the dbv0.0.38
+/// plugin as a query. The user list is not part of that query, so every user's matching
+/// jobs are listed; `-X` skips steps. No match is an `errors` entry; exit 0 regardless.
+fn dump_data(inv: &mut Invocation, cluster: &dyn Cluster, p: &Params, mime: Mime) -> i32 {
+    let mut cond = p.cond.clone();
+    cond.users = None;
+    let query = AccountingQuery {
+        job_ids: cond.jobs.iter().flatten().map(|s| s.job_id).collect(),
+        uids: Vec::new(),
+        start: Some(cond.start),
+        end: Some(cond.end),
+    };
+    let (errors, items) = match cluster.accounting(&query) {
+        Err(_) => (vec![openapi::db_connection_error()], Vec::new()),
+        Ok(records) => {
+            let selected = fmt::data_jobs(&records, &cond);
+            if selected.is_empty() {
+                (vec![openapi::db_nothing_found()], Vec::new())
+            } else {
+                let ids = openapi::db_jobs::TresIds::from_jobs(selected.iter().map(|(j, _)| *j));
+                let users = inv.users;
+                let name = |uid: u32| users.by_uid(uid).map(|u| u.name);
+                let ctx = openapi::db_jobs::DbCtx {
+                    now: inv.now,
+                    ids: &ids,
+                    user_name: &name,
+                    skip_steps: p.no_steps,
+                };
+                let items = selected
+                    .iter()
+                    .map(|(job, steps)| openapi::db_jobs::dump_db_job(job, steps, &ctx))
+                    .collect();
+                (Vec::new(), items)
+            }
+        }
+    };
+    let doc = openapi::response(Plugin::DbV0038, &errors, "jobs", items);
+    out(inv, &openapi::serialize(&doc, mime));
     0
 }
 
@@ -345,8 +386,8 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             }
             o if o == c('W') => extend(&mut p.cond.wckeys, &arg_s),
             o if o == c('t') || o == c('X') => p.no_steps = true,
-            JSON => p.mimetype = Some("json"),
-            YAML => p.mimetype = Some("yaml"),
+            JSON => p.mimetype = Some(Mime::Json),
+            YAML => p.mimetype = Some(Mime::Yaml),
             _ => {}
         }
     }
@@ -440,7 +481,13 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
         Some(p.users.clone().unwrap_or_else(|| vec![inv.user.uid]))
     };
     p.cond.start = start;
-    p.cond.end = end;
+    // slurmdbd's window is [S,E): it widens E by a second when E == S (to include S) and
+    // when E is the current second (`slurmdb_job_cond_def_start_end`).
+    p.cond.end = if end == start || end == inv.now {
+        end.saturating_add(1)
+    } else {
+        end
+    };
     p.cond.states = p.states.clone().filter(|s| !s.is_empty());
     p.cond.jobs = if has_jobs { Some(jobs) } else { None };
 

@@ -3,6 +3,7 @@
 use super::common::{self, comma_list, out};
 use crate::backend::Cluster;
 use crate::cli::Invocation;
+use crate::format::openapi::{self, Mime, Plugin};
 use crate::format::sinfo::group::{Build, NodeFilter};
 use crate::format::sinfo::{self as fmt, Format, View};
 use crate::format::text::strtol;
@@ -74,7 +75,7 @@ struct Params {
     convert: Option<Convert>,
     filter: NodeFilter,
     clusters: Option<Vec<String>>,
-    mimetype: Option<&'static str>,
+    mimetype: Option<Mime>,
 }
 
 struct Exit(i32);
@@ -85,9 +86,8 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
         Ok(v) => v,
         Err(Exit(code)) => return code,
     };
-    if let Some(kind) = p.mimetype {
-        inv.error(&format!("--{kind} output is not supported yet"));
-        return 1;
+    if let Some(mime) = p.mimetype {
+        return dump_data(inv, cluster, mime);
     }
     let mut rc = 0;
     loop {
@@ -123,6 +123,29 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
         inv.now = crate::sys::now();
     }
     rc
+}
+
+/// `--json`/`--yaml` (`dump_data`): the v0.0.38 plugin's `GET /nodes` answer for every
+/// node, whatever the filter options; exit 0 even when loading failed.
+fn dump_data(inv: &mut Invocation, cluster: &dyn Cluster, mime: Mime) -> i32 {
+    let (errors, items) = match cluster.nodes() {
+        Ok(nodes) if nodes.is_empty() => (
+            vec![openapi::nodes_error(2017, "Invalid node name specified")],
+            Vec::new(),
+        ),
+        Ok(nodes) => {
+            let users = inv.users;
+            let name = |uid: u32| users.by_uid(uid).map(|u| u.name);
+            (Vec::new(), openapi::nodes::dump_nodes(&nodes, &name))
+        }
+        Err(_) => (
+            vec![openapi::nodes_error(-1, "Unspecified error")],
+            Vec::new(),
+        ),
+    };
+    let doc = openapi::response(Plugin::V0038, &errors, "nodes", items);
+    out(inv, &openapi::serialize(&doc, mime));
+    0
 }
 
 fn print_once(
@@ -263,8 +286,8 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
                 out(inv, include_bytes!("text/sinfo_usage.txt"));
                 return Err(Exit(0));
             }
-            JSON => p.mimetype = Some("json"),
-            YAML => p.mimetype = Some("yaml"),
+            JSON => p.mimetype = Some(Mime::Json),
+            YAML => p.mimetype = Some(Mime::Yaml),
             _ => {}
         }
     }

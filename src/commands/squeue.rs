@@ -4,6 +4,7 @@
 use super::common::{self, comma_list, out};
 use crate::backend::{BackendError, Cluster};
 use crate::cli::Invocation;
+use crate::format::openapi::{self, Mime, Plugin};
 use crate::format::squeue::select::{JobIdSel, StateFilter, StateSel, valid_states_text};
 use crate::format::squeue::{self as fmt, Format, Note, View};
 use crate::format::text::strtol;
@@ -90,7 +91,7 @@ struct Params {
     /// `-a`: show hidden partitions (we have none; kept for `-v`).
     all_flag: bool,
     clusters: Option<Vec<String>>,
-    mimetype: Option<&'static str>,
+    mimetype: Option<Mime>,
     jobs_arg: Option<String>,
     steps_arg: Option<String>,
     states_arg: Option<String>,
@@ -108,10 +109,8 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
     if let Err(Exit(code)) = parse(inv, cluster, &mut p) {
         return code;
     }
-    if let Some(kind) = p.mimetype {
-        // The data_parser output is not implemented; say so rather than print text.
-        inv.error(&format!("--{kind} output is not supported yet"));
-        return 1;
+    if let Some(mime) = p.mimetype {
+        return dump_data(inv, cluster, mime);
     }
     let mut rc = 0;
     loop {
@@ -296,8 +295,8 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
                 out(inv, include_bytes!("text/squeue_usage.txt"));
                 return Err(Exit(0));
             }
-            JSON => p.mimetype = Some("json"),
-            YAML => p.mimetype = Some("yaml"),
+            JSON => p.mimetype = Some(Mime::Json),
+            YAML => p.mimetype = Some(Mime::Yaml),
             _ => {}
         }
     }
@@ -653,6 +652,23 @@ fn print_once(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params, tag: 
     }
     out(inv, &rendered.out);
     !rendered.failed
+}
+
+/// `--json`/`--yaml` (`dump_data`): the v0.0.38 plugin's `GET /jobs` answer for every job
+/// the controller has, whatever the filter options; exit 0 even when loading failed (the
+/// failure is an entry of `errors`).
+fn dump_data(inv: &mut Invocation, cluster: &dyn Cluster, mime: Mime) -> i32 {
+    let (errors, items) = match cluster.jobs() {
+        Ok(jobs) => {
+            // Node topology places each allocated CPU on its socket and core.
+            let nodes = cluster.nodes().unwrap_or_default();
+            (Vec::new(), openapi::jobs::dump_jobs(&jobs, &nodes))
+        }
+        Err(_) => (vec![openapi::load_jobs_error()], Vec::new()),
+    };
+    let doc = openapi::response(Plugin::V0038, &errors, "jobs", items);
+    out(inv, &openapi::serialize(&doc, mime));
+    0
 }
 
 /// `slurm_load_jobs`, or `slurm_load_job` when exactly one job id was given (which fails

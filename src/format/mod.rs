@@ -2,6 +2,7 @@
 
 pub mod common;
 pub mod msort;
+pub mod openapi;
 pub mod sacct;
 pub mod scontrol;
 pub mod sinfo;

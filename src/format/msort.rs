@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 
 /// Sorts `items` in place with a C-style comparator (`<= 0` keeps the left element first),
 /// using glibc's merge order, so equal elements keep their relative order.
-pub fn sort_by<T>(items: &mut Vec<T>, mut cmp: impl FnMut(&T, &T) -> i32) {
+pub fn sort_by<T>(items: &mut [T], mut cmp: impl FnMut(&T, &T) -> i32) {
     let n = items.len();
     if n <= 1 {
         return;
@@ -15,8 +15,43 @@ pub fn sort_by<T>(items: &mut Vec<T>, mut cmp: impl FnMut(&T, &T) -> i32) {
     let mut order: Vec<usize> = (0..n).collect();
     let mut tmp = Vec::with_capacity(n);
     merge_sort(&mut order, &mut tmp, &mut |a, b| cmp(&items[a], &items[b]));
-    let mut slots: Vec<Option<T>> = items.drain(..).map(Some).collect();
-    items.extend(order.into_iter().filter_map(|i| slots[i].take()));
+    permute(items, order);
+}
+
+/// [`sort_by`] with a comparator over precomputed keys (`keys[i]` belongs to `items[i]`):
+/// the same merge steps, hence the same order whenever `cmp(keys[a], keys[b])` agrees with
+/// the comparator over the items, but the comparisons read a small contiguous array
+/// instead of chasing each item, which keeps large sorts within the cache.
+pub fn sort_by_keys<T, K>(items: &mut [T], keys: &[K], mut cmp: impl FnMut(&K, &K) -> i32) {
+    let n = items.len();
+    if n <= 1 || keys.len() != n {
+        return;
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut tmp = Vec::with_capacity(n);
+    merge_sort(&mut order, &mut tmp, &mut |a, b| cmp(&keys[a], &keys[b]));
+    permute(items, order);
+}
+
+/// Puts `items[order[k]]` at position `k`, in place: each cycle of the permutation is
+/// rotated with swaps, so no second copy of the items is allocated.
+fn permute<T>(items: &mut [T], mut order: Vec<usize>) {
+    const DONE: usize = usize::MAX;
+    for start in 0..order.len() {
+        if order[start] == DONE {
+            continue;
+        }
+        let mut cur = start;
+        loop {
+            let src = order[cur];
+            order[cur] = DONE;
+            if src == start {
+                break;
+            }
+            items.swap(cur, src);
+            cur = src;
+        }
+    }
 }
 
 /// Converts a Rust ordering to the C convention.
@@ -55,6 +90,42 @@ fn merge_sort(b: &mut [usize], tmp: &mut Vec<usize>, cmp: &mut impl FnMut(usize,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keyed_sort_follows_the_same_merge_steps() {
+        // An inconsistent comparator (unset values always "greater") gives the same
+        // order through keys as through the items.
+        let items: Vec<(i64, usize)> = [0, 5, 0, 3, 9, 0, 1, 5]
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (*v, i))
+            .collect();
+        let odd = |a: i64, b: i64| {
+            if a == 0 {
+                1
+            } else if b == 0 {
+                -1
+            } else {
+                c_cmp(a.cmp(&b))
+            }
+        };
+        let mut direct = items.clone();
+        sort_by(&mut direct, |a, b| odd(a.0, b.0));
+        let mut keyed = items.clone();
+        let keys: Vec<i64> = keyed.iter().map(|x| x.0).collect();
+        sort_by_keys(&mut keyed, &keys, |a, b| odd(*a, *b));
+        assert_eq!(direct, keyed);
+    }
+
+    #[test]
+    fn permutes_in_place() {
+        let mut v = vec!['a', 'b', 'c', 'd', 'e'];
+        permute(&mut v, vec![3, 0, 4, 1, 2]);
+        assert_eq!(v, ['d', 'a', 'e', 'b', 'c']);
+        let mut w: Vec<u32> = (0..6).collect();
+        permute(&mut w, vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(w, [0, 1, 2, 3, 4, 5]);
+    }
 
     #[test]
     fn sorts_and_is_stable() {

@@ -171,6 +171,11 @@ pub struct JobRecord {
     pub backfill_scheduled: bool,
     /// Time the job has been suspended, in seconds (sacct Suspended).
     pub suspended_secs: i64,
+    // ---- Added for `--json`/`--yaml` (the OpenAPI v0.0.38 dumps).
+    /// Slurm's reason name (`Resources`) when `reason` holds a free-text state description
+    /// instead; None when `reason` is itself the name. squeue --json shows both
+    /// (`state_reason` and `state_description`).
+    pub reason_code: Option<String>,
 }
 
 impl JobRecord {
@@ -283,6 +288,49 @@ pub struct StepRecord {
     pub cancelled_by: Option<u32>,
     /// The step's time limit in minutes (squeue -s TIME_LIMIT); None = UNLIMITED.
     pub time_limit: Option<u32>,
+    // ---- Added for sacct `--json`/`--yaml` (what slurmdbd keeps for a step).
+    /// TRES allocated to the step (`cpu=1,mem=1G,node=1`); None = derived from the step's
+    /// CPUs and nodes.
+    pub tres_alloc: Option<String>,
+    /// CPU time used in user and in system mode.
+    pub user_cpu: CpuTime,
+    pub system_cpu: CpuTime,
+    /// Usage statistics gathered while the step ran (sacct's TRESUsageIn*/Out* fields);
+    /// empty when none were gathered.
+    pub usage: StepUsage,
+}
+
+/// CPU time as slurmdbd stores it: whole seconds and microseconds, kept apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct CpuTime {
+    pub secs: u64,
+    pub usecs: u64,
+}
+
+/// One TRES figure of a step's usage statistics.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TresUsage {
+    /// TRES name: `cpu`, `mem`, `energy`, `fs/disk`, `vmem`, `pages`, `gres/gpu`, ...
+    pub tres: String,
+    /// The value (memory-like TRES in bytes, CPU in seconds).
+    pub count: u64,
+    /// For maxima and minima: the node and the task where it was reached.
+    pub node: Option<String>,
+    pub task: u64,
+}
+
+/// A step's usage statistics: `in` is what sacct calls TRESUsageIn (read, memory, CPU),
+/// `out` TRESUsageOut (written); average, total, maximum and minimum.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct StepUsage {
+    pub in_ave: Vec<TresUsage>,
+    pub in_tot: Vec<TresUsage>,
+    pub in_max: Vec<TresUsage>,
+    pub in_min: Vec<TresUsage>,
+    pub out_ave: Vec<TresUsage>,
+    pub out_tot: Vec<TresUsage>,
+    pub out_max: Vec<TresUsage>,
+    pub out_min: Vec<TresUsage>,
 }
 
 /// One group of nodes with identical allocation, as scontrol -d lists them.
@@ -440,4 +488,7 @@ pub struct NodeRecord {
     pub ext_sensors_joules: Option<u64>,
     pub ext_sensors_watts: Option<u32>,
     pub ext_sensors_temp: Option<u32>,
+    // ---- Added for sinfo `--json`/`--yaml`.
+    /// The port slurmd listens on; None = 6818, Slurm's default.
+    pub port: Option<u16>,
 }

@@ -15,8 +15,12 @@
 //! - `squeue --json` lacks AllocNode:Sid, CPUs/Task and the per-node allocation lines;
 //!   they are read from `scontrol show job -d`.
 //! - `sinfo --json` has no partitions; they come from `scontrol show partition`.
+//! - `sacct --json` names a job's memory request only as a number (`required/memory`);
+//!   whether it is per CPU or per node, and whether the job is a batch job, come from the
+//!   controller's record of the same job.
 
 use bai_slurm::backend::{AccountingQuery, BackendError, Cluster};
+use bai_slurm::model::job::{CpuTime, StepUsage, TresUsage};
 use bai_slurm::model::{
     ArrayPart, ExitStatus, JobRecord, JobState, MemoryRequest, NodeAllocation, NodeRecord,
     NodeState, PartitionRecord, StateFlag, StepId, StepRecord, TimeLimit,
@@ -105,6 +109,8 @@ impl Recorded {
         for acct in &mut accounting {
             if let Some(j) = jobs.iter().find(|j| j.job_id == acct.job_id) {
                 acct.cluster = j.cluster.clone();
+                acct.batch = j.batch;
+                acct.memory = j.memory;
             }
         }
         let partitions = parse_blocks(&read("scontrol_show_partition.txt"))
@@ -222,6 +228,7 @@ fn controller_job(j: &Value) -> JobRecord {
         qos: nz_str(&j["qos"]),
         state,
         flag,
+        reason_code: (!desc.is_empty()).then(|| s(&j["state_reason"])),
         reason: if desc.is_empty() {
             s(&j["state_reason"])
         } else {
@@ -362,6 +369,29 @@ fn tres_string(list: &Value) -> Option<String> {
     Some(s.join(",")).filter(|x| !x.is_empty())
 }
 
+fn cpu_time(v: &Value) -> CpuTime {
+    CpuTime {
+        secs: u(&v["seconds"]),
+        usecs: u(&v["microseconds"]),
+    }
+}
+
+/// A usage list of `sacct --json` (`{type, name, id, count[, task, node]}`).
+fn usage(list: &Value) -> Vec<TresUsage> {
+    arr(list)
+        .iter()
+        .map(|t| TresUsage {
+            tres: match t["name"].as_str() {
+                Some(n) => format!("{}/{n}", s(&t["type"])),
+                None => s(&t["type"]),
+            },
+            count: u(&t["count"]),
+            node: t["node"].as_str().map(String::from),
+            task: u(&t["task"]),
+        })
+        .collect()
+}
+
 /// A job from `sacct --json`.
 fn accounting_job(j: &Value, raw_exits: &BTreeMap<u64, (i64, i64)>) -> JobRecord {
     let job_id = u(&j["job_id"]);
@@ -387,21 +417,24 @@ fn accounting_job(j: &Value, raw_exits: &BTreeMap<u64, (i64, i64)>) -> JobRecord
         })
     };
     // The JSON's exit codes are right except that it calls a failed job's non-zero
-    // status SUCCESS; for those, the controller's raw status words are the truth.
+    // status SUCCESS; for those, the controller's raw status words are the truth. A
+    // signal there cannot be what the database holds (the JSON would say SIGNALED): a job
+    // that failed before it ran (BadConstraints) has the controller's bare `1`, which is
+    // not a wait status, and the database 0.
     let (raw_exit, raw_derived) = raw_exits.get(&job_id).copied().unwrap_or((0, 0));
     let json_exit = exit_from_json(&j["exit_code"]).unwrap_or_default();
     let json_derived = exit_from_json(&j["derived_exit_code"]).unwrap_or_default();
     let failed_but_success = state == JobState::Failed;
-    let exit_code = if failed_but_success && json_exit.is_success() {
-        ExitStatus::from_wait_status(raw_exit as i32)
-    } else {
-        json_exit
+    let truth = |json: ExitStatus, raw: i64| {
+        let raw = ExitStatus::from_wait_status(raw as i32);
+        if failed_but_success && json.is_success() && raw.signal == 0 {
+            raw
+        } else {
+            json
+        }
     };
-    let derived = if failed_but_success && json_derived.is_success() {
-        ExitStatus::from_wait_status(raw_derived as i32)
-    } else {
-        json_derived
-    };
+    let exit_code = truth(json_exit, raw_exit);
+    let derived = truth(json_derived, raw_derived);
     let t = &j["time"];
     let tres_alloc = tres_string(&j["tres"]["allocated"]);
     let tres_req = tres_string(&j["tres"]["requested"]);
@@ -426,19 +459,36 @@ fn accounting_job(j: &Value, raw_exits: &BTreeMap<u64, (i64, i64)>) -> JobRecord
                     derived
                 };
             }
+            let tres_alloc = tres_string(&st["tres"]["allocated"]);
+            let t = &st["time"];
+            let (req, used) = (&st["tres"]["requested"], &st["tres"]["consumed"]);
             StepRecord {
                 step_id: id,
                 name: s(&st["step"]["name"]),
                 state: sstate,
                 exit_code: exit,
-                start_time: time(&st["time"]["start"]),
-                end_time: time(&st["time"]["end"]),
-                num_cpus: tres_string(&st["tres"]["allocated"])
-                    .and_then(|t| bai_slurm::model::tres::count(&t, "cpu"))
+                start_time: time(&t["start"]),
+                end_time: time(&t["end"]),
+                num_cpus: tres_alloc
+                    .as_deref()
+                    .and_then(|t| bai_slurm::model::tres::count(t, "cpu"))
                     .unwrap_or(0) as u32,
                 num_tasks: u(&st["tasks"]["count"]) as u32,
                 num_nodes: u(&st["nodes"]["count"]) as u32,
                 nodes: s(&st["nodes"]["range"]),
+                tres_alloc,
+                user_cpu: cpu_time(&t["user"]),
+                system_cpu: cpu_time(&t["system"]),
+                usage: StepUsage {
+                    in_ave: usage(&req["average"]),
+                    in_tot: usage(&req["total"]),
+                    in_max: usage(&req["max"]),
+                    in_min: usage(&req["min"]),
+                    out_ave: usage(&used["average"]),
+                    out_tot: usage(&used["total"]),
+                    out_max: usage(&used["max"]),
+                    out_min: usage(&used["min"]),
+                },
                 ..Default::default()
             }
         })
@@ -468,7 +518,8 @@ fn accounting_job(j: &Value, raw_exits: &BTreeMap<u64, (i64, i64)>) -> JobRecord
             .map_or(TimeLimit::Infinite, |m| TimeLimit::Minutes(m as u32)),
         num_cpus: cpus,
         num_nodes: u(&j["allocation_nodes"]) as u32,
-        nodes: nz_str(&j["nodes"]),
+        // slurmdbd stores a job that never held nodes with the text `None assigned`.
+        nodes: nz_str(&j["nodes"]).filter(|n| n != "None assigned"),
         work_dir: s(&j["working_directory"]),
         exit_code,
         derived_exit_code: derived,
@@ -667,6 +718,7 @@ fn node(n: &Value, blocks: &[Block]) -> NodeRecord {
             .and_then(|v| v.parse().ok()),
         ext_sensors_watts: sensor("ExtSensorsWatts"),
         ext_sensors_temp: sensor("ExtSensorsTemp"),
+        port: n["port"].as_u64().and_then(|p| u16::try_from(p).ok()),
         ..Default::default()
     }
 }

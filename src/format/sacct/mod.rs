@@ -6,7 +6,6 @@ pub mod select;
 pub mod spec;
 
 use crate::format::common::Clock;
-use crate::format::msort::{c_cmp, sort_by};
 use crate::model::units::Convert;
 use crate::model::{JobRecord, StepId, StepRecord};
 use cell::Layout;
@@ -50,13 +49,39 @@ pub fn header(columns: &[Column], layout: &Layout) -> Vec<u8> {
 }
 
 /// Where steps sit in the database's order: interactive, batch, extern, then numbered.
-fn step_order(s: &StepRecord) -> (u8, u32) {
+pub(crate) fn step_order(s: &StepRecord) -> (u8, u32) {
     match s.step_id {
         StepId::Interactive => (0, 0),
         StepId::Batch => (1, 0),
         StepId::Extern => (2, 0),
         StepId::Numbered(n) => (3, n),
     }
+}
+
+/// What slurmdbd returns for `--json`/`--yaml` (no client-side sort, no truncation): the
+/// matching jobs in the database's order (job id), each with its selected steps in the
+/// database's step order.
+pub fn data_jobs<'a>(
+    records: &'a [JobRecord],
+    cond: &JobCond,
+) -> Vec<(&'a JobRecord, Vec<&'a StepRecord>)> {
+    let mut jobs: Vec<&JobRecord> = records
+        .iter()
+        .filter(|j| select::matches(j, cond))
+        .collect();
+    jobs.sort_by_key(|j| j.job_id);
+    jobs.into_iter()
+        .map(|job| {
+            let (_, wanted) = select::step_selection(job, cond);
+            let mut steps: Vec<&StepRecord> = job
+                .steps
+                .iter()
+                .filter(|s| wanted.as_ref().is_none_or(|w| w.contains(&s.step_id)))
+                .collect();
+            steps.sort_by_key(|s| step_order(s));
+            (job, steps)
+        })
+        .collect()
 }
 
 /// `-T`: times outside the window are clipped to it.
@@ -87,20 +112,38 @@ pub fn render(records: &[JobRecord], opts: &Options, clock: &Clock) -> Vec<u8> {
     } else {
         Vec::new()
     };
-    let mut jobs: Vec<JobRecord> = records
+    // Records are borrowed; only `-T` needs changed copies.
+    let truncated: Vec<JobRecord> = if opts.cond.truncate {
+        records
+            .iter()
+            .filter(|j| select::matches(j, &opts.cond))
+            .map(|j| truncate(j, &opts.cond))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut jobs: Vec<&JobRecord> = if opts.cond.truncate {
+        truncated.iter().collect()
+    } else {
+        records
+            .iter()
+            .filter(|j| select::matches(j, &opts.cond))
+            .collect()
+    };
+    // The key is a total order, so a stable sort on it gives the same order as glibc's
+    // merge sort with sacct's comparator; computing the keys once keeps the comparisons
+    // in cache.
+    let mut keyed: Vec<_> = jobs.iter().map(|j| (select::sort_key(j), *j)).collect();
+    keyed.sort_by_key(|(k, _)| *k);
+    jobs = keyed.into_iter().map(|(_, j)| j).collect();
+    // One allocation for the output: a line per job and step, about as wide as the columns.
+    let lines: usize = jobs.iter().map(|j| 1 + j.steps.len()).sum();
+    let width: usize = opts
+        .columns
         .iter()
-        .filter(|j| select::matches(j, &opts.cond))
-        .map(|j| {
-            if opts.cond.truncate {
-                truncate(j, &opts.cond)
-            } else {
-                j.clone()
-            }
-        })
-        .collect();
-    sort_by(&mut jobs, |a, b| {
-        c_cmp(select::sort_key(a).cmp(&select::sort_key(b)))
-    });
+        .map(|c| c.width.unsigned_abs() as usize + 1)
+        .sum();
+    out.reserve(lines.saturating_mul(width.clamp(16, 1024)));
     let ctx = Ctx {
         clock,
         convert: opts.convert,

@@ -414,7 +414,7 @@ impl JobField {
                 f64::from(job.priority) / f64::from(u32::MAX)
             )),
             F::PriorityLong => v(job.priority.to_string()),
-            F::Partition => v(row.partition.clone()),
+            F::Partition => v(row.partition.to_string()),
             F::Qos => opt(&job.qos),
             F::Reason => v(reason_text(&row.reason)),
             F::ReasonList => {

@@ -174,19 +174,26 @@ fn render_jobs(
             return r;
         }
     }
+    // One allocation for the output: about one header-sized line per row.
+    r.out
+        .reserve(rows.len().saturating_mul(r.out.len().clamp(16, 1024)));
     for row in &rows {
-        for line in expand_tasks(row, view.array_expand) {
+        let mut print = |line: &JobRow| {
             print_line(&mut r.out, &parsed.items, |out, f, w, right| {
-                f.print_value(out, &line, &ctx, w, right)
+                f.print_value(out, line, &ctx, w, right)
             });
+        };
+        match expand_tasks(row, view.array_expand) {
+            Some(lines) => lines.iter().for_each(&mut print),
+            None => print(row),
         }
     }
     r
 }
 
-/// With `-r`, a pending array line becomes one line per task.
-fn expand_tasks<'a>(row: &JobRow<'a>, expand: bool) -> Vec<JobRow<'a>> {
-    match (&row.tasks, expand) {
+/// With `-r`, a pending array line becomes one line per task (None: the line as it is).
+fn expand_tasks<'a>(row: &JobRow<'a>, expand: bool) -> Option<Vec<JobRow<'a>>> {
+    Some(match (&row.tasks, expand) {
         (Some(tasks), true) if row.array_task_str.is_some() => {
             let mut tasks = tasks.clone();
             tasks.sort_unstable();
@@ -202,8 +209,8 @@ fn expand_tasks<'a>(row: &JobRow<'a>, expand: bool) -> Vec<JobRow<'a>> {
                 })
                 .collect()
         }
-        _ => vec![row.clone()],
-    }
+        _ => return None,
+    })
 }
 
 fn render_steps(jobs: &[JobRecord], view: &View, clock: &Clock) -> Rendered {

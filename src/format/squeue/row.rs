@@ -2,12 +2,13 @@
 //! it (the partition shown with `-P`, merged array tasks, the merged reason).
 
 use crate::model::{ArrayPart, JobRecord};
+use std::borrow::Cow;
 
 #[derive(Debug, Clone)]
 pub struct JobRow<'a> {
     pub job: &'a JobRecord,
     /// The partition this line shows (one of a multi-partition job's with `-P`).
-    pub partition: String,
+    pub partition: Cow<'a, str>,
     /// That partition's PriorityTier, the first key of the priority sort.
     pub part_prio: u32,
     /// 0 when the job is not part of an array, as in Slurm.
@@ -19,7 +20,13 @@ pub struct JobRow<'a> {
     /// The meta record's pending task ids (its bitmap).
     pub tasks: Option<Vec<u32>>,
     /// State description or reason, merged over combined array tasks.
-    pub reason: String,
+    pub reason: Cow<'a, str>,
+    /// Copies of the record's fields the default sort (`P,t,-p` after start time) reads,
+    /// kept in the row so that sorting many jobs stays within the cache.
+    pub start_time: i64,
+    pub pending: bool,
+    pub priority: u32,
+    pub state_compact: &'static str,
 }
 
 impl<'a> JobRow<'a> {
@@ -43,13 +50,17 @@ impl<'a> JobRow<'a> {
         };
         JobRow {
             job,
-            partition: job.partition.clone(),
+            partition: Cow::Borrowed(&job.partition),
             part_prio: 1,
             array_job_id,
             array_task_id,
             array_task_str,
             tasks,
-            reason: job.reason.clone(),
+            reason: Cow::Borrowed(&job.reason),
+            start_time: job.start_time.unwrap_or(0),
+            pending: job.state == crate::model::JobState::Pending,
+            priority: job.priority,
+            state_compact: crate::format::common::state_compact(job),
         }
     }
 

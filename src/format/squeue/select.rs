@@ -251,7 +251,7 @@ pub fn job_rows<'a>(
             for part in job.partition.split(',').filter(|p| !p.is_empty()) {
                 if part_wanted(f, part) {
                     let mut r = row.clone();
-                    r.partition = part.to_string();
+                    r.partition = part.to_string().into();
                     r.part_prio = part_prio(part);
                     rows.push(r);
                 }
@@ -267,53 +267,71 @@ pub fn job_rows<'a>(
 }
 
 /// `_combine_pending_array_tasks`: pending tasks of an array with the same name and
-/// partition join their meta record's line.
+/// partition join their meta record's line. Each meta line, in order, takes the matching
+/// task lines that no earlier meta line took; candidates are found through an index by
+/// array id, so this stays linear in the number of lines.
 fn combine_pending_array_tasks(rows: &mut Vec<JobRow>, array_unique: bool) {
-    let mut i = 0;
-    while i < rows.len() {
+    if array_unique {
+        return;
+    }
+    let mut by_array: std::collections::HashMap<u32, Vec<usize>> = std::collections::HashMap::new();
+    for (j, r) in rows.iter().enumerate() {
+        if r.job.state == JobState::Pending && r.array_task_id.is_some() {
+            by_array.entry(r.array_job_id).or_default().push(j);
+        }
+    }
+    if by_array.is_empty() {
+        return;
+    }
+    let mut taken = vec![false; rows.len()];
+    for i in 0..rows.len() {
         let is_meta = rows[i].job.state == JobState::Pending
             && rows[i].array_task_str.is_some()
             && rows[i].tasks.is_some();
-        if !is_meta {
-            i += 1;
+        if !is_meta || taken[i] {
             continue;
         }
+        let Some(candidates) = by_array.get(&rows[i].array_job_id) else {
+            continue;
+        };
         let size = rows[i]
             .tasks
             .as_ref()
             .map_or(0, |t| t.iter().max().map_or(0, |m| m + 1));
         let mut merged = 0;
-        let mut j = 0;
-        while j < rows.len() {
+        for &j in candidates {
             let joins = j != i
-                && rows[j].job.state == JobState::Pending
-                && rows[j].array_job_id == rows[i].array_job_id
+                && !taken[j]
                 && rows[j].array_task_id.is_some_and(|t| t < size)
                 && rows[j].job.name == rows[i].job.name
-                && rows[j].partition == rows[i].partition
-                && !array_unique;
+                && rows[j].partition == rows[i].partition;
             if !joins {
-                j += 1;
                 continue;
             }
-            let task = rows.remove(j);
-            if j < i {
-                i -= 1;
-            }
+            taken[j] = true;
             merged += 1;
-            merge_reason(&mut rows[i], &task.reason);
-            if let (Some(tasks), Some(t)) = (rows[i].tasks.as_mut(), task.array_task_id) {
+            let reason = std::mem::take(&mut rows[j].reason);
+            let task = rows[j].array_task_id;
+            merge_reason(&mut rows[i], &reason);
+            if let (Some(tasks), Some(t)) = (rows[i].tasks.as_mut(), task) {
                 tasks.push(t);
-                tasks.sort_unstable();
-                tasks.dedup();
             }
         }
         if merged > 0 {
-            let tasks = rows[i].tasks.clone().unwrap_or_default();
-            rows[i].array_task_str = Some(crate::model::array::ranges(&tasks));
+            let tasks = rows[i].tasks.as_mut().map(|t| {
+                t.sort_unstable();
+                t.dedup();
+                t.clone()
+            });
+            rows[i].array_task_str = Some(crate::model::array::ranges(&tasks.unwrap_or_default()));
         }
-        i += 1;
     }
+    let mut idx = 0;
+    rows.retain(|_| {
+        let keep = !taken[idx];
+        idx += 1;
+        keep
+    });
 }
 
 /// `_merge_job_reason`: the meta line lists every distinct reason of its tasks.
@@ -321,7 +339,7 @@ fn merge_reason(meta: &mut JobRow, task_reason: &str) {
     if meta.reason == task_reason || meta.reason.contains(task_reason) {
         return;
     }
-    meta.reason = format!("{},{}", meta.reason, task_reason);
+    meta.reason = format!("{},{}", meta.reason, task_reason).into();
 }
 
 #[cfg(test)]

@@ -3,9 +3,9 @@
 
 use super::fields::sorted_nodes;
 use super::row::JobRow;
-use crate::format::common::{state_compact, state_long, time_used};
-use crate::format::msort::{c_cmp, sort_by};
-use crate::model::{JobRecord, JobState, StepRecord, TimeLimit};
+use crate::format::common::{state_long, time_used};
+use crate::format::msort::{c_cmp, sort_by, sort_by_keys};
+use crate::model::{JobRecord, StepRecord, TimeLimit};
 
 /// A sort specification that names an unknown key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,7 +14,7 @@ pub struct BadSortKey(pub char);
 /// `sort_jobs_by_start_time` then `sort_job_list`. Returns the `info()` lines Slurm prints
 /// for ignored keys (`Invalid sort specification: b`).
 pub fn sort_jobs(rows: &mut Vec<JobRow>, spec: &str, now: i64) -> Result<Vec<String>, BadSortKey> {
-    sort_by(rows, |a, b| by_start_time(a, b, now, true));
+    sort_start(rows, now, true);
     let mut notes = Vec::new();
     let chars: Vec<char> = spec.chars().collect();
     let mut i = chars.len();
@@ -84,12 +84,12 @@ pub fn sort_jobs(rows: &mut Vec<JobRow>, spec: &str, now: i64) -> Result<Vec<Str
                 if d != 0 {
                     d
                 } else {
-                    c_cmp(a.job.priority.cmp(&b.job.priority))
+                    c_cmp(a.priority.cmp(&b.priority))
                 }
             }),
             'P' => Some(|a, b, _| c_cmp(a.partition.cmp(&b.partition))),
             'S' => None, // handled below: its comparator ignores the direction for unset times
-            't' => Some(|a, b, _| c_cmp(state_compact(a.job).cmp(state_compact(b.job)))),
+            't' => Some(|a, b, _| c_cmp(a.state_compact.cmp(b.state_compact))),
             'T' => Some(|a, b, _| c_cmp(state_long(a.job).cmp(state_long(b.job)))),
             'u' => Some(|a, b, _| c_cmp(a.job.user.cmp(&b.job.user))),
             'U' => Some(|a, b, _| c_cmp(a.job.uid.cmp(&b.job.uid))),
@@ -109,13 +109,51 @@ pub fn sort_jobs(rows: &mut Vec<JobRow>, spec: &str, now: i64) -> Result<Vec<Str
             }),
             other => return Err(BadSortKey(other)),
         };
-        if c == 'S' {
-            sort_by(rows, |a, b| by_start_time(a, b, now, reverse));
-        } else if let Some(key) = key {
-            sort_by(rows, |a, b| rev(key(a, b, now), reverse));
+        // The keys of the default order (`P,t,-p` after the start time) compare
+        // precomputed values; the others compare the rows.
+        match c {
+            'S' => sort_start(rows, now, reverse),
+            'P' => {
+                let ranks = ranks(rows.iter().map(|r| r.partition.as_ref()));
+                sort_by_keys(rows, &ranks, |a, b| rev(c_cmp(a.cmp(b)), reverse));
+            }
+            't' => {
+                let ranks = ranks(rows.iter().map(|r| r.state_compact));
+                sort_by_keys(rows, &ranks, |a, b| rev(c_cmp(a.cmp(b)), reverse));
+            }
+            'p' | 'Q' => {
+                let keys: Vec<(u32, u32)> =
+                    rows.iter().map(|r| (r.part_prio, r.priority)).collect();
+                sort_by_keys(rows, &keys, |a, b| rev(c_cmp(a.cmp(b)), reverse));
+            }
+            _ => {
+                if let Some(key) = key {
+                    sort_by(rows, |a, b| rev(key(a, b, now), reverse));
+                }
+            }
         }
     }
     Ok(notes)
+}
+
+/// Each value's rank among the distinct values (byte order): comparing ranks is
+/// comparing the values.
+fn ranks<'s>(values: impl Iterator<Item = &'s str> + Clone) -> Vec<u32> {
+    let mut distinct: Vec<&str> = values.clone().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let index: std::collections::HashMap<&str, u32> = distinct
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (*v, i as u32))
+        .collect();
+    values.map(|v| index.get(v).copied().unwrap_or(0)).collect()
+}
+
+/// `sort_jobs_by_start_time` over (start time, pending) keys.
+fn sort_start(rows: &mut Vec<JobRow>, now: i64, reverse: bool) {
+    let keys: Vec<(i64, bool)> = rows.iter().map(|r| (r.start_time, r.pending)).collect();
+    sort_by_keys(rows, &keys, |a, b| start_cmp(*a, *b, now, reverse));
 }
 
 fn rev(d: i32, reverse: bool) -> i32 {
@@ -145,25 +183,18 @@ fn cmp_str(a: Option<&str>, b: Option<&str>) -> i32 {
     c_cmp(a.unwrap_or("").cmp(b.unwrap_or("")))
 }
 
-/// `_sort_job_by_time_start`: a job without a start time sorts after the other whatever
-/// the direction; a pending job expected in the past counts as starting now.
-fn by_start_time(a: &JobRow, b: &JobRow, now: i64, reverse: bool) -> i32 {
-    let sa = a.job.start_time.unwrap_or(0);
-    let sb = b.job.start_time.unwrap_or(0);
+/// `_sort_job_by_time_start` on (start time, pending): an unset time sorts after every
+/// other, whatever the direction; a pending job's past start time counts as now.
+fn start_cmp(a: (i64, bool), b: (i64, bool), now: i64, reverse: bool) -> i32 {
+    let ((sa, pa), (sb, pb)) = (a, b);
     if sa == 0 {
         return 1;
     }
     if sb == 0 {
         return -1;
     }
-    let eff = |j: &JobRecord, s: i64| {
-        if j.state == JobState::Pending && s < now {
-            now
-        } else {
-            s
-        }
-    };
-    rev(c_cmp(eff(a.job, sa).cmp(&eff(b.job, sb))), reverse)
+    let eff = |pending: bool, s: i64| if pending && s < now { now } else { s };
+    rev(c_cmp(eff(pa, sa).cmp(&eff(pb, sb))), reverse)
 }
 
 /// `_sort_job_by_id`: array tasks sort by array id, then task id.
