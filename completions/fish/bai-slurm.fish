@@ -218,258 +218,258 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand scancel" -s Q -l qui
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand scancel" -l usage -d 'display brief usage message'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand scancel" -s v -l verbose -d 'verbosity level'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand scancel" -s V -l version -d 'output version information and exit'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l accel-bind -d 'bind tasks to accelerators (g, m, n, v) [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s A -l account -d 'charge job to specified account [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l acctg-freq -d 'accounting and profiling sampling intervals. Supported datatypes: task=<interval> energy=<interval> network=<interval> filesystem=<interval> [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l bcast -d 'Copy executable file to compute nodes [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l bcast-exclude -d 'Shared object directory paths to exclude [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s b -l begin -d 'defer job until HH:MM MM/DD/YY [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l bb -d 'burst buffer specifications [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l bbf -d 'burst buffer specification file [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r -F
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cluster-constraint -d 'specify a list of cluster-constraints [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no meaning with one cluster)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s D -l chdir -d 'change remote current working directory [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r -f -a "(__fish_complete_directories)"
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cluster -d 'the same as --clusters [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s M -l clusters -d 'Comma separated list of clusters to issue commands to. Default is current cluster. Name of \'all\' will submit to run on all clusters. NOTE: SlurmDBD must up. [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l comment -d 'arbitrary comment [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l compress -d 'data compression library used with --bcast [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container -d 'Path to OCI container bundle [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (OCI bundles are not supported, use --container-image)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l context -d 'SELinux context of the job [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (SELinux contexts are not supported)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s C -l constraint -d 'specify a list of constraints [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s S -l core-spec -d 'count of reserved cores [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cores-per-socket -d 'number of cores per socket to allocate [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cpu-bind -d 'bind tasks to CPUs [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cpu_bind -d 'the same as --cpu-bind [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cpu-freq -d 'requested cpu frequency (and governor) [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cpus-per-gpu -d 'number of CPUs required per allocated GPU [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s c -l cpus-per-task -d 'number of cpus required per task [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min])) [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (it is not implemented yet)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l delay-boot -d 'delay boot for desired node features [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s d -l dependency -d 'defer job until condition on jobid is satisfied [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary) [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l epilog -d 'run "program" after launching job step [bai-slurm: not available yet, this command runs no jobs]' -r -f -a "(__fish_complete_command)"
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s e -l error -d 'location of stderr redirection [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r -F
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s x -l exclude -d 'exclude a specific list of hosts [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l exclusive -d 'for job allocation, this allocates nodes in in exclusive mode for job steps, this is equivalent to --exact [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l export -d 'environment variables passed to launcher with optional values or NONE (pass no variables) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s B -l extra-node-info -d '--extra-node-info=S[:C[:T]] combine request of sockets per node, cores per socket and threads per core. Specify an asterisk (*) as a placeholder, a minimum value, or a min-max range. [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gid -d 'group ID to run job as (user root only) [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (jobs always run as the submitting user)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gpu-bind -d 'task to gpu binding options [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gpu-freq -d 'frequency and voltage of GPUs [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s G -l gpus -d 'count of GPUs required for the job [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gpus-per-node -d 'number of GPUs required per allocated node [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gpus-per-socket -d 'number of GPUs required per allocated socket [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gpus-per-task -d 'number of GPUs required per spawned task [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gres -d 'required generic resources [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gres-flags -d 'flags related to GRES management [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l het-group -d 'hetjob component allocation(s) in which to launch application [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l hint -d 'bind tasks according to application hints (compute_bound, memory_bound, multithread, nomultithread) [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s I -l immediate -d 'exit if resources not available in "secs" [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s i -l input -d 'location of stdin redirection [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r -F
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l jobid -d 'run under already allocated job [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s J -l job-name -d 'name of job [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s K -l kill-on-bad-exit -d 'kill the job if any task terminates with a non-zero exit code [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s L -l licenses -d 'required license, comma separated [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mail-type -d 'notify on state change: BEGIN, END, FAIL or ALL [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mail-user -d 'who to send email notification for job state changes [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s T -l threads -d 'set srun launch fanout [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mcs-label -d 'mcs label if mcs plugin mcs/group is used [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mem -d 'minimum amount of real memory [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mem-bind -d 'bind memory to locality domains [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mem-per-cpu -d 'maximum amount of real memory per allocated cpu required by the job. [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mem-per-gpu -d 'real memory required per allocated GPU [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mincpus -d 'minimum number of logical processors (threads) per node [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mpi -d 'type of MPI being used [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l msg-timeout -d 'seconds to wait for messages from the job step [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l network -d 'network resources the job needs [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l nice -d 'decrease scheduling priority by value [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s k -l no-kill -d 'do not kill job on node failure [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s F -l nodefile -d 'request a specific list of hosts [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (node lists come from the platform)]' -r -F
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s w -l nodelist -d 'request a specific list of hosts [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s N -l nodes -d 'number of nodes on which to run (N = min[-max]) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s n -l ntasks -d 'number of tasks to run [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l ntasks-per-core -d 'number of tasks to invoke on each core [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l ntasks-per-gpu -d 'number of tasks to invoke for each GPU [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l ntasks-per-node -d 'number of tasks to invoke on each node [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l ntasks-per-socket -d 'number of tasks to invoke on each socket [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l ntasks-per-tres -d 'number of tasks to invoke for each GPU (or other trackable resource) [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l open-mode -d 'append|truncate: how to open the output and error files [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s o -l output -d 'location of stdout redirection [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r -F
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l overlap -d 'Allow other steps to overlap this step [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l pack-group -d 'the same as --het-group [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s p -l partition -d 'partition requested [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l power -d 'power management options [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l prefer -d 'node features to prefer, but not require [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no meaning without node features)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l priority -d 'set the priority of the job to value [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l profile -d 'enable acct_gather_profile for detailed data value is all or none or any combination of energy, lustre, network or task [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l prolog -d 'run "program" before launching job step [bai-slurm: not available yet, this command runs no jobs]' -r -f -a "(__fish_complete_command)"
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l propagate -d 'propagate all [or specific list of] rlimits [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s q -l qos -d 'quality of service [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s r -l relative -d 'run job step relative to node n of allocation [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l reservation -d 'allocate resources from named reservation [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l resv-ports -d 'reserve communication ports [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l send-libs -d 'autodetect and broadcast shared objects [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l signal -d 'send signal when time limit within time seconds [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l slurmd-debug -d 'slurmd debug level [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l sockets-per-node -d 'number of sockets per node to allocate [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l switches -d 'Optimum switches and max time to wait for optimum [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l task-epilog -d 'run "program" after launching task [bai-slurm: not available yet, this command runs no jobs]' -r -f -a "(__fish_complete_command)"
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l task-prolog -d 'run "program" before launching task [bai-slurm: not available yet, this command runs no jobs]' -r -f -a "(__fish_complete_command)"
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l tasks-per-node -d 'the same as --ntasks-per-node [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l thread-spec -d 'count of reserved threads [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l threads-per-core -d 'number of threads per core to allocate [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s t -l time -d 'time limit [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l time-min -d 'minimum time limit (if distinct) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l tmp -d 'minimum amount of temporary disk [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l uid -d 'user ID to run job as (user root only) [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (jobs always run as the submitting user)]' -r -f -a "(__fish_complete_users)"
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s W -l wait -d 'seconds to wait after first task exits before killing job [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l wckey -d 'wckey to run job under [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has nowhere to be accounted)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-image -d '[pyxis] the image to run the job in (enroot URI or name) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-mounts -d '[pyxis] bind mounts: SRC:DST[:FLAGS][,SRC:DST...] [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-workdir -d '[pyxis] working directory inside the container [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r -f -a "(__fish_complete_directories)"
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-name -d '[pyxis] name the container, to reuse it across steps [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-save -d '[pyxis] save the container state to a squashfs file [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (images are not saved back)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-env -d '[pyxis] variables to pass into the container as they are [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l contiguous -d 'demand a contiguous range of nodes [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l debugger-test -d 'debugger test mode [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s X -l disable-status -d 'Disable Ctrl-C status feature [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l exact -d 'use only the resources requested for the step (by default, all non-gres resources on each node in the allocation will be used in the step) [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s h -l help -d 'show this help message [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s H -l hold -d 'submit job in held state [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l interactive -d 'run the step in interactive mode [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s l -l label -d 'prepend task number to lines of stdout/err [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l multi-prog -d 'if set the program name specified is the configuration specification for multiple programs [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s Z -l no-allocate -d 'don\'t allocate nodes (must supply -w) [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s O -l overcommit -d 'overcommit resources [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s s -l oversubscribe -d 'over-subscribe resources with other jobs [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s E -l preserve-env -d 'env vars for node and task counts override command-line flags [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l pty -d 'run task zero in pseudo terminal [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s Q -l quiet -d 'quiet mode (suppress informational messages) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l quit-on-interrupt -d 'quit on single Ctrl-C [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l reboot -d 'reboot block before starting job [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l spread-job -d 'spread job across as many nodes as possible [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l test-only -d 'validate the request and estimate when the job would start, without submitting it [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (it is not implemented yet)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s u -l unbuffered -d 'do not line-buffer stdout/err [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l use-min-nodes -d 'if a range of node counts is given, prefer the smaller count [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s v -l verbose -d 'verbose mode (multiple -v\'s increase verbosity) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s V -l version -d 'output version information and exit [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l usage -d 'display brief usage message [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l whole -d 'use whole nodes for the step, even when the step needs less [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-mount-home -d '[pyxis] bind mount the user\'s home directory [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l no-container-mount-home -d '[pyxis] do not bind mount the user\'s home directory [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-remap-root -d '[pyxis] run as root inside the container [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (jobs run as the submitting user)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l no-container-remap-root -d '[pyxis] do not run as root inside the container [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-entrypoint -d '[pyxis] run the image\'s entrypoint [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (the image entrypoint is not run)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l no-container-entrypoint -d '[pyxis] do not run the image\'s entrypoint [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-writable -d '[pyxis] make the container file system writable [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-readonly -d '[pyxis] make the container file system read-only [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (container file systems are writable)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s A -l account -d 'charge job to specified account [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l acctg-freq -d 'accounting and profiling sampling intervals. Supported datatypes: task=<interval> energy=<interval> network=<interval> filesystem=<interval> [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s b -l begin -d 'defer job until HH:MM MM/DD/YY [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l bb -d 'burst buffer specifications [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l bbf -d 'burst buffer specification file [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r -F
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l cluster-constraint -d 'specify a list of cluster constraints [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no meaning with one cluster)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s D -l chdir -d 'change working directory [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r -f -a "(__fish_complete_directories)"
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l cluster -d 'the same as --clusters [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s M -l clusters -d 'Comma separated list of clusters to issue commands to. Default is current cluster. Name of \'all\' will submit to run on all clusters. NOTE: SlurmDBD must up. [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l comment -d 'arbitrary comment [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container -d 'Path to OCI container bundle [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (OCI bundles are not supported, use --container-image)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l context -d 'SELinux context of the job [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (SELinux contexts are not supported)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s C -l constraint -d 'specify a list of constraints [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s S -l core-spec -d 'count of reserved cores [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l cores-per-socket -d 'number of cores per socket to allocate [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l cpu-freq -d 'requested cpu frequency (and governor) [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l cpus-per-gpu -d 'number of CPUs required per allocated GPU [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s c -l cpus-per-task -d 'number of cpus required per task [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min])) [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (it is not implemented yet)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l delay-boot -d 'delay boot for desired node features [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s d -l dependency -d 'defer job until condition on jobid is satisfied [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary) [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s x -l exclude -d 'exclude a specific list of hosts [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l exclusive -d 'allocate nodes in exclusive mode when cpu consumable resource is enabled [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s B -l extra-node-info -d '--extra-node-info=S[:C[:T]] combine request of sockets per node, cores per socket and threads per core. Specify an asterisk (*) as a placeholder, a minimum value, or a min-max range. [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l get-user-env -d 'used by Moab. See srun man page. [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gid -d 'group ID to run job as (user root only) [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (jobs always run as the submitting user)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gpu-bind -d 'task to gpu binding options [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gpu-freq -d 'frequency and voltage of GPUs [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s G -l gpus -d 'count of GPUs required for the job [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gpus-per-node -d 'number of GPUs required per allocated node [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gpus-per-socket -d 'number of GPUs required per allocated socket [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gpus-per-task -d 'number of GPUs required per spawned task [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gres -d 'required generic resources [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gres-flags -d 'flags related to GRES management [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l hint -d 'bind tasks according to application hints (compute_bound, memory_bound, multithread, nomultithread) [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s I -l immediate -d 'exit if resources not available in "secs" [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s J -l job-name -d 'name of job [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s K -l kill-command -d 'signal to send terminating job [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s L -l licenses -d 'required license, comma separated [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mail-type -d 'notify on state change: BEGIN, END, FAIL or ALL [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mail-user -d 'who to send email notification for job state changes [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mcs-label -d 'mcs label if mcs plugin mcs/group is used [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mem -d 'minimum amount of real memory [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mem-bind -d 'bind memory to locality domains [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mem-per-cpu -d 'maximum amount of real memory per allocated cpu required by the job. [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mem-per-gpu -d 'real memory required per allocated GPU [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mincpus -d 'minimum number of logical processors (threads) per node [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l network -d 'network resources the job needs [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l nice -d 'decrease scheduling priority by value [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s k -l no-kill -d 'do not kill job on node failure [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s F -l nodefile -d 'request a specific list of hosts [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (node lists come from the platform)]' -r -F
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s w -l nodelist -d 'request a specific list of hosts [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s N -l nodes -d 'number of nodes on which to run (N = min[-max]) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s n -l ntasks -d 'number of processors required [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l ntasks-per-core -d 'number of tasks to invoke on each core [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l ntasks-per-gpu -d 'number of tasks to invoke for each GPU [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l ntasks-per-node -d 'number of tasks to invoke on each node [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l ntasks-per-socket -d 'number of tasks to invoke on each socket [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l ntasks-per-tres -d 'number of tasks to invoke for each GPU (or other trackable resource) [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s p -l partition -d 'partition requested [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l power -d 'power management options [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l prefer -d 'node features to prefer, but not require [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no meaning without node features)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l priority -d 'set the priority of the job to value [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l profile -d 'enable acct_gather_profile for detailed data value is all or none or any combination of energy, lustre, network or task [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s q -l qos -d 'quality of service [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l reservation -d 'allocate resources from named reservation [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l signal -d 'send signal when time limit within time seconds [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l sockets-per-node -d 'number of sockets per node to allocate [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l switches -d 'Optimum switches and max time to wait for optimum [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l tasks-per-node -d 'the same as --ntasks-per-node [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l thread-spec -d 'count of reserved threads [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l threads-per-core -d 'number of threads per core to allocate [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s t -l time -d 'time limit [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l time-min -d 'minimum time limit (if distinct) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l tmp -d 'minimum amount of temporary disk [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l uid -d 'user ID to run job as (user root only) [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (jobs always run as the submitting user)]' -r -f -a "(__fish_complete_users)"
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l wait-all-nodes -d '0|1: start the job only when all its nodes are ready [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l wckey -d 'wckey to run job under [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has nowhere to be accounted)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-image -d '[pyxis] the image to run the job in (enroot URI or name) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-mounts -d '[pyxis] bind mounts: SRC:DST[:FLAGS][,SRC:DST...] [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-workdir -d '[pyxis] working directory inside the container [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r -f -a "(__fish_complete_directories)"
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-name -d '[pyxis] name the container, to reuse it across steps [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-save -d '[pyxis] save the container state to a squashfs file [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (images are not saved back)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-env -d '[pyxis] variables to pass into the container as they are [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l bell -d 'ring the terminal bell when the job is allocated [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l contiguous -d 'demand a contiguous range of nodes [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s h -l help -d 'show this help message [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s H -l hold -d 'submit job in held state [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-bell -d 'do NOT ring the terminal bell [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-shell -d 'exit after the allocation is granted, without running a command [bai-slurm: not available yet, this command runs no jobs]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s O -l overcommit -d 'overcommit resources [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s s -l oversubscribe -d 'oversubscribe resources with other jobs [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s Q -l quiet -d 'quiet mode (suppress informational messages) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l reboot -d 'reboot compute nodes before starting job [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l spread-job -d 'spread job across as many nodes as possible [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l use-min-nodes -d 'if a range of node counts is given, prefer the smaller count [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s v -l verbose -d 'verbose mode (multiple -v\'s increase verbosity) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s V -l version -d 'output version information and exit [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l usage -d 'display brief usage message [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-mount-home -d '[pyxis] bind mount the user\'s home directory [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-container-mount-home -d '[pyxis] do not bind mount the user\'s home directory [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-remap-root -d '[pyxis] run as root inside the container [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (jobs run as the submitting user)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-container-remap-root -d '[pyxis] do not run as root inside the container [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-entrypoint -d '[pyxis] run the image\'s entrypoint [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (the image entrypoint is not run)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-container-entrypoint -d '[pyxis] do not run the image\'s entrypoint [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-writable -d '[pyxis] make the container file system writable [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-readonly -d '[pyxis] make the container file system read-only [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (container file systems are writable)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l accel-bind -d 'bind tasks to accelerators (g, m, n, v) [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s A -l account -d 'charge job to specified account' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l acctg-freq -d 'accounting and profiling sampling intervals. Supported datatypes: task=<interval> energy=<interval> network=<interval> filesystem=<interval> [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l bcast -d 'Copy executable file to compute nodes [bai-slurm: ignored with a warning (has no effect here: programs are read where they are)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l bcast-exclude -d 'Shared object directory paths to exclude [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s b -l begin -d 'defer job until HH:MM MM/DD/YY' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l bb -d 'burst buffer specifications [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l bbf -d 'burst buffer specification file [bai-slurm: ignored with a warning (has no effect here)]' -r -F
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cluster-constraint -d 'specify a list of cluster-constraints [bai-slurm: ignored with a warning (has no meaning with one cluster)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s D -l chdir -d 'change remote current working directory' -r -f -a "(__fish_complete_directories)"
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cluster -d 'the same as --clusters' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s M -l clusters -d 'Comma separated list of clusters to issue commands to. Default is current cluster. Name of \'all\' will submit to run on all clusters. NOTE: SlurmDBD must up.' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l comment -d 'arbitrary comment' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l compress -d 'data compression library used with --bcast [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container -d 'Path to OCI container bundle [bai-slurm: rejected with an error (OCI bundles are not supported, use --container-image)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l context -d 'SELinux context of the job [bai-slurm: rejected with an error (SELinux contexts are not supported)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s C -l constraint -d 'specify a list of constraints' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s S -l core-spec -d 'count of reserved cores [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cores-per-socket -d 'number of cores per socket to allocate [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cpu-bind -d 'bind tasks to CPUs [bai-slurm: ignored with a warning (does nothing here: tasks are not bound to CPUs)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cpu_bind -d 'the same as --cpu-bind [bai-slurm: ignored with a warning (does nothing here: tasks are not bound to CPUs)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cpu-freq -d 'requested cpu frequency (and governor) [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cpus-per-gpu -d 'number of CPUs required per allocated GPU' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s c -l cpus-per-task -d 'number of cpus required per task' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min])) [bai-slurm: rejected with an error (it is not implemented yet)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l delay-boot -d 'delay boot for desired node features [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s d -l dependency -d 'defer job until condition on jobid is satisfied' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary) [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l epilog -d 'run "program" after launching job step [bai-slurm: rejected with an error (it is not implemented yet)]' -r -f -a "(__fish_complete_command)"
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s e -l error -d 'location of stderr redirection' -r -F
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s x -l exclude -d 'exclude a specific list of hosts' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l exclusive -d 'for job allocation, this allocates nodes in in exclusive mode for job steps, this is equivalent to --exact' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l export -d 'environment variables passed to launcher with optional values or NONE (pass no variables)' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s B -l extra-node-info -d '--extra-node-info=S[:C[:T]] combine request of sockets per node, cores per socket and threads per core. Specify an asterisk (*) as a placeholder, a minimum value, or a min-max range. [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gid -d 'group ID to run job as (user root only) [bai-slurm: rejected with an error (jobs always run as the submitting user)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gpu-bind -d 'task to gpu binding options [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gpu-freq -d 'frequency and voltage of GPUs [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s G -l gpus -d 'count of GPUs required for the job' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gpus-per-node -d 'number of GPUs required per allocated node' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gpus-per-socket -d 'number of GPUs required per allocated socket [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gpus-per-task -d 'number of GPUs required per spawned task' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gres -d 'required generic resources' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gres-flags -d 'flags related to GRES management [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l het-group -d 'hetjob component allocation(s) in which to launch application [bai-slurm: rejected with an error (heterogeneous jobs are not supported)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l hint -d 'bind tasks according to application hints (compute_bound, memory_bound, multithread, nomultithread) [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s I -l immediate -d 'exit if resources not available in "secs" [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s i -l input -d 'location of stdin redirection' -r -F
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l jobid -d 'run under already allocated job' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s J -l job-name -d 'name of job' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s K -l kill-on-bad-exit -d 'kill the job if any task terminates with a non-zero exit code' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s L -l licenses -d 'required license, comma separated' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mail-type -d 'notify on state change: BEGIN, END, FAIL or ALL [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mail-user -d 'who to send email notification for job state changes [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s T -l threads -d 'set srun launch fanout [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mcs-label -d 'mcs label if mcs plugin mcs/group is used [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mem -d 'minimum amount of real memory' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mem-bind -d 'bind memory to locality domains [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mem-per-cpu -d 'maximum amount of real memory per allocated cpu required by the job.' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mem-per-gpu -d 'real memory required per allocated GPU' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mincpus -d 'minimum number of logical processors (threads) per node' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mpi -d 'type of MPI being used [bai-slurm: ignored with a warning (has no effect here: no PMI is offered, see docs/COMPAT.md)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l msg-timeout -d 'seconds to wait for messages from the job step [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l network -d 'network resources the job needs [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l nice -d 'decrease scheduling priority by value' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s k -l no-kill -d 'do not kill job on node failure [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s F -l nodefile -d 'request a specific list of hosts [bai-slurm: rejected with an error (node lists come from the platform)]' -r -F
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s w -l nodelist -d 'request a specific list of hosts' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s N -l nodes -d 'number of nodes on which to run (N = min[-max])' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s n -l ntasks -d 'number of tasks to run' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l ntasks-per-core -d 'number of tasks to invoke on each core [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l ntasks-per-gpu -d 'number of tasks to invoke for each GPU [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l ntasks-per-node -d 'number of tasks to invoke on each node' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l ntasks-per-socket -d 'number of tasks to invoke on each socket [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l ntasks-per-tres -d 'number of tasks to invoke for each GPU (or other trackable resource) [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l open-mode -d 'append|truncate: how to open the output and error files' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s o -l output -d 'location of stdout redirection' -r -F
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l overlap -d 'Allow other steps to overlap this step [bai-slurm: ignored with a warning (has no effect here: steps share the job\'s CPUs)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l pack-group -d 'the same as --het-group [bai-slurm: rejected with an error (heterogeneous jobs are not supported)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s p -l partition -d 'partition requested' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l power -d 'power management options [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l prefer -d 'node features to prefer, but not require [bai-slurm: ignored with a warning (has no meaning without node features)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l priority -d 'set the priority of the job to value' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l profile -d 'enable acct_gather_profile for detailed data value is all or none or any combination of energy, lustre, network or task [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l prolog -d 'run "program" before launching job step [bai-slurm: rejected with an error (it is not implemented yet)]' -r -f -a "(__fish_complete_command)"
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l propagate -d 'propagate all [or specific list of] rlimits [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s q -l qos -d 'quality of service' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s r -l relative -d 'run job step relative to node n of allocation [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l reservation -d 'allocate resources from named reservation' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l resv-ports -d 'reserve communication ports [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l send-libs -d 'autodetect and broadcast shared objects [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l signal -d 'send signal when time limit within time seconds' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l slurmd-debug -d 'slurmd debug level [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l sockets-per-node -d 'number of sockets per node to allocate [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l switches -d 'Optimum switches and max time to wait for optimum [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l task-epilog -d 'run "program" after launching task [bai-slurm: rejected with an error (it is not implemented yet)]' -r -f -a "(__fish_complete_command)"
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l task-prolog -d 'run "program" before launching task [bai-slurm: rejected with an error (it is not implemented yet)]' -r -f -a "(__fish_complete_command)"
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l tasks-per-node -d 'the same as --ntasks-per-node' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l thread-spec -d 'count of reserved threads [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l threads-per-core -d 'number of threads per core to allocate [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s t -l time -d 'time limit' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l time-min -d 'minimum time limit (if distinct)' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l tmp -d 'minimum amount of temporary disk [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l uid -d 'user ID to run job as (user root only) [bai-slurm: rejected with an error (jobs always run as the submitting user)]' -r -f -a "(__fish_complete_users)"
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s W -l wait -d 'seconds to wait after first task exits before killing job [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l wckey -d 'wckey to run job under [bai-slurm: ignored with a warning (has nowhere to be accounted)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-image -d '[pyxis] the image to run the job in (enroot URI or name)' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-mounts -d '[pyxis] bind mounts: SRC:DST[:FLAGS][,SRC:DST...]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-workdir -d '[pyxis] working directory inside the container' -r -f -a "(__fish_complete_directories)"
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-name -d '[pyxis] name the container, to reuse it across steps' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-save -d '[pyxis] save the container state to a squashfs file [bai-slurm: ignored with a warning (images are not saved back)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-env -d '[pyxis] variables to pass into the container as they are' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l contiguous -d 'demand a contiguous range of nodes [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l debugger-test -d 'debugger test mode [bai-slurm: rejected with an error (it needs a Slurm controller)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s X -l disable-status -d 'Disable Ctrl-C status feature [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l exact -d 'use only the resources requested for the step (by default, all non-gres resources on each node in the allocation will be used in the step) [bai-slurm: ignored with a warning (has no effect here: steps share the job\'s CPUs)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s h -l help -d 'show this help message'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s H -l hold -d 'submit job in held state'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l interactive -d 'run the step in interactive mode [bai-slurm: rejected with an error (it needs a Slurm controller)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s l -l label -d 'prepend task number to lines of stdout/err'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l multi-prog -d 'if set the program name specified is the configuration specification for multiple programs [bai-slurm: rejected with an error (it is not implemented yet)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s Z -l no-allocate -d 'don\'t allocate nodes (must supply -w) [bai-slurm: rejected with an error (it needs a Slurm controller)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s O -l overcommit -d 'overcommit resources [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s s -l oversubscribe -d 'over-subscribe resources with other jobs [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s E -l preserve-env -d 'env vars for node and task counts override command-line flags [bai-slurm: ignored with a warning (is not implemented: step variables are always set)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l pty -d 'run task zero in pseudo terminal [bai-slurm: rejected with an error (it is not implemented yet)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s Q -l quiet -d 'quiet mode (suppress informational messages)'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l quit-on-interrupt -d 'quit on single Ctrl-C [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l reboot -d 'reboot block before starting job [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l spread-job -d 'spread job across as many nodes as possible [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l test-only -d 'validate the request and estimate when the job would start, without submitting it [bai-slurm: rejected with an error (it is not implemented yet)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s u -l unbuffered -d 'do not line-buffer stdout/err'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l use-min-nodes -d 'if a range of node counts is given, prefer the smaller count [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s v -l verbose -d 'verbose mode (multiple -v\'s increase verbosity)'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s V -l version -d 'output version information and exit'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l usage -d 'display brief usage message'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l whole -d 'use whole nodes for the step, even when the step needs less [bai-slurm: ignored with a warning (has no effect here: steps share the job\'s CPUs)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-mount-home -d '[pyxis] bind mount the user\'s home directory'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l no-container-mount-home -d '[pyxis] do not bind mount the user\'s home directory'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-remap-root -d '[pyxis] run as root inside the container [bai-slurm: ignored with a warning (jobs run as the submitting user)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l no-container-remap-root -d '[pyxis] do not run as root inside the container'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-entrypoint -d '[pyxis] run the image\'s entrypoint [bai-slurm: ignored with a warning (the image entrypoint is not run)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l no-container-entrypoint -d '[pyxis] do not run the image\'s entrypoint'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-writable -d '[pyxis] make the container file system writable'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-readonly -d '[pyxis] make the container file system read-only [bai-slurm: ignored with a warning (container file systems are writable)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s A -l account -d 'charge job to specified account' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l acctg-freq -d 'accounting and profiling sampling intervals. Supported datatypes: task=<interval> energy=<interval> network=<interval> filesystem=<interval> [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s b -l begin -d 'defer job until HH:MM MM/DD/YY' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l bb -d 'burst buffer specifications [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l bbf -d 'burst buffer specification file [bai-slurm: ignored with a warning (has no effect here)]' -r -F
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l cluster-constraint -d 'specify a list of cluster constraints [bai-slurm: ignored with a warning (has no meaning with one cluster)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s D -l chdir -d 'change working directory' -r -f -a "(__fish_complete_directories)"
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l cluster -d 'the same as --clusters' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s M -l clusters -d 'Comma separated list of clusters to issue commands to. Default is current cluster. Name of \'all\' will submit to run on all clusters. NOTE: SlurmDBD must up.' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l comment -d 'arbitrary comment' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container -d 'Path to OCI container bundle [bai-slurm: rejected with an error (OCI bundles are not supported, use --container-image)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l context -d 'SELinux context of the job [bai-slurm: rejected with an error (SELinux contexts are not supported)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s C -l constraint -d 'specify a list of constraints' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s S -l core-spec -d 'count of reserved cores [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l cores-per-socket -d 'number of cores per socket to allocate [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l cpu-freq -d 'requested cpu frequency (and governor) [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l cpus-per-gpu -d 'number of CPUs required per allocated GPU' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s c -l cpus-per-task -d 'number of cpus required per task' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min])) [bai-slurm: rejected with an error (it is not implemented yet)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l delay-boot -d 'delay boot for desired node features [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s d -l dependency -d 'defer job until condition on jobid is satisfied' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary) [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s x -l exclude -d 'exclude a specific list of hosts' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l exclusive -d 'allocate nodes in exclusive mode when cpu consumable resource is enabled' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s B -l extra-node-info -d '--extra-node-info=S[:C[:T]] combine request of sockets per node, cores per socket and threads per core. Specify an asterisk (*) as a placeholder, a minimum value, or a min-max range. [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l get-user-env -d 'used by Moab. See srun man page. [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gid -d 'group ID to run job as (user root only) [bai-slurm: rejected with an error (jobs always run as the submitting user)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gpu-bind -d 'task to gpu binding options [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gpu-freq -d 'frequency and voltage of GPUs [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s G -l gpus -d 'count of GPUs required for the job' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gpus-per-node -d 'number of GPUs required per allocated node' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gpus-per-socket -d 'number of GPUs required per allocated socket [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gpus-per-task -d 'number of GPUs required per spawned task' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gres -d 'required generic resources' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gres-flags -d 'flags related to GRES management [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l hint -d 'bind tasks according to application hints (compute_bound, memory_bound, multithread, nomultithread) [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s I -l immediate -d 'exit if resources not available in "secs" [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s J -l job-name -d 'name of job' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s K -l kill-command -d 'signal to send terminating job [bai-slurm: rejected with an error (it is not implemented yet)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s L -l licenses -d 'required license, comma separated' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mail-type -d 'notify on state change: BEGIN, END, FAIL or ALL [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mail-user -d 'who to send email notification for job state changes [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mcs-label -d 'mcs label if mcs plugin mcs/group is used [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mem -d 'minimum amount of real memory' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mem-bind -d 'bind memory to locality domains [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mem-per-cpu -d 'maximum amount of real memory per allocated cpu required by the job.' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mem-per-gpu -d 'real memory required per allocated GPU' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l mincpus -d 'minimum number of logical processors (threads) per node' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l network -d 'network resources the job needs [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l nice -d 'decrease scheduling priority by value' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s k -l no-kill -d 'do not kill job on node failure [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s F -l nodefile -d 'request a specific list of hosts [bai-slurm: rejected with an error (node lists come from the platform)]' -r -F
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s w -l nodelist -d 'request a specific list of hosts' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s N -l nodes -d 'number of nodes on which to run (N = min[-max])' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s n -l ntasks -d 'number of processors required' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l ntasks-per-core -d 'number of tasks to invoke on each core [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l ntasks-per-gpu -d 'number of tasks to invoke for each GPU [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l ntasks-per-node -d 'number of tasks to invoke on each node' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l ntasks-per-socket -d 'number of tasks to invoke on each socket [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l ntasks-per-tres -d 'number of tasks to invoke for each GPU (or other trackable resource) [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s p -l partition -d 'partition requested' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l power -d 'power management options [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l prefer -d 'node features to prefer, but not require [bai-slurm: ignored with a warning (has no meaning without node features)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l priority -d 'set the priority of the job to value' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l profile -d 'enable acct_gather_profile for detailed data value is all or none or any combination of energy, lustre, network or task [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s q -l qos -d 'quality of service' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l reservation -d 'allocate resources from named reservation' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l signal -d 'send signal when time limit within time seconds' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l sockets-per-node -d 'number of sockets per node to allocate [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l switches -d 'Optimum switches and max time to wait for optimum [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l tasks-per-node -d 'the same as --ntasks-per-node' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l thread-spec -d 'count of reserved threads [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l threads-per-core -d 'number of threads per core to allocate [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s t -l time -d 'time limit' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l time-min -d 'minimum time limit (if distinct)' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l tmp -d 'minimum amount of temporary disk [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l uid -d 'user ID to run job as (user root only) [bai-slurm: rejected with an error (jobs always run as the submitting user)]' -r -f -a "(__fish_complete_users)"
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l wait-all-nodes -d '0|1: start the job only when all its nodes are ready [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l wckey -d 'wckey to run job under [bai-slurm: ignored with a warning (has nowhere to be accounted)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-image -d '[pyxis] the image to run the job in (enroot URI or name)' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-mounts -d '[pyxis] bind mounts: SRC:DST[:FLAGS][,SRC:DST...]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-workdir -d '[pyxis] working directory inside the container' -r -f -a "(__fish_complete_directories)"
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-name -d '[pyxis] name the container, to reuse it across steps' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-save -d '[pyxis] save the container state to a squashfs file [bai-slurm: ignored with a warning (images are not saved back)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-env -d '[pyxis] variables to pass into the container as they are' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l bell -d 'ring the terminal bell when the job is allocated [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l contiguous -d 'demand a contiguous range of nodes [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s h -l help -d 'show this help message'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s H -l hold -d 'submit job in held state'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-bell -d 'do NOT ring the terminal bell [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-shell -d 'exit after the allocation is granted, without running a command [bai-slurm: rejected with an error (it is not implemented yet)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s O -l overcommit -d 'overcommit resources [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s s -l oversubscribe -d 'oversubscribe resources with other jobs [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s Q -l quiet -d 'quiet mode (suppress informational messages)'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l reboot -d 'reboot compute nodes before starting job [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l spread-job -d 'spread job across as many nodes as possible [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l use-min-nodes -d 'if a range of node counts is given, prefer the smaller count [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s v -l verbose -d 'verbose mode (multiple -v\'s increase verbosity)'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s V -l version -d 'output version information and exit'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l usage -d 'display brief usage message'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-mount-home -d '[pyxis] bind mount the user\'s home directory'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-container-mount-home -d '[pyxis] do not bind mount the user\'s home directory'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-remap-root -d '[pyxis] run as root inside the container [bai-slurm: ignored with a warning (jobs run as the submitting user)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-container-remap-root -d '[pyxis] do not run as root inside the container'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-entrypoint -d '[pyxis] run the image\'s entrypoint [bai-slurm: ignored with a warning (the image entrypoint is not run)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-container-entrypoint -d '[pyxis] do not run the image\'s entrypoint'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-writable -d '[pyxis] make the container file system writable'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-readonly -d '[pyxis] make the container file system read-only [bai-slurm: ignored with a warning (container file systems are writable)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sinfo" -s i -l iterate -d 'specify an iteration period' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sinfo" -s M -l clusters -l cluster -d 'clusters to issue commands to. Implies --local. NOTE: SlurmDBD must be up.' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sinfo" -s n -l nodes -d 'report on specific node(s)' -r

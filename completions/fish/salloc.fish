@@ -1,110 +1,110 @@
-complete -c salloc -s A -l account -d 'charge job to specified account [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l acctg-freq -d 'accounting and profiling sampling intervals. Supported datatypes: task=<interval> energy=<interval> network=<interval> filesystem=<interval> [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -s b -l begin -d 'defer job until HH:MM MM/DD/YY [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l bb -d 'burst buffer specifications [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l bbf -d 'burst buffer specification file [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r -F
-complete -c salloc -l cluster-constraint -d 'specify a list of cluster constraints [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no meaning with one cluster)]' -r
-complete -c salloc -s D -l chdir -d 'change working directory [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r -f -a "(__fish_complete_directories)"
-complete -c salloc -l cluster -d 'the same as --clusters [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -s M -l clusters -d 'Comma separated list of clusters to issue commands to. Default is current cluster. Name of \'all\' will submit to run on all clusters. NOTE: SlurmDBD must up. [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l comment -d 'arbitrary comment [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l container -d 'Path to OCI container bundle [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (OCI bundles are not supported, use --container-image)]' -r
-complete -c salloc -l context -d 'SELinux context of the job [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (SELinux contexts are not supported)]' -r
-complete -c salloc -s C -l constraint -d 'specify a list of constraints [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -s S -l core-spec -d 'count of reserved cores [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l cores-per-socket -d 'number of cores per socket to allocate [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l cpu-freq -d 'requested cpu frequency (and governor) [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l cpus-per-gpu -d 'number of CPUs required per allocated GPU [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -s c -l cpus-per-task -d 'number of cpus required per task [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min])) [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (it is not implemented yet)]' -r
-complete -c salloc -l delay-boot -d 'delay boot for desired node features [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -s d -l dependency -d 'defer job until condition on jobid is satisfied [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary) [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -s x -l exclude -d 'exclude a specific list of hosts [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l exclusive -d 'allocate nodes in exclusive mode when cpu consumable resource is enabled [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -s B -l extra-node-info -d '--extra-node-info=S[:C[:T]] combine request of sockets per node, cores per socket and threads per core. Specify an asterisk (*) as a placeholder, a minimum value, or a min-max range. [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l get-user-env -d 'used by Moab. See srun man page. [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l gid -d 'group ID to run job as (user root only) [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (jobs always run as the submitting user)]' -r
-complete -c salloc -l gpu-bind -d 'task to gpu binding options [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l gpu-freq -d 'frequency and voltage of GPUs [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -s G -l gpus -d 'count of GPUs required for the job [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l gpus-per-node -d 'number of GPUs required per allocated node [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l gpus-per-socket -d 'number of GPUs required per allocated socket [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l gpus-per-task -d 'number of GPUs required per spawned task [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l gres -d 'required generic resources [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l gres-flags -d 'flags related to GRES management [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l hint -d 'bind tasks according to application hints (compute_bound, memory_bound, multithread, nomultithread) [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -s I -l immediate -d 'exit if resources not available in "secs" [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c salloc -s J -l job-name -d 'name of job [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -s K -l kill-command -d 'signal to send terminating job [bai-slurm: not available yet, this command runs no jobs]' -r
-complete -c salloc -s L -l licenses -d 'required license, comma separated [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l mail-type -d 'notify on state change: BEGIN, END, FAIL or ALL [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l mail-user -d 'who to send email notification for job state changes [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l mcs-label -d 'mcs label if mcs plugin mcs/group is used [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l mem -d 'minimum amount of real memory [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l mem-bind -d 'bind memory to locality domains [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l mem-per-cpu -d 'maximum amount of real memory per allocated cpu required by the job. [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l mem-per-gpu -d 'real memory required per allocated GPU [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l mincpus -d 'minimum number of logical processors (threads) per node [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l network -d 'network resources the job needs [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l nice -d 'decrease scheduling priority by value [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -s k -l no-kill -d 'do not kill job on node failure [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -s F -l nodefile -d 'request a specific list of hosts [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (node lists come from the platform)]' -r -F
-complete -c salloc -s w -l nodelist -d 'request a specific list of hosts [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -s N -l nodes -d 'number of nodes on which to run (N = min[-max]) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -s n -l ntasks -d 'number of processors required [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l ntasks-per-core -d 'number of tasks to invoke on each core [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l ntasks-per-gpu -d 'number of tasks to invoke for each GPU [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l ntasks-per-node -d 'number of tasks to invoke on each node [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l ntasks-per-socket -d 'number of tasks to invoke on each socket [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l ntasks-per-tres -d 'number of tasks to invoke for each GPU (or other trackable resource) [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -s p -l partition -d 'partition requested [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l power -d 'power management options [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l prefer -d 'node features to prefer, but not require [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no meaning without node features)]' -r
-complete -c salloc -l priority -d 'set the priority of the job to value [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l profile -d 'enable acct_gather_profile for detailed data value is all or none or any combination of energy, lustre, network or task [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -s q -l qos -d 'quality of service [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l reservation -d 'allocate resources from named reservation [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l signal -d 'send signal when time limit within time seconds [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l sockets-per-node -d 'number of sockets per node to allocate [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l switches -d 'Optimum switches and max time to wait for optimum [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l tasks-per-node -d 'the same as --ntasks-per-node [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l thread-spec -d 'count of reserved threads [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l threads-per-core -d 'number of threads per core to allocate [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -s t -l time -d 'time limit [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l time-min -d 'minimum time limit (if distinct) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l tmp -d 'minimum amount of temporary disk [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l uid -d 'user ID to run job as (user root only) [bai-slurm: not available yet, this command runs no jobs; sbatch: rejected with an error (jobs always run as the submitting user)]' -r -f -a "(__fish_complete_users)"
-complete -c salloc -l wait-all-nodes -d '0|1: start the job only when all its nodes are ready [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]' -r
-complete -c salloc -l wckey -d 'wckey to run job under [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has nowhere to be accounted)]' -r
-complete -c salloc -l container-image -d '[pyxis] the image to run the job in (enroot URI or name) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l container-mounts -d '[pyxis] bind mounts: SRC:DST[:FLAGS][,SRC:DST...] [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l container-workdir -d '[pyxis] working directory inside the container [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r -f -a "(__fish_complete_directories)"
-complete -c salloc -l container-name -d '[pyxis] name the container, to reuse it across steps [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l container-save -d '[pyxis] save the container state to a squashfs file [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (images are not saved back)]' -r
-complete -c salloc -l container-env -d '[pyxis] variables to pass into the container as they are [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]' -r
-complete -c salloc -l bell -d 'ring the terminal bell when the job is allocated [bai-slurm: not available yet, this command runs no jobs]'
-complete -c salloc -l contiguous -d 'demand a contiguous range of nodes [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c salloc -s h -l help -d 'show this help message [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c salloc -s H -l hold -d 'submit job in held state [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c salloc -l no-bell -d 'do NOT ring the terminal bell [bai-slurm: not available yet, this command runs no jobs]'
-complete -c salloc -l no-shell -d 'exit after the allocation is granted, without running a command [bai-slurm: not available yet, this command runs no jobs]'
-complete -c salloc -s O -l overcommit -d 'overcommit resources [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c salloc -s s -l oversubscribe -d 'oversubscribe resources with other jobs [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c salloc -s Q -l quiet -d 'quiet mode (suppress informational messages) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c salloc -l reboot -d 'reboot compute nodes before starting job [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c salloc -l spread-job -d 'spread job across as many nodes as possible [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c salloc -l use-min-nodes -d 'if a range of node counts is given, prefer the smaller count [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (has no effect here)]'
-complete -c salloc -s v -l verbose -d 'verbose mode (multiple -v\'s increase verbosity) [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c salloc -s V -l version -d 'output version information and exit [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c salloc -l usage -d 'display brief usage message [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c salloc -l container-mount-home -d '[pyxis] bind mount the user\'s home directory [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c salloc -l no-container-mount-home -d '[pyxis] do not bind mount the user\'s home directory [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c salloc -l container-remap-root -d '[pyxis] run as root inside the container [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (jobs run as the submitting user)]'
-complete -c salloc -l no-container-remap-root -d '[pyxis] do not run as root inside the container [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c salloc -l container-entrypoint -d '[pyxis] run the image\'s entrypoint [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (the image entrypoint is not run)]'
-complete -c salloc -l no-container-entrypoint -d '[pyxis] do not run the image\'s entrypoint [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c salloc -l container-writable -d '[pyxis] make the container file system writable [bai-slurm: not available yet, this command runs no jobs; sbatch: honoured]'
-complete -c salloc -l container-readonly -d '[pyxis] make the container file system read-only [bai-slurm: not available yet, this command runs no jobs; sbatch: ignored with a warning (container file systems are writable)]'
+complete -c salloc -s A -l account -d 'charge job to specified account' -r
+complete -c salloc -l acctg-freq -d 'accounting and profiling sampling intervals. Supported datatypes: task=<interval> energy=<interval> network=<interval> filesystem=<interval> [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -s b -l begin -d 'defer job until HH:MM MM/DD/YY' -r
+complete -c salloc -l bb -d 'burst buffer specifications [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l bbf -d 'burst buffer specification file [bai-slurm: ignored with a warning (has no effect here)]' -r -F
+complete -c salloc -l cluster-constraint -d 'specify a list of cluster constraints [bai-slurm: ignored with a warning (has no meaning with one cluster)]' -r
+complete -c salloc -s D -l chdir -d 'change working directory' -r -f -a "(__fish_complete_directories)"
+complete -c salloc -l cluster -d 'the same as --clusters' -r
+complete -c salloc -s M -l clusters -d 'Comma separated list of clusters to issue commands to. Default is current cluster. Name of \'all\' will submit to run on all clusters. NOTE: SlurmDBD must up.' -r
+complete -c salloc -l comment -d 'arbitrary comment' -r
+complete -c salloc -l container -d 'Path to OCI container bundle [bai-slurm: rejected with an error (OCI bundles are not supported, use --container-image)]' -r
+complete -c salloc -l context -d 'SELinux context of the job [bai-slurm: rejected with an error (SELinux contexts are not supported)]' -r
+complete -c salloc -s C -l constraint -d 'specify a list of constraints' -r
+complete -c salloc -s S -l core-spec -d 'count of reserved cores [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l cores-per-socket -d 'number of cores per socket to allocate [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l cpu-freq -d 'requested cpu frequency (and governor) [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l cpus-per-gpu -d 'number of CPUs required per allocated GPU' -r
+complete -c salloc -s c -l cpus-per-task -d 'number of cpus required per task' -r
+complete -c salloc -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min])) [bai-slurm: rejected with an error (it is not implemented yet)]' -r
+complete -c salloc -l delay-boot -d 'delay boot for desired node features [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -s d -l dependency -d 'defer job until condition on jobid is satisfied' -r
+complete -c salloc -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary) [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -s x -l exclude -d 'exclude a specific list of hosts' -r
+complete -c salloc -l exclusive -d 'allocate nodes in exclusive mode when cpu consumable resource is enabled' -r
+complete -c salloc -s B -l extra-node-info -d '--extra-node-info=S[:C[:T]] combine request of sockets per node, cores per socket and threads per core. Specify an asterisk (*) as a placeholder, a minimum value, or a min-max range. [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l get-user-env -d 'used by Moab. See srun man page. [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l gid -d 'group ID to run job as (user root only) [bai-slurm: rejected with an error (jobs always run as the submitting user)]' -r
+complete -c salloc -l gpu-bind -d 'task to gpu binding options [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l gpu-freq -d 'frequency and voltage of GPUs [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -s G -l gpus -d 'count of GPUs required for the job' -r
+complete -c salloc -l gpus-per-node -d 'number of GPUs required per allocated node' -r
+complete -c salloc -l gpus-per-socket -d 'number of GPUs required per allocated socket [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l gpus-per-task -d 'number of GPUs required per spawned task' -r
+complete -c salloc -l gres -d 'required generic resources' -r
+complete -c salloc -l gres-flags -d 'flags related to GRES management [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l hint -d 'bind tasks according to application hints (compute_bound, memory_bound, multithread, nomultithread) [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -s I -l immediate -d 'exit if resources not available in "secs" [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -s J -l job-name -d 'name of job' -r
+complete -c salloc -s K -l kill-command -d 'signal to send terminating job [bai-slurm: rejected with an error (it is not implemented yet)]' -r
+complete -c salloc -s L -l licenses -d 'required license, comma separated' -r
+complete -c salloc -l mail-type -d 'notify on state change: BEGIN, END, FAIL or ALL [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l mail-user -d 'who to send email notification for job state changes [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l mcs-label -d 'mcs label if mcs plugin mcs/group is used [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l mem -d 'minimum amount of real memory' -r
+complete -c salloc -l mem-bind -d 'bind memory to locality domains [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l mem-per-cpu -d 'maximum amount of real memory per allocated cpu required by the job.' -r
+complete -c salloc -l mem-per-gpu -d 'real memory required per allocated GPU' -r
+complete -c salloc -l mincpus -d 'minimum number of logical processors (threads) per node' -r
+complete -c salloc -l network -d 'network resources the job needs [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l nice -d 'decrease scheduling priority by value' -r
+complete -c salloc -s k -l no-kill -d 'do not kill job on node failure [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -s F -l nodefile -d 'request a specific list of hosts [bai-slurm: rejected with an error (node lists come from the platform)]' -r -F
+complete -c salloc -s w -l nodelist -d 'request a specific list of hosts' -r
+complete -c salloc -s N -l nodes -d 'number of nodes on which to run (N = min[-max])' -r
+complete -c salloc -s n -l ntasks -d 'number of processors required' -r
+complete -c salloc -l ntasks-per-core -d 'number of tasks to invoke on each core [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l ntasks-per-gpu -d 'number of tasks to invoke for each GPU [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l ntasks-per-node -d 'number of tasks to invoke on each node' -r
+complete -c salloc -l ntasks-per-socket -d 'number of tasks to invoke on each socket [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l ntasks-per-tres -d 'number of tasks to invoke for each GPU (or other trackable resource) [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -s p -l partition -d 'partition requested' -r
+complete -c salloc -l power -d 'power management options [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l prefer -d 'node features to prefer, but not require [bai-slurm: ignored with a warning (has no meaning without node features)]' -r
+complete -c salloc -l priority -d 'set the priority of the job to value' -r
+complete -c salloc -l profile -d 'enable acct_gather_profile for detailed data value is all or none or any combination of energy, lustre, network or task [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -s q -l qos -d 'quality of service' -r
+complete -c salloc -l reservation -d 'allocate resources from named reservation' -r
+complete -c salloc -l signal -d 'send signal when time limit within time seconds' -r
+complete -c salloc -l sockets-per-node -d 'number of sockets per node to allocate [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l switches -d 'Optimum switches and max time to wait for optimum [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l tasks-per-node -d 'the same as --ntasks-per-node' -r
+complete -c salloc -l thread-spec -d 'count of reserved threads [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l threads-per-core -d 'number of threads per core to allocate [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -s t -l time -d 'time limit' -r
+complete -c salloc -l time-min -d 'minimum time limit (if distinct)' -r
+complete -c salloc -l tmp -d 'minimum amount of temporary disk [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l uid -d 'user ID to run job as (user root only) [bai-slurm: rejected with an error (jobs always run as the submitting user)]' -r -f -a "(__fish_complete_users)"
+complete -c salloc -l wait-all-nodes -d '0|1: start the job only when all its nodes are ready [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -l wckey -d 'wckey to run job under [bai-slurm: ignored with a warning (has nowhere to be accounted)]' -r
+complete -c salloc -l container-image -d '[pyxis] the image to run the job in (enroot URI or name)' -r
+complete -c salloc -l container-mounts -d '[pyxis] bind mounts: SRC:DST[:FLAGS][,SRC:DST...]' -r
+complete -c salloc -l container-workdir -d '[pyxis] working directory inside the container' -r -f -a "(__fish_complete_directories)"
+complete -c salloc -l container-name -d '[pyxis] name the container, to reuse it across steps' -r
+complete -c salloc -l container-save -d '[pyxis] save the container state to a squashfs file [bai-slurm: ignored with a warning (images are not saved back)]' -r
+complete -c salloc -l container-env -d '[pyxis] variables to pass into the container as they are' -r
+complete -c salloc -l bell -d 'ring the terminal bell when the job is allocated [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c salloc -l contiguous -d 'demand a contiguous range of nodes [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c salloc -s h -l help -d 'show this help message'
+complete -c salloc -s H -l hold -d 'submit job in held state'
+complete -c salloc -l no-bell -d 'do NOT ring the terminal bell [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c salloc -l no-shell -d 'exit after the allocation is granted, without running a command [bai-slurm: rejected with an error (it is not implemented yet)]'
+complete -c salloc -s O -l overcommit -d 'overcommit resources [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c salloc -s s -l oversubscribe -d 'oversubscribe resources with other jobs [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c salloc -s Q -l quiet -d 'quiet mode (suppress informational messages)'
+complete -c salloc -l reboot -d 'reboot compute nodes before starting job [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c salloc -l spread-job -d 'spread job across as many nodes as possible [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c salloc -l use-min-nodes -d 'if a range of node counts is given, prefer the smaller count [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c salloc -s v -l verbose -d 'verbose mode (multiple -v\'s increase verbosity)'
+complete -c salloc -s V -l version -d 'output version information and exit'
+complete -c salloc -l usage -d 'display brief usage message'
+complete -c salloc -l container-mount-home -d '[pyxis] bind mount the user\'s home directory'
+complete -c salloc -l no-container-mount-home -d '[pyxis] do not bind mount the user\'s home directory'
+complete -c salloc -l container-remap-root -d '[pyxis] run as root inside the container [bai-slurm: ignored with a warning (jobs run as the submitting user)]'
+complete -c salloc -l no-container-remap-root -d '[pyxis] do not run as root inside the container'
+complete -c salloc -l container-entrypoint -d '[pyxis] run the image\'s entrypoint [bai-slurm: ignored with a warning (the image entrypoint is not run)]'
+complete -c salloc -l no-container-entrypoint -d '[pyxis] do not run the image\'s entrypoint'
+complete -c salloc -l container-writable -d '[pyxis] make the container file system writable'
+complete -c salloc -l container-readonly -d '[pyxis] make the container file system read-only [bai-slurm: ignored with a warning (container file systems are writable)]'
 # bai-slurm: job ids and partition names come from `bai-slurm __complete`.
 complete -c salloc -s p -l partition -x -a '(bai-slurm __complete partitions 2>/dev/null)'

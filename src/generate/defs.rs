@@ -199,18 +199,11 @@ fn with_arg(mut a: Arg, has: HasArg, value: String, long: &str) -> Arg {
     a
 }
 
-fn class_text(cmd: u8, o: &Opt) -> String {
-    let class = match o.support {
-        Support::Honoured => "honoured".to_string(),
-        Support::Ignored(why) => format!("ignored with a warning ({why})"),
-        Support::Rejected(why) => format!("rejected with an error ({why})"),
-    };
-    if cmd == SBATCH {
-        format!("[bai-slurm: {class}]")
-    } else if o.cmds & SBATCH != 0 {
-        format!("[bai-slurm: not available yet, this command runs no jobs; sbatch: {class}]")
-    } else {
-        "[bai-slurm: not available yet, this command runs no jobs]".to_string()
+fn class_text(o: &Opt) -> String {
+    match o.support {
+        Support::Honoured => "[bai-slurm: honoured]".to_string(),
+        Support::Ignored(why) => format!("[bai-slurm: ignored with a warning ({why})]"),
+        Support::Rejected(why) => format!("[bai-slurm: rejected with an error ({why})]"),
     }
 }
 
@@ -264,7 +257,7 @@ fn table_command(name: &'static str, bit: u8) -> Def {
             .unwrap_or_else(|| panic!("{name} --{}: no description", o.long));
         let mut a = Arg::new(o.long)
             .long(o.long)
-            .help(format!("{text} {}", class_text(bit, o)));
+            .help(format!("{text} {}", class_text(o)));
         if let Some(c) = o.short {
             a = a.short(c);
         }
