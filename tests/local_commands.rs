@@ -458,6 +458,8 @@ fn the_binary_dispatches_on_its_name_and_on_a_subcommand() {
     let exe = env!("CARGO_BIN_EXE_bai-slurm");
     let o = std::process::Command::new(exe)
         .args(["sbatch", "--version"])
+        .env_clear()
+        .envs(&c.env)
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&o.stdout), "slurm-wlm 22.05.8\n");
@@ -465,6 +467,8 @@ fn the_binary_dispatches_on_its_name_and_on_a_subcommand() {
     std::os::unix::fs::symlink(exe, &alias).unwrap();
     let o = std::process::Command::new(&alias)
         .arg("--version")
+        .env_clear()
+        .envs(&c.env)
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&o.stdout), "slurm-wlm 22.05.8\n");

@@ -1,5 +1,13 @@
 //! The Backend.AI backend: every job is a Backend.AI batch session.
+//!
+//! - `auth`: HMAC-SHA256 request signing (pure functions).
+//! - `client`: a blocking REST + GraphQL client with version negotiation, retries for
+//!   reads, and typed errors.
+//! - `jobid`, `meta`, `submit`, `records`: Slurm ids, the job's metadata in the session,
+//!   the creation payload, and session -> Slurm record mapping.
 
+pub mod auth;
+pub mod client;
 pub mod jobid;
 pub mod meta;
 pub mod records;
