@@ -11,4 +11,5 @@ pub mod client;
 pub mod jobid;
 pub mod meta;
 pub mod records;
+pub mod settings;
 pub mod submit;
