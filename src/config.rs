@@ -82,6 +82,10 @@ pub struct BackendAiConfig {
     /// under `path` gets `vfolder` mounted at `path`, so its files appear where they are.
     #[serde(default)]
     pub storage: Vec<StorageConfig>,
+    /// Backend.AI user (e-mail) -> Unix user name, for USER of sessions bai-slurm did not
+    /// make (its own jobs carry the submitting user's name).
+    #[serde(default)]
+    pub users: BTreeMap<String, String>,
     /// Seconds between SIGTERM and SIGKILL at a job's time limit (Slurm's KillWait).
     pub kill_wait: Option<u32>,
 }

@@ -200,6 +200,11 @@ pub trait Cluster {
     /// Accounting records (finished jobs are kept forever), with steps.
     fn accounting(&self, query: &AccountingQuery) -> Result<Vec<JobRecord>, BackendError>;
     fn partitions(&self) -> Result<Vec<PartitionRecord>, BackendError>;
+    /// The partitions squeue sorts by (their priority tiers). A backend may answer from
+    /// what it knows without asking its scheduler.
+    fn queue_partitions(&self) -> Result<Vec<PartitionRecord>, BackendError> {
+        self.partitions()
+    }
     fn nodes(&self) -> Result<Vec<NodeRecord>, BackendError>;
 
     /// Submits a batch job; returns its id.

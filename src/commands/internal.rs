@@ -49,12 +49,17 @@ pub fn launch(inv: &mut Invocation<'_>) -> i32 {
     }
 }
 
-/// `bai-slurm __bai-launch META`: runs a job inside its Backend.AI session.
+/// `bai-slurm __bai-launch [META]`: runs a job inside its Backend.AI session (the
+/// metadata from the argument, else from `BAI_SLURM_META`).
 pub fn bai_launch(inv: &mut Invocation<'_>) -> i32 {
-    let [meta] = inv.args.as_slice() else {
-        return 2;
+    let meta = match inv.args.as_slice() {
+        [meta] => meta.clone(),
+        [] => match inv.env.get(crate::backend::backendai::meta::META_ENV) {
+            Some(m) => m.clone(),
+            None => return 2,
+        },
+        _ => return 2,
     };
-    let meta = meta.clone();
     let env = inv.env.clone();
     crate::launcher::container::run(&meta, env, inv.out)
 }

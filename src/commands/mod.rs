@@ -78,9 +78,10 @@ pub fn open_cluster(inv: &Invocation<'_>) -> Result<Box<dyn Cluster>, String> {
         BackendKind::Local => Ok(Box::new(
             LocalCluster::open(&loaded, &inv.env).map_err(|e| e.to_string())?,
         )),
-        BackendKind::BackendAi => {
-            Err("the Backend.AI backend is not available in this build yet".to_string())
-        }
+        BackendKind::BackendAi => Ok(Box::new(
+            crate::backend::backendai::cluster::BackendAiCluster::open(&loaded, &inv.env)
+                .map_err(|e| e.to_string())?,
+        )),
     }
 }
 

@@ -634,7 +634,7 @@ fn print_once(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params, tag: 
     let partitions = if p.view.steps {
         Vec::new()
     } else {
-        match cluster.partitions() {
+        match cluster.queue_partitions() {
             Ok(parts) => parts,
             Err(e) => {
                 common::raw_err(inv, &format!("slurm_load_partitions: {e}"));

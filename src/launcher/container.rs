@@ -53,6 +53,8 @@ pub fn run(encoded_meta: &str, env: BTreeMap<String, String>, console: &mut dyn 
         let _ = writeln!(console, "bai-slurm launcher: unreadable job description");
         return 1;
     };
+    // First in the log, so the job's description outlives the session's environ.
+    let _ = writeln!(console, "{}", meta::meta_line(encoded_meta.trim()));
     let script = env
         .get(meta::SCRIPT_ENV)
         .and_then(|s| meta::decode_script(s))
@@ -97,7 +99,10 @@ fn prepare(
         .cloned()
         .unwrap_or_else(crate::sys::short_hostname);
     let hosts = cluster_hosts(&env, &node);
-    let dir = std::env::temp_dir().join(format!("bai-slurm-{}", meta.job_id));
+    // One directory per launcher: two launchers on one host (tests, or a retried job) must
+    // never share a script file.
+    let dir =
+        std::env::temp_dir().join(format!("bai-slurm-{}-{}", meta.job_id, std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let script_path = dir.join("slurm_script");
     std::fs::OpenOptions::new()

@@ -298,11 +298,13 @@ impl RetryPolicy {
 }
 
 /// Timeouts and retries. Defaults: connect 10 s (the SDK's), whole request 60 s.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
     pub connect_timeout: Duration,
     pub request_timeout: Duration,
     pub retry: RetryPolicy,
+    /// Appends `METHOD /path` per HTTP request sent (tests count requests per command).
+    pub request_log: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
@@ -311,6 +313,7 @@ impl Default for Options {
             connect_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(60),
             retry: RetryPolicy::default(),
+            request_log: None,
         }
     }
 }
@@ -325,6 +328,7 @@ pub struct Client {
     host: String,
     retry: RetryPolicy,
     server: Mutex<Option<ServerInfo>>,
+    request_log: Option<std::path::PathBuf>,
 }
 
 impl fmt::Debug for Client {
@@ -408,6 +412,7 @@ impl Client {
             host,
             retry: options.retry,
             server: Mutex::new(None),
+            request_log: options.request_log,
         })
     }
 
@@ -433,6 +438,34 @@ impl Client {
         let info = self.negotiate()?;
         *self.server.lock().unwrap_or_else(|e| e.into_inner()) = Some(info.clone());
         Ok(info)
+    }
+
+    /// Uses server facts learnt earlier (a cache), sparing the `GET /` of a new client.
+    pub fn set_server_info(&self, info: ServerInfo) {
+        *self.server.lock().unwrap_or_else(|e| e.into_inner()) = Some(info);
+    }
+
+    /// Whether `GET /` has been asked (or its answer set) already.
+    pub fn known_server_info(&self) -> Option<ServerInfo> {
+        self.server
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    fn log_request(&self, req: &blocking::Request) {
+        use std::io::Write as _;
+        let Some(path) = &self.request_log else {
+            return;
+        };
+        let line = format!("{} {}\n", req.method(), req.url().path());
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let _ = f.write_all(line.as_bytes());
+        }
     }
 
     /// The version we send as `X-BackendAI-Version`.
@@ -599,7 +632,11 @@ impl Client {
         let mut n = 0;
         loop {
             n += 1;
-            let outcome = match build().send() {
+            let sent = build().build().and_then(|req| {
+                self.log_request(&req);
+                self.http.execute(req)
+            });
+            let outcome = match sent {
                 Ok(resp) => {
                     let status = resp.status().as_u16();
                     match resp.text() {

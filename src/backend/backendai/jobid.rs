@@ -20,7 +20,7 @@ use std::path::Path;
 
 /// 2024-01-01T00:00:00Z.
 pub const EPOCH: i64 = 1_704_067_200;
-const FOREIGN_BASE: u32 = 1 << 30;
+pub const FOREIGN_BASE: u32 = 1 << 30;
 
 /// The id the clock suggests for a submission at `now`.
 pub fn clock_id(now: i64) -> u32 {

@@ -1,12 +1,15 @@
 //! What a Backend.AI session carries about its Slurm job.
 //!
-//! The session's startup command is `<launcher> __bai-launch <meta>`, where `<meta>` is the
-//! job's request (its JobSpec without script and environment), its id, array task and owner,
-//! as URL-safe base64 of JSON. GraphQL returns the startup command with every session, so
-//! squeue and sacct get all they show from one query. The script and the job's environment
-//! travel in the session's environ instead (they can be large; GraphQL does not return them).
+//! The session's startup command is `<launcher> __bai-launch`; its environ holds the job's
+//! metadata in `BAI_SLURM_META` (the JobSpec without script and environment, its id, array
+//! task and owner, as URL-safe base64 of JSON) and the script in `BAI_SLURM_SCRIPT`.
+//! Backend.AI's session listing returns neither environ nor the startup command (23.09
+//! stores the command on kernels only), so the login side keeps each job's metadata in its
+//! cache: sbatch writes it; otherwise it is read once from the first line the launcher
+//! prints into the log of a finished job. Until then the session's tag gives squeue the
+//! owner, time limit and name (see [`tag`]).
 
-use crate::model::JobSpec;
+use crate::model::{JobSpec, TimeLimit};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
@@ -15,6 +18,10 @@ use serde::{Deserialize, Serialize};
 pub const LAUNCH_COMMAND: &str = "__bai-launch";
 /// Environ key holding the batch script (base64).
 pub const SCRIPT_ENV: &str = "BAI_SLURM_SCRIPT";
+/// Environ key holding the encoded [`JobMeta`].
+pub const META_ENV: &str = "BAI_SLURM_META";
+/// The line the launcher prints first: `__BAI_SLURM_META__ <meta>`.
+pub const META_MARKER: &str = "__BAI_SLURM_META__";
 /// The line the launcher prints last: `__BAI_SLURM_RESULT__ <kind> <rc>:<sig>`.
 pub const RESULT_MARKER: &str = "__BAI_SLURM_RESULT__";
 
@@ -52,17 +59,63 @@ impl JobMeta {
         serde_json::from_slice(&bytes).ok()
     }
 
-    /// Finds the metadata in a startup command made by [`startup_command`].
-    pub fn from_startup_command(cmd: &str) -> Option<JobMeta> {
-        let mut words = cmd.split_whitespace();
-        words.find(|w| *w == LAUNCH_COMMAND)?;
-        JobMeta::decode(words.next()?)
+    /// The metadata in the launcher's first log line.
+    pub fn from_log(log: &str) -> Option<JobMeta> {
+        log.lines().find_map(|line| {
+            let rest = line.trim_end_matches('\r').split(META_MARKER).nth(1)?;
+            JobMeta::decode(rest.split_whitespace().next()?)
+        })
     }
 }
 
+/// What the session's tag says about its job: enough for squeue's usual columns when the
+/// full metadata is not at hand (a job submitted on another login node, still running).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagFacts {
+    pub uid: u32,
+    pub time_limit: TimeLimit,
+    pub name: String,
+}
+
+/// The session tag, at most 64 characters: `slurm:<uid>:<minutes or U> <job name>` (the
+/// name cut to fit).
+pub fn tag(meta: &JobMeta) -> String {
+    let limit = match meta.spec.time_limit {
+        Some(TimeLimit::Minutes(m)) => m.to_string(),
+        _ => "U".to_string(),
+    };
+    let mut t = format!("slurm:{}:{limit} {}", meta.uid, meta.spec.name);
+    if t.len() > 64 {
+        let mut cut = 64;
+        while !t.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        t.truncate(cut);
+    }
+    t
+}
+
+pub fn parse_tag(tag: &str) -> Option<TagFacts> {
+    let (head, name) = tag.strip_prefix("slurm:")?.split_once(' ')?;
+    let (uid, limit) = head.split_once(':')?;
+    Some(TagFacts {
+        uid: uid.parse().ok()?,
+        time_limit: match limit {
+            "U" => TimeLimit::Infinite,
+            m => TimeLimit::Minutes(m.parse().ok()?),
+        },
+        name: name.to_string(),
+    })
+}
+
 /// The startup command of a job's session.
-pub fn startup_command(launcher: &str, meta: &JobMeta) -> String {
-    format!("{launcher} {LAUNCH_COMMAND} {}", meta.encode())
+pub fn startup_command(launcher: &str) -> String {
+    format!("{launcher} {LAUNCH_COMMAND}")
+}
+
+/// The launcher's first log line.
+pub fn meta_line(encoded: &str) -> String {
+    format!("{META_MARKER} {encoded}")
 }
 
 pub fn encode_script(script: &[u8]) -> String {
@@ -132,7 +185,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn metadata_survives_the_startup_command() {
+    fn metadata_survives_the_log() {
         let meta = JobMeta {
             v: 1,
             job_id: 62_000_001,
@@ -146,16 +199,43 @@ mod tests {
             },
             ..Default::default()
         };
-        let cmd = startup_command("/opt/bai-slurm/bai-slurm", &meta);
-        assert!(cmd.starts_with("/opt/bai-slurm/bai-slurm __bai-launch "));
-        let back = JobMeta::from_startup_command(&cmd).unwrap();
+        assert_eq!(
+            startup_command("/opt/bai-slurm/bai-slurm"),
+            "/opt/bai-slurm/bai-slurm __bai-launch"
+        );
+        let encoded = meta.encode();
+        let log = format!("Kernel started\r\n{}\r\nhello\r\n", meta_line(&encoded));
+        let back = JobMeta::from_log(&log).unwrap();
         assert_eq!(back.job_id, 62_000_001);
         assert_eq!(back.spec.name, "train");
         assert!(
             back.spec.script.is_empty(),
             "the script travels in the environ"
         );
-        assert_eq!(JobMeta::from_startup_command("python3 app.py"), None);
+        assert_eq!(JobMeta::from_log("python3 app.py"), None);
+    }
+
+    #[test]
+    fn the_tag_carries_owner_limit_and_name() {
+        let mut meta = JobMeta {
+            uid: 1001,
+            ..Default::default()
+        };
+        meta.spec.name = "train model".into();
+        meta.spec.time_limit = Some(TimeLimit::Minutes(90));
+        let t = tag(&meta);
+        assert_eq!(t, "slurm:1001:90 train model");
+        let f = parse_tag(&t).unwrap();
+        assert_eq!(
+            (f.uid, f.time_limit, f.name.as_str()),
+            (1001, TimeLimit::Minutes(90), "train model")
+        );
+        meta.spec.name = "é".repeat(40);
+        meta.spec.time_limit = None;
+        let t = tag(&meta);
+        assert!(t.len() <= 64);
+        assert_eq!(parse_tag(&t).unwrap().time_limit, TimeLimit::Infinite);
+        assert_eq!(parse_tag("user tag"), None);
     }
 
     #[test]

@@ -7,9 +7,14 @@
 //!   the creation payload, and session -> Slurm record mapping.
 
 pub mod auth;
+pub mod cache;
 pub mod client;
+pub mod cluster;
 pub mod jobid;
 pub mod meta;
+pub mod partitions;
 pub mod records;
 pub mod settings;
+pub mod submission;
 pub mod submit;
+pub mod views;

@@ -9,7 +9,7 @@ use crate::model::{
 use serde_json::Value;
 
 /// The fields of a `compute_session_list` item that bai-slurm asks for.
-pub const SESSION_FIELDS: &str = "id name status status_info status_data result created_at starts_at \
+pub const SESSION_FIELDS: &str = "id name tag status status_info status_data result created_at starts_at \
     terminated_at status_history occupied_slots scaling_group startup_command user_email access_key \
     cluster_size agent_ids image";
 
@@ -18,6 +18,7 @@ pub const SESSION_FIELDS: &str = "id name status status_info status_data result 
 pub struct Session {
     pub id: String,
     pub name: String,
+    pub tag: String,
     pub status: String,
     pub status_info: Option<String>,
     pub status_data: Value,
@@ -75,6 +76,7 @@ impl Session {
         Some(Session {
             id: v.get("id")?.as_str()?.to_string(),
             name: s("name"),
+            tag: s("tag"),
             status: s("status"),
             status_info: v
                 .get("status_info")
@@ -134,6 +136,10 @@ pub fn state_of(s: &Session, result: Option<&LaunchResult>) -> (JobState, StateF
         }
         "TERMINATING" => (JobState::Running, StateFlag::Completing, "None".into()),
         "PREEMPTED" => (JobState::Preempted, StateFlag::None, "None".into()),
+        // A session the manager could not start is cancelled with `failed-to-start`.
+        "CANCELLED" if info == "failed-to-start" => {
+            (JobState::Failed, StateFlag::None, "JobLaunchFailure".into())
+        }
         "CANCELLED" => (JobState::Cancelled, StateFlag::None, "None".into()),
         "ERROR" => {
             let lost = matches!(
@@ -219,11 +225,11 @@ fn pending_reason(s: &Session) -> String {
 /// bai-slurm did not create (from its Backend.AI user's email).
 pub fn job_record(
     s: &Session,
+    meta: Option<&JobMeta>,
     result: Option<&LaunchResult>,
     cluster: &str,
     user_of: impl Fn(&Session) -> String,
 ) -> JobRecord {
-    let meta = JobMeta::from_startup_command(&s.startup_command);
     let parsed = jobid::parse_session_name(&s.name);
     let (state, flag, reason) = state_of(s, result);
     let start = s
@@ -244,12 +250,16 @@ pub fn job_record(
         })
     };
     let exit = result.map_or_else(
-        || {
-            if s.result == "FAILURE" {
-                ExitStatus::code(1)
-            } else {
-                ExitStatus::OK
-            }
+        || match state {
+            // Killed with its container before the launcher could report: slurmstepd's
+            // SIGTERM is what Slurm records for a cancelled running job.
+            JobState::Cancelled if start.is_some() => ExitStatus {
+                code: 0,
+                signal: libc::SIGTERM,
+            },
+            JobState::Failed | JobState::NodeFail => ExitStatus::code(1),
+            _ if s.result == "FAILURE" => ExitStatus::code(1),
+            _ => ExitStatus::OK,
         },
         |r| r.exit,
     );
@@ -270,7 +280,8 @@ pub fn job_record(
         reason,
         priority: 1,
         submit_time: s.created_at.unwrap_or(0),
-        eligible_time: s.created_at,
+        // A deferred start (--begin) is when the job becomes eligible.
+        eligible_time: s.created_at.map(|c| s.starts_at.map_or(c, |b| b.max(c))),
         accrue_time: s.created_at,
         start_time: if state == JobState::Pending {
             None
@@ -301,9 +312,30 @@ pub fn job_record(
         qos: Some("normal".into()),
         ..Default::default()
     };
-    if let Some(m) = &meta {
+    // Without the job's metadata, its tag still names it, its owner and its time limit.
+    if let (None, Some(t)) = (meta, super::meta::parse_tag(&s.tag)) {
+        rec.name = t.name;
+        rec.uid = t.uid;
+        rec.time_limit = t.time_limit;
+        if let Some(u) = crate::sys::lookup_user_by_uid(t.uid) {
+            rec.user = u.name;
+            rec.gid = u.gid;
+            rec.group = u.group;
+        }
+    }
+    if let Some(m) = meta {
         let spec = &m.spec;
         rec.name = spec.name.clone();
+        // Only the owner (or an administrator) can delete a session.
+        if state == JobState::Cancelled && s.status_info.as_deref() == Some("user-requested") {
+            rec.cancelled_by = Some(m.uid);
+        }
+        if state == JobState::Pending && rec.reason == "None" && spec.dependency.is_some() {
+            rec.reason = "Dependency".into();
+        }
+        if let Some(p) = &spec.partition {
+            rec.partition = p.clone();
+        }
         rec.user = m.user.clone();
         rec.uid = m.uid;
         rec.gid = m.gid;
@@ -368,9 +400,11 @@ pub fn job_record(
             &spec.work_dir,
         );
     }
-    if let (true, Some(start)) = (
+    // Only a job that really started has a batch step (not one cancelled while pending).
+    if let (true, Some(start), true) = (
         state.is_finished() || state == JobState::Running,
         rec.start_time,
+        start.is_some(),
     ) {
         rec.steps.push(StepRecord {
             step_id: StepId::Batch,
@@ -410,7 +444,8 @@ mod tests {
             "status_history": "{\"PENDING\": \"2026-11-30T14:00:00+00:00\", \"RUNNING\": \"2026-11-30T14:00:03+00:00\"}",
             "occupied_slots": "{\"cpu\": \"2\", \"mem\": \"536870912\"}",
             "scaling_group": "default",
-            "startup_command": "echo",
+            "startup_command": null,
+            "tag": "slurm:0:60 train",
             "cluster_size": 1,
             "agent_ids": ["i-agent1"],
         }))
@@ -465,6 +500,7 @@ mod tests {
         };
         let rec = job_record(
             &item("TERMINATED", "task-finished", "FAILURE"),
+            None,
             Some(&r),
             "c",
             |_| "u".into(),
@@ -478,5 +514,6 @@ mod tests {
         assert_eq!(rec.end_time, Some(1_796_047_209));
         assert_eq!(rec.num_cpus, 2);
         assert_eq!(rec.steps.len(), 1);
+        assert_eq!(rec.name, "train");
     }
 }

@@ -133,6 +133,7 @@ pub fn create_body(
         .filter(|(k, _)| k.as_str() != "HOSTNAME")
         .map(|(k, v)| (k.clone(), Value::String(v.clone())))
         .collect();
+    environ.insert(meta::META_ENV.into(), Value::String(meta.encode()));
     environ.insert(
         meta::SCRIPT_ENV.into(),
         Value::String(meta::encode_script(&spec.script)),
@@ -165,13 +166,13 @@ pub fn create_body(
     body.insert("type".into(), json!("batch"));
     body.insert(
         "startupCommand".into(),
-        json!(meta::startup_command(&settings.launcher, meta)),
+        json!(meta::startup_command(&settings.launcher)),
     );
     body.insert("enqueueOnly".into(), json!(true));
     body.insert("reuseIfExists".into(), json!(false));
     body.insert("group".into(), json!(settings.group));
     body.insert("domain".into(), json!(settings.domain));
-    body.insert("tag".into(), json!(tag(meta)));
+    body.insert("tag".into(), json!(meta::tag(meta)));
     let nodes = spec.nodes();
     if nodes > 1 {
         body.insert("clusterSize".into(), json!(nodes));
@@ -199,20 +200,6 @@ pub fn create_body(
     }
     body.insert("config".into(), Value::Object(config));
     Ok(Value::Object(body))
-}
-
-/// The session tag (at most 64 characters): the Slurm job id and name, for people looking
-/// at Backend.AI's own views.
-pub fn tag(meta: &JobMeta) -> String {
-    let mut t = format!("slurm:{} {}", meta.job_id, meta.spec.name);
-    if t.len() > 64 {
-        let mut cut = 64;
-        while !t.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        t.truncate(cut);
-    }
-    t
 }
 
 #[cfg(test)]
@@ -264,11 +251,9 @@ mod tests {
             body.get("batchTimeout").is_none(),
             "23.09 refuses batchTimeout"
         );
-        let cmd = body["startupCommand"].as_str().unwrap();
-        assert_eq!(
-            JobMeta::from_startup_command(cmd).unwrap().job_id,
-            62_000_000
-        );
+        assert_eq!(body["startupCommand"], "bai-slurm __bai-launch");
+        let encoded = body["config"]["environ"][meta::META_ENV].as_str().unwrap();
+        assert_eq!(JobMeta::decode(encoded).unwrap().job_id, 62_000_000);
         let script = body["config"]["environ"][meta::SCRIPT_ENV]
             .as_str()
             .unwrap();

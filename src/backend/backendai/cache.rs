@@ -1,0 +1,190 @@
+//! What a login node remembers about one Backend.AI endpoint and keypair, under
+//! `<state dir>/backendai/<endpoint+access key digest>/`:
+//! - `jobid`: the job id counter (see `jobid`);
+//! - `server`: the manager's API version, so each command need not ask `GET /` again;
+//! - `results/<session uuid>`: how a finished job ended, read once from its log (finished
+//!   jobs never change, DESIGN.md §3.7);
+//! - `meta/<session uuid>`: the job's metadata (written by sbatch, else read once).
+//!
+//! Losing any of it costs requests, never jobs: everything can be asked again.
+
+use super::client::{ApiVersion, ServerInfo};
+use super::meta::{JobMeta, LaunchResult, ResultKind};
+use crate::model::ExitStatus;
+use sha2::{Digest, Sha256};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// How long the server's version is trusted before `GET /` is asked again.
+const SERVER_TTL: i64 = 600;
+
+#[derive(Debug, Clone)]
+pub struct Cache {
+    dir: PathBuf,
+}
+
+impl Cache {
+    pub fn new(state_dir: &Path, endpoint: &str, access_key: &str) -> Cache {
+        let digest = Sha256::digest(format!("{endpoint}\n{access_key}").as_bytes());
+        Cache {
+            dir: state_dir.join("backendai").join(hex::encode(&digest[..8])),
+        }
+    }
+
+    pub fn job_id_counter(&self) -> PathBuf {
+        self.dir.join("jobid")
+    }
+
+    /// The server's facts, when learnt less than ten minutes ago.
+    pub fn server(&self, now: i64) -> Option<ServerInfo> {
+        let text = std::fs::read_to_string(self.dir.join("server")).ok()?;
+        let mut lines = text.lines();
+        let at: i64 = lines.next()?.parse().ok()?;
+        if !(0..SERVER_TTL).contains(&(now - at)) {
+            return None;
+        }
+        Some(ServerInfo {
+            server_version: ApiVersion::parse(lines.next()?)?,
+            api_version: ApiVersion::parse(lines.next()?)?,
+            manager: lines.next().unwrap_or("").to_string(),
+        })
+    }
+
+    pub fn store_server(&self, info: &ServerInfo, now: i64) {
+        let text = format!(
+            "{now}\n{}\n{}\n{}\n",
+            info.server_version, info.api_version, info.manager
+        );
+        self.write_atomically(&self.dir.join("server"), text.as_bytes());
+    }
+
+    /// How a finished session ended: `Some(Some(r))` read from its log earlier,
+    /// `Some(None)` when its log had no result, `None` when not known yet.
+    pub fn result(&self, session_id: &str) -> Option<Option<LaunchResult>> {
+        let text = std::fs::read_to_string(self.result_path(session_id)?).ok()?;
+        let text = text.trim();
+        if text == "-" {
+            return Some(None);
+        }
+        let (kind, exit) = text.split_once(' ')?;
+        let (rc, sig) = exit.split_once(':')?;
+        let kind = match kind {
+            "exited" => ResultKind::Exited,
+            "timeout" => ResultKind::TimedOut,
+            "cancelled" => ResultKind::Cancelled,
+            "launch-failed" => ResultKind::LaunchFailed,
+            _ => return None,
+        };
+        Some(Some(LaunchResult {
+            kind,
+            exit: ExitStatus {
+                code: rc.parse().ok()?,
+                signal: sig.parse().ok()?,
+            },
+        }))
+    }
+
+    pub fn store_result(&self, session_id: &str, result: Option<&LaunchResult>) {
+        let Some(path) = self.result_path(session_id) else {
+            return;
+        };
+        let text = match result {
+            Some(r) => format!("{} {}", r.kind.word(), r.exit),
+            None => "-".to_string(),
+        };
+        self.write_atomically(&path, text.as_bytes());
+    }
+
+    /// A job's metadata: `Some(None)` when it is known that none can be found.
+    pub fn meta(&self, session_id: &str) -> Option<Option<JobMeta>> {
+        let text = std::fs::read_to_string(self.path("meta", session_id)?).ok()?;
+        let text = text.trim();
+        if text == "-" {
+            return Some(None);
+        }
+        JobMeta::decode(text).map(Some)
+    }
+
+    pub fn store_meta(&self, session_id: &str, meta: Option<&JobMeta>) {
+        if let Some(path) = self.path("meta", session_id) {
+            let text = meta.map_or_else(|| "-".to_string(), JobMeta::encode);
+            self.write_atomically(&path, text.as_bytes());
+        }
+    }
+
+    fn result_path(&self, session_id: &str) -> Option<PathBuf> {
+        self.path("results", session_id)
+    }
+
+    /// Session ids are UUIDs; anything else is not used as a file name.
+    fn path(&self, kind: &str, session_id: &str) -> Option<PathBuf> {
+        let safe = !session_id.is_empty()
+            && session_id
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() || c == '-');
+        safe.then(|| self.dir.join(kind).join(session_id))
+    }
+
+    /// Best effort: a cache that cannot be written only costs requests later.
+    fn write_atomically(&self, path: &Path, bytes: &[u8]) {
+        let Some(dir) = path.parent() else { return };
+        if std::fs::create_dir_all(dir).is_err() {
+            return;
+        }
+        let tmp = dir.join(format!(
+            ".{}.{}",
+            path.file_name().and_then(|n| n.to_str()).unwrap_or("x"),
+            std::process::id()
+        ));
+        let written = std::fs::File::create(&tmp).and_then(|mut f| f.write_all(bytes));
+        if written.is_ok() {
+            let _ = std::fs::rename(&tmp, path);
+        } else {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_facts_expire_and_results_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Cache::new(dir.path(), "http://x", "AK");
+        let info = ServerInfo {
+            server_version: ApiVersion::parse("v7.20230615").unwrap(),
+            api_version: ApiVersion::parse("v7.20230615").unwrap(),
+            manager: "23.09.10".into(),
+        };
+        c.store_server(&info, 1000);
+        assert_eq!(c.server(1100), Some(info));
+        assert_eq!(c.server(1000 + SERVER_TTL), None);
+        assert_eq!(c.server(900), None);
+
+        let id = "1c130e82-070b-4e1d-9aa4-e3e4770e313f";
+        assert_eq!(c.result(id), None);
+        let r = LaunchResult {
+            kind: ResultKind::Exited,
+            exit: ExitStatus { code: 3, signal: 0 },
+        };
+        c.store_result(id, Some(&r));
+        assert_eq!(c.result(id), Some(Some(r)));
+        c.store_result(id, None);
+        assert_eq!(c.result(id), Some(None));
+        c.store_result("../escape", Some(&r));
+        assert_eq!(c.result("../escape"), None);
+        assert_eq!(c.meta(id), None);
+        let m = JobMeta {
+            job_id: 7,
+            ..Default::default()
+        };
+        c.store_meta(id, Some(&m));
+        assert_eq!(c.meta(id), Some(Some(m)));
+        c.store_meta(id, None);
+        assert_eq!(c.meta(id), Some(None));
+        // Another keypair has its own cache.
+        assert_eq!(Cache::new(dir.path(), "http://x", "AK2").result(id), None);
+    }
+}

@@ -1,0 +1,348 @@
+//! The Backend.AI backend as the commands see it: a [`Cluster`] whose jobs are batch
+//! sessions. Views make one paged query per command; sbatch one create per job; scancel
+//! one query, then one delete per job it names.
+
+use super::cache::Cache;
+use super::client::{Client, ClientError, Method, Options};
+use super::jobid;
+use super::partitions;
+use super::records::{self, Session};
+use super::settings;
+use super::submission;
+use super::views;
+use crate::backend::{
+    AccountingQuery, BackendError, Cluster, HoldKind, SignalRequest, SlurmErrno, SubmitError,
+};
+use crate::config::{Config, Loaded};
+use crate::model::{
+    ArrayPart, JobRecord, JobSelector, JobSpec, JobState, NodeRecord, PartitionRecord, TaskSelector,
+};
+use crate::sys::UserInfo;
+use std::collections::BTreeMap;
+
+/// Seconds a finished job stays in squeue (Slurm's MinJobAge).
+pub const MIN_JOB_AGE: i64 = 300;
+
+/// Sessions deleted at once by scancel.
+const DELETE_CONCURRENCY: usize = 4;
+
+/// Environment variable naming a file that gets one line per HTTP request (for tests that
+/// count requests per command).
+pub const REQUEST_LOG_ENV: &str = "BAI_SLURM_REQUEST_LOG";
+
+pub struct BackendAiCluster {
+    client: Client,
+    cache: Cache,
+    config: Config,
+    cluster_name: String,
+    /// Resource groups and agents, asked once per command (sinfo wants both views).
+    inventory: std::sync::Mutex<Option<(Vec<String>, Vec<partitions::Agent>)>>,
+}
+
+/// A client error as the commands report it: an unreachable manager in Slurm's words.
+pub fn backend_error(e: ClientError) -> BackendError {
+    match e {
+        ClientError::Unreachable { .. } => BackendError::Unreachable(e.to_string()),
+        other => BackendError::Other(other.to_string()),
+    }
+}
+
+impl BackendAiCluster {
+    pub fn open(
+        loaded: &Loaded,
+        env: &BTreeMap<String, String>,
+    ) -> Result<BackendAiCluster, BackendError> {
+        let settings =
+            settings::resolve(loaded, env).map_err(|e| BackendError::Other(e.to_string()))?;
+        let options = Options {
+            request_log: env
+                .get(REQUEST_LOG_ENV)
+                .filter(|p| !p.is_empty())
+                .map(Into::into),
+            ..Options::default()
+        };
+        let state_dir = crate::config::local_state_dir(&loaded.config, env);
+        let cache = Cache::new(&state_dir, &settings.endpoint, &settings.access_key);
+        let client = Client::with_options(settings, options).map_err(backend_error)?;
+        if let Some(info) = cache.server(crate::sys::now()) {
+            client.set_server_info(info);
+        }
+        Ok(BackendAiCluster {
+            client,
+            cache,
+            config: loaded.config.clone(),
+            cluster_name: loaded.cluster_name(),
+            inventory: std::sync::Mutex::new(None),
+        })
+    }
+
+    /// The partitions the user sees and the agents serving them.
+    fn inventory(
+        &self,
+    ) -> Result<(Vec<partitions::Partition>, Vec<partitions::Agent>), BackendError> {
+        let mut known = self.inventory.lock().unwrap_or_else(|e| e.into_inner());
+        if known.is_none() {
+            let groups = views::resource_groups(&self.client).map_err(backend_error)?;
+            let agents = views::agents(&self.client).map_err(backend_error)?;
+            self.remember_server();
+            *known = Some((groups, agents));
+        }
+        let (groups, agents) = known.clone().unwrap_or_default();
+        Ok((partitions::visible(&self.config, &groups), agents))
+    }
+
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// The Unix name of a session's owner: the configured mapping of its Backend.AI user,
+    /// else the part of the e-mail before `@`.
+    fn user_of(&self, s: &Session) -> String {
+        if let Some(name) = self.config.backendai.users.get(&s.user_email) {
+            return name.clone();
+        }
+        s.user_email
+            .split('@')
+            .next()
+            .filter(|n| !n.is_empty())
+            .unwrap_or(&s.access_key)
+            .to_string()
+    }
+
+    fn records(&self, sessions: &[Session]) -> Vec<JobRecord> {
+        let facts = views::facts(&self.client, &self.cache, sessions);
+        let mut recs: Vec<JobRecord> = sessions
+            .iter()
+            .zip(&facts)
+            .map(|(s, f)| {
+                let mut rec = records::job_record(
+                    s,
+                    f.meta.as_ref(),
+                    f.result.as_ref(),
+                    &self.cluster_name,
+                    |s| self.user_of(s),
+                );
+                // Jobs name their partition; sessions made elsewhere have a resource group.
+                if f.meta
+                    .as_ref()
+                    .and_then(|m| m.spec.partition.as_ref())
+                    .is_none()
+                {
+                    rec.partition = partitions::name_of(&self.config, &s.scaling_group);
+                }
+                rec
+            })
+            .collect();
+        merge_pending_tasks(&mut recs);
+        recs
+    }
+
+    fn remember_server(&self) {
+        if let Some(info) = self.client.known_server_info() {
+            let now = crate::sys::now();
+            if self.cache.server(now).is_none() {
+                self.cache.store_server(&info, now);
+            }
+        }
+    }
+
+    /// The sessions a selector names (one query by name; ids of sessions made elsewhere
+    /// are derived from their UUIDs, so those are looked up among all live sessions).
+    fn select(&self, target: &JobSelector) -> Result<Vec<Session>, BackendError> {
+        let filter = if target.job_id >= jobid::FOREIGN_BASE {
+            Some(views::alive_or_ended_since(crate::sys::now() - MIN_JOB_AGE))
+        } else {
+            views::names_of_jobs(&[target.job_id])
+        };
+        let found = views::sessions(&self.client, filter.as_deref()).map_err(backend_error)?;
+        Ok(found
+            .into_iter()
+            .filter(|s| {
+                let (id, task) = jobid::parse_session_name(&s.name)
+                    .unwrap_or_else(|| (jobid::foreign_id(&s.id), None));
+                id == target.job_id
+                    && match (&target.tasks, task) {
+                        (TaskSelector::Whole, _) => true,
+                        (TaskSelector::AllTasks, t) => t.is_some(),
+                        (TaskSelector::Tasks(ids), Some(t)) => ids.contains(&t),
+                        (TaskSelector::Tasks(_), None) => false,
+                    }
+            })
+            .collect())
+    }
+}
+
+/// Pending tasks of one array show as one record, as slurmctld keeps them until they start.
+fn merge_pending_tasks(recs: &mut Vec<JobRecord>) {
+    let mut merged: Vec<JobRecord> = Vec::with_capacity(recs.len());
+    let mut index: BTreeMap<u32, usize> = BTreeMap::new();
+    for rec in recs.drain(..) {
+        let pending_task = match (&rec.array, rec.state) {
+            (
+                Some(ArrayPart::Task {
+                    array_job_id,
+                    task_id,
+                }),
+                JobState::Pending,
+            ) => Some((*array_job_id, *task_id)),
+            _ => None,
+        };
+        let Some((array_id, task)) = pending_task else {
+            merged.push(rec);
+            continue;
+        };
+        match index.get(&array_id) {
+            Some(&i) => {
+                if let Some(ArrayPart::Pending { tasks, .. }) = &mut merged[i].array {
+                    tasks.push(task);
+                }
+            }
+            None => {
+                let mut rec = rec;
+                rec.job_id = array_id;
+                rec.array = Some(ArrayPart::Pending {
+                    array_job_id: array_id,
+                    tasks: vec![task],
+                    throttle: None,
+                });
+                index.insert(array_id, merged.len());
+                merged.push(rec);
+            }
+        }
+    }
+    for &i in index.values() {
+        if let Some(ArrayPart::Pending { tasks, .. }) = &mut merged[i].array {
+            tasks.sort_unstable();
+        }
+    }
+    *recs = merged;
+}
+
+impl Cluster for BackendAiCluster {
+    fn cluster_name(&self) -> String {
+        self.cluster_name.clone()
+    }
+
+    fn jobs(&self) -> Result<Vec<JobRecord>, BackendError> {
+        let filter = views::alive_or_ended_since(crate::sys::now() - MIN_JOB_AGE);
+        let sessions = views::sessions(&self.client, Some(&filter)).map_err(backend_error)?;
+        self.remember_server();
+        Ok(self.records(&sessions))
+    }
+
+    fn accounting(&self, query: &AccountingQuery) -> Result<Vec<JobRecord>, BackendError> {
+        let filter = views::and(
+            views::names_of_jobs(&query.job_ids),
+            views::window(query.start, query.end),
+        );
+        let sessions = views::sessions(&self.client, filter.as_deref()).map_err(backend_error)?;
+        self.remember_server();
+        let mut recs = self.records(&sessions);
+        // slurmdbd records a job the controller ended (cancel, time limit) as 0:0; only
+        // its steps keep the signal.
+        for r in &mut recs {
+            if matches!(r.state, JobState::Cancelled | JobState::Timeout) {
+                r.exit_code = crate::model::ExitStatus::OK;
+            }
+        }
+        Ok(recs)
+    }
+
+    fn partitions(&self) -> Result<Vec<PartitionRecord>, BackendError> {
+        let (parts, agents) = self.inventory()?;
+        Ok(partitions::partition_records(&parts, &agents))
+    }
+
+    /// squeue needs partitions only to sort by priority tier, which Backend.AI's resource
+    /// groups do not have: the configured partitions, without a request.
+    fn queue_partitions(&self) -> Result<Vec<PartitionRecord>, BackendError> {
+        let parts = partitions::configured(&self.config);
+        Ok(partitions::partition_records(&parts, &[]))
+    }
+
+    fn nodes(&self) -> Result<Vec<NodeRecord>, BackendError> {
+        let (parts, agents) = self.inventory()?;
+        Ok(partitions::node_records(&parts, &agents))
+    }
+
+    fn submit(&self, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {
+        let ctx = submission::Context {
+            client: &self.client,
+            cache: &self.cache,
+            config: &self.config,
+            cluster_name: &self.cluster_name,
+            now: crate::sys::now(),
+        };
+        let id = submission::submit(&ctx, spec, user);
+        self.remember_server();
+        id
+    }
+
+    /// Backend.AI can end a session, not signal it: cancelling (and SIGKILL/SIGTERM/SIGINT,
+    /// which end a job anyway) maps to deleting its sessions.
+    fn signal(&self, target: &JobSelector, req: &SignalRequest) -> Result<(), BackendError> {
+        if let Some(sig) = req.signal
+            && ![libc::SIGKILL, libc::SIGTERM, libc::SIGINT].contains(&sig)
+        {
+            return Err(BackendError::Other(format!(
+                "Backend.AI cannot deliver signal {sig} to a job; only cancelling (SIGKILL, \
+                 SIGTERM, SIGINT) is supported"
+            )));
+        }
+        let sessions = self.select(target)?;
+        if sessions.is_empty() {
+            return Err(BackendError::Slurm(SlurmErrno::InvalidJobId));
+        }
+        let live: Vec<&Session> = sessions.iter().filter(|s| !s.is_finished()).collect();
+        if live.is_empty() {
+            return Err(BackendError::Slurm(SlurmErrno::AlreadyDone));
+        }
+        // One delete per session (Backend.AI has no bulk cancel), a few at a time.
+        let queue = std::sync::Mutex::new(live.into_iter());
+        let first_error: std::sync::Mutex<Option<BackendError>> = std::sync::Mutex::new(None);
+        std::thread::scope(|scope| {
+            for _ in 0..DELETE_CONCURRENCY {
+                scope.spawn(|| {
+                    loop {
+                        let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                        let Some(s) = next else { break };
+                        let path = views::session_path(&self.client, s, "");
+                        let failed = match self.client.request(Method::Delete, &path, None) {
+                            Ok(_) => None,
+                            Err(e) if e.is_not_found() => None,
+                            Err(ClientError::AuthRejected { .. }) => {
+                                Some(BackendError::Slurm(SlurmErrno::AccessDenied))
+                            }
+                            Err(e) => Some(backend_error(e)),
+                        };
+                        if let Some(e) = failed {
+                            first_error
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .get_or_insert(e);
+                        }
+                    }
+                });
+            }
+        });
+        match first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn hold(
+        &self,
+        _target: &JobSelector,
+        _kind: Option<HoldKind>,
+        _requester: u32,
+    ) -> Result<(), BackendError> {
+        Err(BackendError::Other(
+            "holding and releasing jobs is not supported by the Backend.AI backend".into(),
+        ))
+    }
+
+    fn config(&self) -> Vec<(String, String)> {
+        vec![("MinJobAge".into(), format!("{MIN_JOB_AGE} sec"))]
+    }
+}

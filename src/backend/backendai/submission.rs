@@ -1,0 +1,430 @@
+//! sbatch on Backend.AI: one `POST /session` per job (per task for arrays, a few at a
+//! time). The job id is chosen before the request and carried in the session name, so a
+//! create is never sent twice: when an answer is lost, the name tells whether it landed.
+
+use super::cache::Cache;
+use super::client::{Client, ClientError, Method};
+use super::jobid;
+use super::meta::JobMeta;
+use super::partitions::{self, Partition};
+use super::submit::{self, SessionSettings, Unfit};
+use super::views;
+use crate::backend::{BackendError, SlurmErrno, SubmitError};
+use crate::config::Config;
+use crate::model::{DepKind, JobSpec, TimeLimit};
+use crate::sys::UserInfo;
+use std::sync::Mutex;
+
+/// Array tasks created at once.
+const ARRAY_CONCURRENCY: usize = 4;
+/// Slurm's default MaxArraySize: task ids below it.
+const MAX_ARRAY_SIZE: u32 = 1001;
+/// Fresh ids tried after name clashes before giving up.
+const CLASH_RETRIES: u32 = 5;
+
+/// What a submission needs from the cluster.
+pub struct Context<'a> {
+    pub client: &'a Client,
+    pub cache: &'a Cache,
+    pub config: &'a Config,
+    pub cluster_name: &'a str,
+    pub now: i64,
+}
+
+fn unsupported(message: String) -> SubmitError {
+    SubmitError::from(BackendError::Other(message))
+}
+
+fn unfit(u: Unfit) -> SubmitError {
+    match u {
+        Unfit::Unsupported(m) => unsupported(m),
+        Unfit::NoImage(partition) => unsupported(format!(
+            "no container image: use --container-image=IMAGE or set default_image for partition {partition}"
+        )),
+    }
+}
+
+fn failure(e: ClientError) -> SubmitError {
+    if e.is_unreachable() {
+        SubmitError::from(BackendError::Unreachable(e.to_string()))
+    } else {
+        unsupported(e.to_string())
+    }
+}
+
+/// The site's session settings for a job in partition `part`.
+fn session_settings(
+    ctx: &Context<'_>,
+    part: Option<&Partition>,
+    work_dir: &str,
+) -> Result<SessionSettings, SubmitError> {
+    let b = &ctx.config.backendai;
+    let launcher = match (&b.launcher, &b.launcher_dir) {
+        (Some(l), _) => l.clone(),
+        (None, Some(dir)) => format!("{}/bai-slurm", dir.trim_end_matches('/')),
+        (None, None) => "bai-slurm".to_string(),
+    };
+    let mut mounts: Vec<(String, String)> = Vec::new();
+    if let (Some(vf), Some(dir)) = (&b.launcher_vfolder, &b.launcher_dir) {
+        mounts.push((vf.clone(), dir.clone()));
+    }
+    // The storage holding the working directory appears at the same path in the container.
+    for s in &b.storage {
+        let root = s.path.trim_end_matches('/');
+        let under = work_dir == root || work_dir.starts_with(&format!("{root}/"));
+        if under && !mounts.iter().any(|(v, _)| v == &s.vfolder) {
+            mounts.push((s.vfolder.clone(), root.to_string()));
+        }
+    }
+    let batch_timeout = ctx.client.server_info().map_err(failure)?.api_version.major >= 8;
+    Ok(SessionSettings {
+        launcher,
+        group: ctx.client.settings().group.clone(),
+        domain: ctx.client.settings().domain.clone(),
+        image: part.and_then(|p| p.default_image.clone()),
+        resource_group: part.map(|p| p.resource_group.clone()).unwrap_or_default(),
+        def_mem_per_cpu: part.map_or(partitions::DEFAULT_MEM_PER_CPU, |p| p.def_mem_per_cpu),
+        cluster_mode: b
+            .cluster_mode
+            .clone()
+            .unwrap_or_else(|| "multi-node".to_string()),
+        mounts,
+        batch_timeout,
+    })
+}
+
+/// Checks the request against the partition, filling in its defaults.
+fn settle(spec: &JobSpec, part: Option<&Partition>) -> Result<JobSpec, SubmitError> {
+    let mut spec = spec.clone();
+    if let Some(p) = part {
+        spec.partition = Some(p.name.clone());
+        if spec.time_limit.is_none() {
+            spec.time_limit = p.default_time;
+        }
+        if let (Some(TimeLimit::Minutes(want)), TimeLimit::Minutes(max)) =
+            (spec.time_limit, p.max_time)
+            && want > max
+        {
+            return Err(SubmitError::errno(SlurmErrno::InvalidTimeLimit));
+        }
+    }
+    if let Some(a) = &spec.array
+        && (a.tasks.is_empty() || a.tasks.iter().any(|&t| t >= MAX_ARRAY_SIZE))
+    {
+        return Err(SubmitError::errno(SlurmErrno::InvalidArray));
+    }
+    Ok(spec)
+}
+
+/// The sessions an afterok dependency waits for (every task of an array), by UUID.
+fn dependency_sessions(ctx: &Context<'_>, spec: &JobSpec) -> Result<Vec<String>, SubmitError> {
+    let Some(dep) = &spec.dependency else {
+        return Ok(Vec::new());
+    };
+    let targets: Vec<_> = dep
+        .items
+        .iter()
+        .filter(|i| i.kind == DepKind::AfterOk)
+        .filter_map(|i| i.target)
+        .collect();
+    if targets.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<u32> = targets.iter().map(|t| t.job_id()).collect();
+    let found =
+        views::sessions(ctx.client, views::names_of_jobs(&ids).as_deref()).map_err(failure)?;
+    let mut uuids = Vec::new();
+    for t in targets {
+        let matching: Vec<&str> = found
+            .iter()
+            .filter(|s| match (jobid::parse_session_name(&s.name), t) {
+                (Some((id, task)), crate::model::DepTarget::Task(want, want_task)) => {
+                    id == want && task == Some(want_task)
+                }
+                (Some((id, _)), other) => id == other.job_id(),
+                (None, _) => false,
+            })
+            .map(|s| s.id.as_str())
+            .collect();
+        if matching.is_empty() {
+            // Slurm refuses a dependency on a job it does not know.
+            return Err(SubmitError::errno(SlurmErrno::Dependency));
+        }
+        uuids.extend(matching.into_iter().map(str::to_string));
+    }
+    uuids.sort();
+    uuids.dedup();
+    Ok(uuids)
+}
+
+/// Why a create failed, as sbatch says it.
+fn create_failure(e: ClientError, part: Option<&Partition>) -> SubmitError {
+    if let ClientError::BadRequest { title, .. } = &e
+        && title.contains("scaling group")
+    {
+        return SubmitError::errno(SlurmErrno::InvalidPartitionName).with_detail(format!(
+            "invalid partition specified: {}",
+            part.map_or("", |p| p.name.as_str())
+        ));
+    }
+    failure(e)
+}
+
+fn is_name_clash(e: &ClientError) -> bool {
+    matches!(e, ClientError::BadRequest { body, .. }
+        if body["type"].as_str().is_some_and(|t| t.ends_with("session-already-exists")))
+}
+
+enum Created {
+    Yes,
+    NameTaken,
+}
+
+/// One create request, sent once. When its answer is lost, the session's name says
+/// whether it was made (a retry could have made a second one). A made session's metadata
+/// goes into the cache, so views need not ask for it.
+fn create_one(
+    ctx: &Context<'_>,
+    meta: &JobMeta,
+    body: &serde_json::Value,
+) -> Result<Created, ClientError> {
+    let session_id = match ctx.client.request(Method::Post, "/session", Some(body)) {
+        Ok((_, answer)) => answer["sessionId"].as_str().map(str::to_string),
+        Err(e) if is_name_clash(&e) => return Ok(Created::NameTaken),
+        Err(e @ ClientError::Unreachable { .. }) | Err(e @ ClientError::ServerError { .. }) => {
+            let name = body["name"].as_str().unwrap_or_default();
+            let filter = format!(
+                "(name == {}) & (created_at >= {})",
+                views::quoted(name),
+                views::quoted(&views::iso(ctx.now - 60))
+            );
+            match views::sessions(ctx.client, Some(&filter)) {
+                Ok(found) if !found.is_empty() => found.last().map(|s| s.id.clone()),
+                _ => return Err(e),
+            }
+        }
+        Err(e) => return Err(e),
+    };
+    if let Some(id) = session_id {
+        ctx.cache.store_meta(&id, Some(meta));
+    }
+    Ok(Created::Yes)
+}
+
+/// Submits the job; returns its id.
+pub fn submit(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {
+    if spec.interactive {
+        return Err(unsupported(
+            "interactive allocations (salloc, srun outside a job) are not supported by the \
+             Backend.AI backend yet"
+                .into(),
+        ));
+    }
+    submit::check(spec).map_err(unfit)?;
+    let part = partitions::for_job(ctx.config, spec.partition.as_deref()).map_err(|name| {
+        SubmitError::errno(SlurmErrno::InvalidPartitionName)
+            .with_detail(format!("invalid partition specified: {name}"))
+    })?;
+    let spec = settle(spec, part.as_ref())?;
+    let settings = session_settings(ctx, part.as_ref(), &spec.work_dir)?;
+    if spec.container.image.is_none() && settings.image.is_none() {
+        return Err(unsupported(format!(
+            "no container image: use --container-image=IMAGE{}",
+            match &part {
+                Some(p) => format!(" or set default_image for partition {}", p.name),
+                None => " or configure a partition with a default_image".into(),
+            }
+        )));
+    }
+    let dependencies = dependency_sessions(ctx, &spec)?;
+    let counter = ctx.cache.job_id_counter();
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let id = jobid::next_id(&counter, ctx.now).map_err(|e| {
+            unsupported(format!(
+                "cannot choose a job id ({}): {e}",
+                counter.display()
+            ))
+        })?;
+        let meta = JobMeta {
+            v: 1,
+            job_id: id,
+            array_task: None,
+            user: user.name.clone(),
+            uid: user.uid,
+            gid: user.gid,
+            group: user.group.clone(),
+            cluster: ctx.cluster_name.to_string(),
+            submit_time: ctx.now,
+            kill_wait: ctx.config.backendai.kill_wait.unwrap_or(30),
+            enforce_time_limit: !settings.batch_timeout,
+            spec: spec.clone(),
+        };
+        let outcome = match &spec.array {
+            None => create_job(ctx, &meta, &spec, &settings, &dependencies, part.as_ref()),
+            Some(a) => create_array(
+                ctx,
+                &meta,
+                &spec,
+                &settings,
+                &dependencies,
+                &a.tasks,
+                part.as_ref(),
+            ),
+        };
+        match outcome {
+            Ok(Created::Yes) => return Ok(id),
+            Ok(Created::NameTaken) if attempt < CLASH_RETRIES => {
+                let _ = jobid::mark_taken(&counter, id);
+            }
+            Ok(Created::NameTaken) => {
+                return Err(unsupported(format!(
+                    "job ids {id} and the {} before it are taken by your other jobs",
+                    CLASH_RETRIES - 1
+                )));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn body_for(
+    meta: &JobMeta,
+    spec: &JobSpec,
+    settings: &SessionSettings,
+    dependencies: &[String],
+) -> Result<serde_json::Value, SubmitError> {
+    submit::create_body(meta, spec, settings, dependencies).map_err(unfit)
+}
+
+fn create_job(
+    ctx: &Context<'_>,
+    meta: &JobMeta,
+    spec: &JobSpec,
+    settings: &SessionSettings,
+    dependencies: &[String],
+    part: Option<&Partition>,
+) -> Result<Created, SubmitError> {
+    let body = body_for(meta, spec, settings, dependencies)?;
+    create_one(ctx, meta, &body).map_err(|e| create_failure(e, part))
+}
+
+/// An array: the first task alone (a name clash there means the id is taken), then the
+/// rest a few at a time. When some fail, the error names the tasks that exist.
+fn create_array(
+    ctx: &Context<'_>,
+    meta: &JobMeta,
+    spec: &JobSpec,
+    settings: &SessionSettings,
+    dependencies: &[String],
+    tasks: &[u32],
+    part: Option<&Partition>,
+) -> Result<Created, SubmitError> {
+    let create_task = |task: u32| {
+        let mut m = meta.clone();
+        m.array_task = Some(task);
+        let body = body_for(&m, spec, settings, dependencies)?;
+        create_one(ctx, &m, &body).map_err(|e| create_failure(e, part))
+    };
+    let (&first, rest) = tasks
+        .split_first()
+        .ok_or_else(|| SubmitError::errno(SlurmErrno::InvalidArray))?;
+    match create_task(first)? {
+        Created::NameTaken => return Ok(Created::NameTaken),
+        Created::Yes => {}
+    }
+    let queue = Mutex::new(rest.iter().copied());
+    let failed: Mutex<Vec<(u32, String)>> = Mutex::new(Vec::new());
+    let created: Mutex<Vec<u32>> = Mutex::new(vec![first]);
+    std::thread::scope(|scope| {
+        for _ in 0..ARRAY_CONCURRENCY.min(rest.len()) {
+            scope.spawn(|| {
+                loop {
+                    let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                    let Some(task) = next else { break };
+                    match create_task(task) {
+                        Ok(Created::Yes) => {
+                            created.lock().unwrap_or_else(|e| e.into_inner()).push(task)
+                        }
+                        Ok(Created::NameTaken) => failed
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((task, "the session name is taken".into())),
+                        Err(e) => failed
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((task, submit_error_text(&e))),
+                    }
+                }
+            });
+        }
+    });
+    let mut failed = failed.into_inner().unwrap_or_else(|e| e.into_inner());
+    if failed.is_empty() {
+        return Ok(Created::Yes);
+    }
+    let mut created = created.into_inner().unwrap_or_else(|e| e.into_inner());
+    created.sort_unstable();
+    failed.sort();
+    let listed = crate::model::array::ranges;
+    let failed_ids: Vec<u32> = failed.iter().map(|(t, _)| *t).collect();
+    Err(unsupported(format!(
+        "array job {}: tasks {} were submitted, tasks {} were not ({}); `scancel {}` removes the submitted ones",
+        meta.job_id,
+        listed(&created),
+        listed(&failed_ids),
+        failed[0].1,
+        meta.job_id
+    )))
+}
+
+fn submit_error_text(e: &SubmitError) -> String {
+    match (&e.errno, &e.failure) {
+        (Some(errno), _) => errno.text().to_string(),
+        (None, Some(f)) => f.to_string(),
+        (None, None) => "unspecified error".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partition_limits_apply_at_submission() {
+        let part = Partition {
+            name: "short".into(),
+            resource_group: "default".into(),
+            is_default: true,
+            default_image: None,
+            max_time: TimeLimit::Minutes(30),
+            default_time: Some(TimeLimit::Minutes(10)),
+            def_mem_per_cpu: 1024,
+        };
+        let spec = JobSpec::default();
+        let settled = settle(&spec, Some(&part)).unwrap();
+        assert_eq!(settled.time_limit, Some(TimeLimit::Minutes(10)));
+        assert_eq!(settled.partition.as_deref(), Some("short"));
+        let long = JobSpec {
+            time_limit: Some(TimeLimit::Minutes(31)),
+            ..JobSpec::default()
+        };
+        assert_eq!(
+            settle(&long, Some(&part)).unwrap_err().errno,
+            Some(SlurmErrno::InvalidTimeLimit)
+        );
+    }
+
+    #[test]
+    fn a_clash_is_recognised_by_the_problem_type() {
+        let e = ClientError::BadRequest {
+            status: 400,
+            title: "The session already exists".into(),
+            message: String::new(),
+            error_code: None,
+            body: serde_json::json!({"type": "https://api.backend.ai/probs/session-already-exists"}),
+        };
+        assert!(is_name_clash(&e));
+    }
+}

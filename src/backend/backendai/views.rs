@@ -1,0 +1,281 @@
+//! The read side: sessions, agents and resource groups, each in one paged query per
+//! command (never a request per job), plus the one-time log read that gives a finished
+//! job its exit code (cached for good).
+
+use super::cache::Cache;
+use super::client::{Client, ClientError, Method};
+use super::jobid;
+use super::meta::{self, JobMeta, LaunchResult};
+use super::partitions::Agent;
+use super::records::{SESSION_FIELDS, Session};
+use serde_json::{Value, json};
+
+/// Items per GraphQL page: a queue of this many jobs costs one request.
+pub const PAGE: u64 = 1000;
+
+/// Session statuses that have ended.
+pub const FINISHED: [&str; 3] = ["TERMINATED", "CANCELLED", "ERROR"];
+
+/// A GraphQL string literal inside a query filter (`"..."` with escapes).
+pub fn quoted(s: &str) -> String {
+    let mut q = String::with_capacity(s.len() + 2);
+    q.push('"');
+    for c in s.chars() {
+        if c == '"' || c == '\\' {
+            q.push('\\');
+        }
+        q.push(c);
+    }
+    q.push('"');
+    q
+}
+
+pub fn iso(t: i64) -> String {
+    chrono::DateTime::from_timestamp(t, 0)
+        .unwrap_or_default()
+        .format("%Y-%m-%dT%H:%M:%S+00:00")
+        .to_string()
+}
+
+/// `filter` for sessions still alive or ended at or after `since`.
+pub fn alive_or_ended_since(since: i64) -> String {
+    let alive: Vec<String> = FINISHED
+        .iter()
+        .map(|s| format!("status != {}", quoted(s)))
+        .collect();
+    format!(
+        "({}) | (terminated_at >= {})",
+        alive.join(" & "),
+        quoted(&iso(since))
+    )
+}
+
+/// `filter` for sessions of an accounting window: created before `end`, and alive or ended
+/// at or after `start`.
+pub fn window(start: Option<i64>, end: Option<i64>) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(e) = end {
+        parts.push(format!("(created_at < {})", quoted(&iso(e))));
+    }
+    if let Some(s) = start {
+        parts.push(format!("({})", alive_or_ended_since(s)));
+    }
+    (!parts.is_empty()).then(|| parts.join(" & "))
+}
+
+/// `filter` for the sessions of the given job ids (`j<id>` and `j<id>_<task>`; the prefix
+/// also matches longer ids, which callers drop by parsing the names).
+pub fn names_of_jobs(ids: &[u32]) -> Option<String> {
+    if ids.is_empty() {
+        return None;
+    }
+    let alts: Vec<String> = ids
+        .iter()
+        .map(|id| format!("(name like {})", quoted(&format!("j{id}%"))))
+        .collect();
+    Some(format!("({})", alts.join(" | ")))
+}
+
+pub fn and(a: Option<String>, b: Option<String>) -> Option<String> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(format!("({a}) & ({b})")),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Every session the keypair may see that matches `filter`, oldest first, in pages of
+/// [`PAGE`].
+pub fn sessions(client: &Client, filter: Option<&str>) -> Result<Vec<Session>, ClientError> {
+    let query = format!(
+        "query($limit: Int!, $offset: Int!, $filter: String) {{
+           compute_session_list(limit: $limit, offset: $offset, filter: $filter,
+                                order: \"created_at\") {{
+             total_count items {{ {SESSION_FIELDS} }} }} }}"
+    );
+    let mut out = Vec::new();
+    let mut offset = 0u64;
+    loop {
+        let data = client.graphql(
+            &query,
+            json!({ "limit": PAGE, "offset": offset, "filter": filter }),
+        )?;
+        let list = &data["compute_session_list"];
+        let items = list["items"].as_array().cloned().unwrap_or_default();
+        let total = list["total_count"].as_u64().unwrap_or(0);
+        let got = items.len() as u64;
+        out.extend(items.iter().filter_map(Session::from_json));
+        offset += got;
+        if got == 0 || offset >= total {
+            return Ok(out);
+        }
+    }
+}
+
+/// The agents (nodes) the keypair may see. Agent details may be hidden from normal users
+/// (`hide-agents`); then the list is empty and sinfo shows partitions without nodes.
+pub fn agents(client: &Client) -> Result<Vec<Agent>, ClientError> {
+    let query = "query($limit: Int!, $offset: Int!) {
+        agent_summary_list(limit: $limit, offset: $offset) {
+          total_count items { id status scaling_group schedulable available_slots
+                              occupied_slots architecture } } }";
+    let mut out = Vec::new();
+    let mut offset = 0u64;
+    loop {
+        let data = match client.graphql(query, json!({ "limit": PAGE, "offset": offset })) {
+            Ok(d) => d,
+            // Hidden from this user (`hide-agents`: "agent not found"): say nothing about
+            // nodes rather than fail sinfo.
+            Err(ClientError::GraphQl { messages })
+                if offset == 0 && messages.iter().any(|m| m.contains("not found")) =>
+            {
+                return Ok(Vec::new());
+            }
+            Err(e) => return Err(e),
+        };
+        let list = &data["agent_summary_list"];
+        let items = list["items"].as_array().cloned().unwrap_or_default();
+        let total = list["total_count"].as_u64().unwrap_or(0);
+        let got = items.len() as u64;
+        out.extend(items.iter().filter_map(Agent::from_json));
+        offset += got;
+        if got == 0 || offset >= total {
+            return Ok(out);
+        }
+    }
+}
+
+/// The resource groups the user's project may use.
+pub fn resource_groups(client: &Client) -> Result<Vec<String>, ClientError> {
+    let group = &client.settings().group;
+    let (_, body) = client.request(
+        Method::Get,
+        &format!("/scaling-groups?group={}", url_component(group)),
+        None,
+    )?;
+    Ok(body["scaling_groups"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|g| g["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// Percent-encodes a query or path component.
+pub fn url_component(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The path of a session's own resource, for its owner or (as an admin) anybody's.
+pub fn session_path(client: &Client, s: &Session, tail: &str) -> String {
+    let mut p = format!("/session/{}{tail}", url_component(&s.id));
+    if !s.access_key.is_empty() && s.access_key != client.settings().access_key {
+        p.push_str(&format!(
+            "?owner_access_key={}",
+            url_component(&s.access_key)
+        ));
+    }
+    p
+}
+
+/// What the session listing does not say about a job: its metadata and, once finished,
+/// how it ended.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Facts {
+    pub meta: Option<JobMeta>,
+    pub result: Option<LaunchResult>,
+}
+
+/// The facts of each session: from the cache, else read once from a finished job's log
+/// (the launcher prints its metadata first and its result last) and cached. A live job
+/// submitted elsewhere costs nothing: its tag says what squeue usually shows. Sessions
+/// bai-slurm did not make need neither. A log that cannot be read now is asked again
+/// next time.
+pub fn facts(client: &Client, cache: &Cache, sessions: &[Session]) -> Vec<Facts> {
+    sessions
+        .iter()
+        .map(|s| {
+            if jobid::parse_session_name(&s.name).is_none() {
+                return Facts::default();
+            }
+            let mut meta = cache.meta(&s.id);
+            let mut result = None;
+            let has_log = s.is_finished() && s.status != "CANCELLED";
+            if has_log {
+                result = cache.result(&s.id);
+                if result.is_none() || meta.is_none() {
+                    if let Some(log) = read_log(client, s) {
+                        let r = meta::parse_result(&log);
+                        cache.store_result(&s.id, r.as_ref());
+                        result = Some(r);
+                        if meta.is_none() {
+                            let m = JobMeta::from_log(&log);
+                            cache.store_meta(&s.id, m.as_ref());
+                            meta = Some(m);
+                        }
+                    }
+                }
+            }
+            Facts {
+                meta: meta.flatten(),
+                result: result.flatten(),
+            }
+        })
+        .collect()
+}
+
+/// A finished session's console log; `Some("")` when the manager no longer has it.
+fn read_log(client: &Client, s: &Session) -> Option<String> {
+    let path = session_path(client, s, "/logs");
+    match client.request(Method::Get, &path, None) {
+        Ok((_, body)) => Some(
+            body.pointer("/result/logs")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+        ),
+        Err(e) if e.is_not_found() => Some(String::new()),
+        Err(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_quote_and_combine() {
+        assert_eq!(quoted("a\"b\\c"), "\"a\\\"b\\\\c\"");
+        assert_eq!(
+            alive_or_ended_since(0),
+            "(status != \"TERMINATED\" & status != \"CANCELLED\" & status != \"ERROR\") | \
+             (terminated_at >= \"1970-01-01T00:00:00+00:00\")"
+        );
+        assert_eq!(
+            names_of_jobs(&[5, 7]).unwrap(),
+            "((name like \"j5%\") | (name like \"j7%\"))"
+        );
+        assert_eq!(names_of_jobs(&[]), None);
+        assert_eq!(and(None, Some("x".into())), Some("x".into()));
+        assert_eq!(
+            and(Some("a".into()), Some("b".into())),
+            Some("(a) & (b)".into())
+        );
+        assert_eq!(window(None, None), None);
+        assert!(
+            window(Some(0), Some(10))
+                .unwrap()
+                .starts_with("(created_at < ")
+        );
+        assert_eq!(url_component("a b/é"), "a%20b%2F%C3%A9");
+    }
+}

@@ -1,0 +1,645 @@
+//! The Slurm commands on the Backend.AI backend, against the REAL Backend.AI 23.09 stack
+//! (manager, Docker agent, storage-proxy) that `ci/backendai/up.sh` brings up and
+//! `./scripts/test.sh` starts first. Jobs run in real containers of the stack's image; their
+//! output lands in a real vfolder mounted at the same path as on this host; the launcher
+//! reaches the containers through a tools vfolder, as an operator would deploy it.
+//!
+//! Each keypair (the normal user's BACKEND_*, the superadmin's BAI_ADMIN_*) gets a "site":
+//! its two vfolders, a config file, the command links and a state directory. Without the
+//! stack these tests FAIL, saying how to start it: they never skip.
+
+use bai_slurm::backend::backendai::client::{Client, ClientError, Method, Settings};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+const HOW: &str = "the Backend.AI test stack is needed: run `ci/backendai/up.sh` (as root), then \
+                   `. ci/backendai/env.sh` before `cargo test` (./scripts/test.sh does both)";
+const COMMANDS: [&str; 8] = [
+    "sbatch", "squeue", "scancel", "srun", "salloc", "sinfo", "sacct", "scontrol",
+];
+
+fn var(name: &str) -> String {
+    match std::env::var(name) {
+        Ok(v) if !v.is_empty() => v,
+        _ => panic!("{name} is not set; {HOW}"),
+    }
+}
+
+/// One keypair's view of the stack, set up once per test process.
+struct Site {
+    access_key: String,
+    secret_key: String,
+    /// Host path of the work vfolder (mounted at the same path in job containers).
+    work_root: PathBuf,
+    home: PathBuf,
+    bin: PathBuf,
+    state: PathBuf,
+    counter: AtomicU32,
+}
+
+fn user() -> &'static Site {
+    static SITE: OnceLock<Site> = OnceLock::new();
+    SITE.get_or_init(|| Site::new("user", var("BACKEND_ACCESS_KEY"), var("BACKEND_SECRET_KEY")))
+}
+
+fn admin() -> &'static Site {
+    static SITE: OnceLock<Site> = OnceLock::new();
+    SITE.get_or_init(|| {
+        Site::new(
+            "admin",
+            var("BAI_ADMIN_ACCESS_KEY"),
+            var("BAI_ADMIN_SECRET_KEY"),
+        )
+    })
+}
+
+/// A vfolder of the keypair (made when missing) and its directory on this host.
+fn vfolder(client: &Client, name: &str) -> PathBuf {
+    let (_, list) = client
+        .request(Method::Get, "/folders", None)
+        .expect("GET /folders");
+    let existing = list
+        .as_array()
+        .and_then(|a| a.iter().find(|f| f["name"] == name))
+        .and_then(|f| f["id"].as_str().map(str::to_string));
+    let id = match existing {
+        Some(id) => id,
+        None => {
+            let (_, made) = client
+                .request(
+                    Method::Post,
+                    "/folders",
+                    Some(&json!({ "name": name, "host": "local:volume1" })),
+                )
+                .unwrap_or_else(|e| panic!("creating vfolder {name}: {e}"));
+            made["id"].as_str().expect("vfolder id").to_string()
+        }
+    };
+    let id = id.replace('-', "");
+    // storage-proxy's vfs layout: <volume>/<quota scope>/<id[0:2]>/<id[2:4]>/<id[4:]>
+    let volume = Path::new(&std::env::var("BAI_STATE").unwrap_or_else(|_| "/tmp/bai-stack".into()))
+        .join("vfroot/local/volume1");
+    let scopes =
+        std::fs::read_dir(&volume).unwrap_or_else(|e| panic!("{}: {e}; {HOW}", volume.display()));
+    for scope in scopes.flatten() {
+        let dir = scope.path().join(&id[0..2]).join(&id[2..4]).join(&id[4..]);
+        if dir.is_dir() {
+            return dir;
+        }
+    }
+    panic!(
+        "vfolder {name} ({id}) has no directory under {}",
+        volume.display()
+    );
+}
+
+impl Site {
+    fn new(kind: &str, access_key: String, secret_key: String) -> Site {
+        let settings = Settings {
+            access_key: access_key.clone(),
+            secret_key: secret_key.clone(),
+            ..Settings::from_env(|k| std::env::var(k).ok()).unwrap_or_else(|| panic!("{HOW}"))
+        };
+        let client = Client::new(settings).expect("settings");
+        if let Err(e @ ClientError::Unreachable { .. }) = client.server_info() {
+            panic!("no Backend.AI manager answers ({e}); {HOW}");
+        }
+        let tools = vfolder(&client, "bai-slurm-tools");
+        let work_root = vfolder(&client, "bai-slurm-work");
+        // The launcher inside the containers: this build (Debian 12's glibc, as the image).
+        let exe = PathBuf::from(env!("CARGO_BIN_EXE_bai-slurm"));
+        let tmp = tools.join(format!(".bai-slurm.{}", std::process::id()));
+        std::fs::copy(&exe, &tmp).expect("copy the launcher into the tools vfolder");
+        std::fs::rename(&tmp, tools.join("bai-slurm")).expect("install the launcher");
+        set_mode(&work_root, 0o777);
+
+        let home = std::env::temp_dir().join(format!("bai-slurm-it-{kind}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        let config_dir = home.join(".config/bai-slurm");
+        std::fs::create_dir_all(&config_dir).unwrap();
+        std::fs::write(
+            config_dir.join("config.toml"),
+            format!(
+                r#"cluster_name = "bai"
+[backendai]
+launcher_vfolder = "bai-slurm-tools"
+launcher_dir = "/opt/bai-slurm"
+cluster_mode = "single-node"
+kill_wait = 5
+[[backendai.storage]]
+path = "{}"
+vfolder = "bai-slurm-work"
+[[partitions]]
+name = "batch"
+resource_group = "{}"
+default_image = "{}"
+default = true
+"#,
+                work_root.display(),
+                std::env::var("BAI_SCALING_GROUP").unwrap_or_else(|_| "default".into()),
+                var("BAI_IMAGE"),
+            ),
+        )
+        .unwrap();
+        let bin = home.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        for c in COMMANDS {
+            std::os::unix::fs::symlink(&exe, bin.join(c)).unwrap();
+        }
+        Site {
+            access_key,
+            secret_key,
+            work_root,
+            state: home.join("state"),
+            home,
+            bin,
+            counter: AtomicU32::new(0),
+        }
+    }
+
+    /// A fresh directory in the work vfolder, writable by the container's user.
+    fn workdir(&self, name: &str) -> PathBuf {
+        let d = self.work_root.join(format!(
+            "{name}-{}-{}",
+            std::process::id(),
+            self.counter.fetch_add(1, Ordering::SeqCst)
+        ));
+        std::fs::create_dir_all(&d).unwrap();
+        set_mode(&d, 0o777);
+        d
+    }
+
+    fn command(&self, dir: &Path, cmd: &str, args: &[&str]) -> Command {
+        let mut c = Command::new(self.bin.join(cmd));
+        c.args(args)
+            .current_dir(dir)
+            .env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
+            .env("USER", "root")
+            .env("XDG_STATE_HOME", &self.state)
+            .env("BAI_SLURM_SYSTEM_CONFIG", self.home.join("no-site-config"))
+            .env("BACKEND_ENDPOINT", var("BACKEND_ENDPOINT"))
+            .env("BACKEND_ACCESS_KEY", &self.access_key)
+            .env("BACKEND_SECRET_KEY", &self.secret_key)
+            .env("BACKEND_DOMAIN", "default")
+            .env("BACKEND_GROUP", "default");
+        c
+    }
+
+    /// Runs a command; returns what it printed, its exit code and the HTTP requests it made.
+    fn run(&self, dir: &Path, cmd: &str, args: &[&str]) -> Run {
+        self.run_with(dir, cmd, args, &[])
+    }
+
+    fn run_with(&self, dir: &Path, cmd: &str, args: &[&str], env: &[(&str, &str)]) -> Run {
+        let log = self.home.join(format!(
+            "requests-{}",
+            self.counter.fetch_add(1, Ordering::SeqCst)
+        ));
+        let mut c = self.command(dir, cmd, args);
+        c.env("BAI_SLURM_REQUEST_LOG", &log);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.output().expect("run a command");
+        let requests = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let _ = std::fs::remove_file(&log);
+        Run {
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            code: out.status.code().unwrap_or(-1),
+            requests,
+        }
+    }
+
+    fn sbatch(&self, dir: &Path, args: &[&str]) -> String {
+        let mut all = vec!["--parsable"];
+        all.extend_from_slice(args);
+        let r = self.run(dir, "sbatch", &all);
+        assert_eq!(r.code, 0, "sbatch {args:?}: {r:?}");
+        r.stdout.trim().to_string()
+    }
+
+    /// `sacct -X -P -n -o <fields>` rows of `job`, once `done` says so.
+    fn wait_sacct(
+        &self,
+        dir: &Path,
+        job: &str,
+        fields: &str,
+        timeout: Duration,
+        done: impl Fn(&[Vec<String>]) -> bool,
+    ) -> Vec<Vec<String>> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let r = self.run(dir, "sacct", &["-X", "-P", "-n", "-j", job, "-o", fields]);
+            assert_eq!(r.code, 0, "{r:?}");
+            let rows: Vec<Vec<String>> = r
+                .stdout
+                .lines()
+                .map(|l| l.split('|').map(str::to_string).collect())
+                .collect();
+            if !rows.is_empty() && done(&rows) {
+                return rows;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "job {job} did not get there in {timeout:?}: {rows:?}"
+            );
+            std::thread::sleep(Duration::from_millis(700));
+        }
+    }
+
+    /// Waits until every row of `job` has finished; returns `jobid|state|exitcode` rows.
+    fn wait_finished(&self, dir: &Path, job: &str, timeout: Duration) -> Vec<Vec<String>> {
+        self.wait_sacct(dir, job, "jobid,state,exitcode", timeout, |rows| {
+            rows.iter()
+                .all(|r| !matches!(r[1].as_str(), "PENDING" | "RUNNING" | "REQUEUED"))
+        })
+    }
+}
+
+fn set_mode(p: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+#[derive(Debug)]
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+    requests: Vec<String>,
+}
+
+fn count(requests: &[String], prefix: &str) -> usize {
+    requests.iter().filter(|r| r.starts_with(prefix)).count()
+}
+
+const START: Duration = Duration::from_secs(120);
+
+#[test]
+fn jobs_run_in_containers_and_sacct_shows_their_exit_codes() {
+    let site = user();
+    let dir = site.workdir("exit");
+    let image = format!("--container-image={}", var("BAI_IMAGE"));
+    let ok = site.sbatch(
+        &dir,
+        &[
+            &image,
+            "-J",
+            "hello",
+            "--wrap",
+            "echo hello from $SLURM_JOB_NAME $SLURM_JOB_ID in $(pwd); echo oops >&2",
+        ],
+    );
+    let three = site.sbatch(
+        &dir,
+        &["-o", "three-%j.log", "--wrap", "echo failing; exit 3"],
+    );
+    let rows = site.wait_finished(&dir, &format!("{ok},{three}"), START);
+    let row = |id: &str| rows.iter().find(|r| r[0] == id).cloned().unwrap();
+    assert_eq!(row(&ok)[1..], ["COMPLETED", "0:0"]);
+    assert_eq!(row(&three)[1..], ["FAILED", "3:0"]);
+
+    let out = std::fs::read_to_string(dir.join(format!("slurm-{ok}.out"))).unwrap();
+    assert_eq!(
+        out,
+        format!("hello from hello {ok} in {}\noops\n", dir.display())
+    );
+    let out = std::fs::read_to_string(dir.join(format!("three-{three}.log"))).unwrap();
+    assert_eq!(out, "failing\n");
+
+    // sacct's batch step and scontrol's view agree with the job.
+    let r = site.run(
+        &dir,
+        "sacct",
+        &["-j", &three, "-P", "-n", "-o", "jobid,state,exitcode"],
+    );
+    assert_eq!(
+        r.stdout,
+        format!("{three}|FAILED|3:0\n{three}.batch|FAILED|3:0\n"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_job_past_its_time_limit_ends_as_timeout() {
+    let site = user();
+    let dir = site.workdir("timeout");
+    let id = site.sbatch(&dir, &["--time=1", "--wrap", "echo start; exec sleep 600"]);
+    let rows = site.wait_finished(&dir, &id, Duration::from_secs(200));
+    // sacct records a job the controller ended as 0:0, as slurmdbd does; scontrol shows
+    // the signal.
+    assert_eq!(rows[0][1..], ["TIMEOUT", "0:0"], "{rows:?}");
+    let r = site.run(&dir, "scontrol", &["show", "job", &id]);
+    assert!(r.stdout.contains("JobState=TIMEOUT Reason=TimeLimit"), "{r:?}");
+    assert!(r.stdout.contains(" ExitCode=0:15\n"), "{r:?}");
+    let out = std::fs::read_to_string(dir.join(format!("slurm-{id}.out"))).unwrap();
+    assert!(out.starts_with("start\n"), "{out}");
+    assert!(out.contains(&format!("*** JOB {id} ON ")), "{out}");
+    assert!(out.contains("DUE TO TIME LIMIT ***"), "{out}");
+}
+
+#[test]
+fn scancel_cancels_pending_and_running_jobs() {
+    let site = user();
+    let dir = site.workdir("cancel");
+    // Pending: --begin in an hour.
+    let later = site.sbatch(&dir, &["--begin=now+1hour", "--wrap", "echo never"]);
+    let r = site.run(&dir, "squeue", &["-h", "-j", &later, "-o", "%i %t %r"]);
+    assert_eq!(r.stdout, format!("{later} PD BeginTime\n"), "{r:?}");
+    // Running: squeue shows it while it runs.
+    let running = site.sbatch(&dir, &["--wrap", "echo started; exec sleep 600"]);
+    let deadline = Instant::now() + START;
+    loop {
+        let r = site.run(&dir, "squeue", &["-h", "-j", &running, "-o", "%i %t"]);
+        if r.stdout == format!("{running} R\n") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "never ran: {r:?}");
+        std::thread::sleep(Duration::from_millis(700));
+    }
+    for id in [&later, &running] {
+        let r = site.run(&dir, "scancel", &[id]);
+        assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+    }
+    let rows = site.wait_finished(&dir, &format!("{later},{running}"), START);
+    let row = |id: &str| rows.iter().find(|r| r[0] == id).cloned().unwrap();
+    assert_eq!(row(&later)[1..], ["CANCELLED by 0", "0:0"]);
+    assert_eq!(row(&running)[1..], ["CANCELLED by 0", "0:0"]);
+    let r = site.run(&dir, "scontrol", &["show", "job", &running]);
+    assert!(r.stdout.contains(" ExitCode=0:15\n"), "{r:?}");
+    let out = std::fs::read_to_string(dir.join(format!("slurm-{running}.out"))).unwrap();
+    assert!(out.starts_with("started\n"), "{out}");
+    assert!(!dir.join(format!("slurm-{later}.out")).exists());
+    // Cancelling again is Slurm's "already completing or completed".
+    let r = site.run(&dir, "scancel", &[&later]);
+    assert!(
+        r.stderr
+            .contains("Job/step already completing or completed"),
+        "{r:?}"
+    );
+    let r = site.run(&dir, "scancel", &["12345"]);
+    assert_eq!(
+        r.stderr, "scancel: error: Kill job error on job id 12345: Invalid job id specified\n",
+        "{r:?}"
+    );
+}
+
+#[test]
+fn arrays_and_afterok_chains() {
+    let site = user();
+    let dir = site.workdir("array");
+    let array = site.sbatch(
+        &dir,
+        &[
+            "--array=0-2",
+            "--wrap",
+            "echo task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_JOB_ID",
+        ],
+    );
+    let after = site.sbatch(
+        &dir,
+        &[
+            &format!("--dependency=afterok:{array}"),
+            "--wrap",
+            "cat slurm-*_*.out | sort",
+        ],
+    );
+    let r = site.run(&dir, "squeue", &["-h", "-j", &after, "-o", "%i %t"]);
+    assert!(
+        r.stdout.is_empty() || r.stdout == format!("{after} PD\n"),
+        "the dependent job waits: {r:?}"
+    );
+    let rows = site.wait_sacct(
+        &dir,
+        &format!("{array},{after}"),
+        "jobid,state,exitcode,start,end",
+        Duration::from_secs(180),
+        |rows| rows.len() == 4 && rows.iter().all(|r| r[1] == "COMPLETED"),
+    );
+    let tasks: Vec<&Vec<String>> = rows.iter().filter(|r| r[0] != after).collect();
+    let mut ids: Vec<&str> = tasks.iter().map(|r| r[0].as_str()).collect();
+    ids.sort();
+    assert_eq!(
+        ids,
+        [0, 1, 2]
+            .map(|t| format!("{array}_{t}"))
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+    );
+    let dependent = rows.iter().find(|r| r[0] == after).unwrap();
+    assert!(
+        tasks.iter().all(|t| t[4] <= dependent[3]),
+        "afterok started before its dependency ended: {rows:?}"
+    );
+    for t in 0..3 {
+        let out = std::fs::read_to_string(dir.join(format!("slurm-{array}_{t}.out"))).unwrap();
+        assert_eq!(out, format!("task {t} of {array}\n"));
+    }
+    let out = std::fs::read_to_string(dir.join(format!("slurm-{after}.out"))).unwrap();
+    assert_eq!(
+        out,
+        (0..3)
+            .map(|t| format!("task {t} of {array}\n"))
+            .collect::<String>()
+    );
+}
+
+#[test]
+fn a_two_node_job_runs_two_containers() {
+    let site = user();
+    let dir = site.workdir("nodes");
+    let id = site.sbatch(
+        &dir,
+        &[
+            "-N2",
+            "--wrap",
+            "echo $SLURM_JOB_NUM_NODES $SLURM_JOB_NODELIST; \
+             ssh -o StrictHostKeyChecking=no -o LogLevel=ERROR -p 2200 sub1 hostname",
+        ],
+    );
+    let rows = site.wait_finished(&dir, &id, START);
+    assert_eq!(rows[0][1..], ["COMPLETED", "0:0"], "{rows:?}");
+    let out = std::fs::read_to_string(dir.join(format!("slurm-{id}.out"))).unwrap();
+    assert_eq!(out, "2 main1,sub1\nsub1\n");
+    let r = site.run(
+        &dir,
+        "sacct",
+        &["-X", "-n", "-P", "-j", &id, "-o", "nnodes,alloccpus"],
+    );
+    assert_eq!(r.stdout, "2|2\n", "{r:?}");
+}
+
+#[test]
+fn sinfo_lists_the_resource_group_and_its_agent() {
+    for site in [user(), admin()] {
+        let dir = site.workdir("sinfo");
+        let r = site.run(&dir, "sinfo", &["-h", "-o", "%P %a %D %N"]);
+        assert_eq!(r.code, 0, "{r:?}");
+        let fields: Vec<&str> = r.stdout.split_whitespace().collect();
+        assert_eq!(fields[..3], ["batch*", "up", "1"], "{r:?}");
+        assert!(!fields[3].is_empty());
+        assert_eq!(count(&r.requests, "GET /scaling-groups"), 1, "{r:?}");
+        assert_eq!(count(&r.requests, "POST /admin/gql"), 1, "{r:?}");
+    }
+}
+
+#[test]
+fn failures_speak_slurm() {
+    let site = user();
+    let dir = site.workdir("errors");
+    // A rejected keypair: one line naming the cause, never the secret.
+    let r = site.run_with(
+        &dir,
+        "sbatch",
+        &["--wrap", "true"],
+        &[("BACKEND_SECRET_KEY", "not-the-secret-key-at-all")],
+    );
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.starts_with(
+            "sbatch: error: Batch job submission failed: Backend.AI refused the credentials"
+        ),
+        "{r:?}"
+    );
+    assert!(!r.stderr.contains("not-the-secret-key-at-all"));
+    let r = site.run_with(
+        &dir,
+        "squeue",
+        &[],
+        &[("BACKEND_SECRET_KEY", "not-the-secret-key-at-all")],
+    );
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("Backend.AI refused the credentials"),
+        "{r:?}"
+    );
+    // A manager that does not answer: Slurm's own words.
+    let down = [("BACKEND_ENDPOINT", "http://127.0.0.1:9")];
+    let r = site.run_with(&dir, "squeue", &[], &down);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            1,
+            "slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n"
+        ),
+        "{r:?}"
+    );
+    let r = site.run_with(&dir, "sbatch", &["--wrap", "true"], &down);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            1,
+            "sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)\n"
+        ),
+        "{r:?}"
+    );
+    // An image the registry does not have.
+    let r = site.run(
+        &dir,
+        "sbatch",
+        &["--container-image=local/no-such-image:1", "--wrap", "true"],
+    );
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("No such environment image"), "{r:?}");
+    // A partition that does not exist.
+    let r = site.run(&dir, "sbatch", &["-p", "nope", "--wrap", "true"]);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            1,
+            "sbatch: error: invalid partition specified: nope\n\
+             sbatch: error: Batch job submission failed: Invalid partition name specified\n"
+        ),
+        "{r:?}"
+    );
+    // What Backend.AI cannot do is refused, not dropped.
+    let r = site.run(
+        &dir,
+        "sbatch",
+        &["--dependency=afterany:1", "--wrap", "true"],
+    );
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("afterany is not supported"), "{r:?}");
+}
+
+#[test]
+fn requests_per_command_stay_bounded() {
+    let site = admin();
+    let dir = site.workdir("count");
+    // sbatch: one create (once the server's version is known).
+    let first = site.run(&dir, "sbatch", &["--begin=now+1hour", "--wrap", "true"]);
+    assert_eq!(first.code, 0, "{first:?}");
+    let r = site.run(
+        &dir,
+        "sbatch",
+        &["--parsable", "--begin=now+1hour", "--wrap", "true"],
+    );
+    assert_eq!(r.requests, ["POST /session"], "{r:?}");
+    // 500 array tasks: 500 creates, then squeue is one GraphQL page for all of them.
+    let r = site.run(
+        &dir,
+        "sbatch",
+        &[
+            "--parsable",
+            "--array=0-499",
+            "--begin=now+1hour",
+            "--wrap",
+            "true",
+        ],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    let array = r.stdout.trim().to_string();
+    assert_eq!(count(&r.requests, "POST /session"), 500, "{:?}", r.stderr);
+    assert_eq!(r.requests.len(), 500);
+    let r = site.run(&dir, "squeue", &["-h", "-j", &array, "-o", "%i %t"]);
+    assert_eq!(r.stdout, format!("{array}_[0-499] PD\n"), "{r:?}");
+    assert_eq!(count(&r.requests, "POST /admin/gql"), 1, "{r:?}");
+    // Anything else is a one-time log read of some other job that just finished.
+    assert!(
+        r.requests
+            .iter()
+            .all(|q| q == "POST /admin/gql" || q.ends_with("/logs")),
+        "{r:?}"
+    );
+    let r = site.run(&dir, "scancel", &[&array]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(count(&r.requests, "POST /admin/gql"), 1, "{r:?}");
+    assert_eq!(count(&r.requests, "DELETE /session/"), 500, "{r:?}");
+    let r = site.run(&dir, "squeue", &["-h", "-j", &array]);
+    assert_eq!(r.stdout, "", "{r:?}");
+    let ids = first.stdout.trim().rsplit(' ').next().unwrap().to_string();
+    site.run(&dir, "scancel", &[&ids]);
+}
+
+#[test]
+fn the_superadmin_sees_and_cancels_a_users_job() {
+    let dir = user().workdir("admin");
+    let id = user().sbatch(
+        &dir,
+        &["-J", "users-job", "--begin=now+1hour", "--wrap", "true"],
+    );
+    let adir = admin().workdir("admin");
+    // The admin's login node has never seen this job: its metadata comes from the manager.
+    let r = admin().run(&adir, "squeue", &["-h", "-j", &id, "-o", "%i %j %u %t %r"]);
+    assert_eq!(
+        r.stdout,
+        format!("{id} users-job root PD BeginTime\n"),
+        "{r:?}"
+    );
+    let r = admin().run(&adir, "scancel", &[&id]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+    let rows = user().wait_finished(&dir, &id, START);
+    assert_eq!(rows[0][1], "CANCELLED by 0", "{rows:?}");
+}
