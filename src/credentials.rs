@@ -209,7 +209,7 @@ impl Stores {
         let keyring = if use_keyring {
             OsKeyring::open(env).map(|k| Box::new(k) as Box<dyn Keyring>)
         } else {
-            Err("the keyring is turned off ([backendai] keyring = false)".to_string())
+            Err("turned off by [backendai] keyring = false".to_string())
         };
         Stores {
             keyring,

@@ -213,7 +213,7 @@ pub fn login(inv: &mut Invocation<'_>) -> i32 {
         Ok(saved) => {
             let why = saved
                 .keyring_problem
-                .map(|p| format!("; not in the OS keyring: {p}"))
+                .map(|p| format!("; the OS keyring could not be used ({p})"))
                 .unwrap_or_default();
             let what = match &saved.place {
                 Place::Keyring => format!("{} for {endpoint}", saved.place),

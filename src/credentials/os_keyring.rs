@@ -26,7 +26,7 @@ impl OsKeyring {
     /// The keyring, when a D-Bus session bus is there to reach it; else why not.
     pub fn open(env: &BTreeMap<String, String>) -> Result<OsKeyring, String> {
         if !session_bus(env) {
-            return Err("no OS keyring here (no D-Bus session bus)".into());
+            return Err("no D-Bus session bus".into());
         }
         Ok(OsKeyring { timeout: TIMEOUT })
     }

@@ -60,37 +60,51 @@ pub fn resolve_from(
     loaded: &Loaded,
     stores: &Stores,
 ) -> Result<(Settings, KeySource), SettingsError> {
+    resolve_reporting(loaded, stores).0
+}
+
+/// [`resolve_from`], and why the keyring could not be read when it was asked and could
+/// not answer (for `bai-slurm doctor`).
+pub fn resolve_reporting(
+    loaded: &Loaded,
+    stores: &Stores,
+) -> (Result<(Settings, KeySource), SettingsError>, Option<String>) {
     let b = &loaded.config.backendai;
-    let endpoint = b
-        .endpoint
-        .clone()
-        .filter(|e| !e.is_empty())
-        .ok_or(SettingsError::NoEndpoint)?;
+    let Some(endpoint) = b.endpoint.clone().filter(|e| !e.is_empty()) else {
+        return (Err(SettingsError::NoEndpoint), None);
+    };
     let configured = match (&b.access_key, &b.secret_key) {
         (Some(a), Some(s)) if !a.is_empty() && !s.is_empty() => Some((a.clone(), s.clone())),
         _ => None,
     };
-    let (access_key, secret_key, source) = match configured {
-        Some((a, s)) => (a, s, KeySource::Configured),
-        None => {
-            let found = stores
-                .lookup(&endpoint)
-                .map_err(|e| SettingsError::Credentials(e.to_string()))?;
-            let (kp, place) = found.keypair.ok_or(SettingsError::NoKeypair)?;
-            (kp.access_key, kp.secret_key, KeySource::Stored(place))
-        }
-    };
-    Ok((
-        Settings {
-            endpoint,
-            access_key,
-            secret_key,
-            domain: b.domain.clone().unwrap_or_else(|| "default".into()),
-            group: b.group.clone().unwrap_or_else(|| "default".into()),
-            skip_tls_verify: b.skip_sslcert_validation.unwrap_or(false),
+    let mut keyring_problem = None;
+    let keys = match configured {
+        Some((a, s)) => Ok((a, s, KeySource::Configured)),
+        None => match stores.lookup(&endpoint) {
+            Err(e) => Err(SettingsError::Credentials(e.to_string())),
+            Ok(found) => {
+                keyring_problem = found.keyring_problem;
+                found
+                    .keypair
+                    .map(|(kp, place)| (kp.access_key, kp.secret_key, KeySource::Stored(place)))
+                    .ok_or(SettingsError::NoKeypair)
+            }
         },
-        source,
-    ))
+    };
+    let result = keys.map(|(access_key, secret_key, source)| {
+        (
+            Settings {
+                endpoint,
+                access_key,
+                secret_key,
+                domain: b.domain.clone().unwrap_or_else(|| "default".into()),
+                group: b.group.clone().unwrap_or_else(|| "default".into()),
+                skip_tls_verify: b.skip_sslcert_validation.unwrap_or(false),
+            },
+            source,
+        )
+    });
+    (result, keyring_problem)
 }
 
 /// Whether only one half of a keypair is configured (it is then ignored).
