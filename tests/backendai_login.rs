@@ -463,3 +463,100 @@ fn the_secret_key_is_never_an_argument() {
         (Some(1), "bai-slurm login: no secret key given on stdin\n")
     );
 }
+
+/// Whether `prog` is on the PATH.
+fn have(prog: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(prog).is_file()))
+}
+
+#[test]
+fn with_a_secret_service_login_stores_in_the_keyring_and_logout_removes_it() {
+    let test = "with_a_secret_service_login_stores_in_the_keyring_and_logout_removes_it";
+    let Some(s) = stack(test) else {
+        return;
+    };
+    // A real Secret Service: GNOME Keyring on a private session bus, its login collection
+    // created and unlocked with a password on stdin (.ci/run installs both).
+    if !have("gnome-keyring-daemon") || !have("dbus-run-session") {
+        eprintln!(
+            "{test}: SKIPPED: gnome-keyring-daemon and dbus-run-session are needed \
+             (Debian: apt-get install gnome-keyring dbus-daemon)"
+        );
+        return;
+    }
+    let u = User::new(&s.endpoint, &[&s.secret_key]);
+    let script = r#"
+        eval "$(printf unlock-me | gnome-keyring-daemon --unlock --components=secrets 2>/dev/null)"
+        step() { echo "== $1"; shift; "$@"; echo "== rc=$?"; }
+        step login sh -c 'printf "%s\n" "$SECRET" | "$BIN" login --access-key "$AK"'
+        unset SECRET
+        step file ls "$HOME/.config/bai-slurm/credentials"
+        step doctor "$BIN" doctor
+        step logout "$BIN" logout
+        step after "$BIN" doctor
+    "#;
+    let o = Command::new("timeout")
+        .args(["120", "dbus-run-session", "--", "sh", "-c", script])
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap())
+        .env("HOME", u.home.path())
+        .env("XDG_RUNTIME_DIR", u.runtime.path())
+        .env("BAI_SLURM_SYSTEM_CONFIG", u.home.path().join("none.toml"))
+        .env("BACKEND_ENDPOINT", &s.endpoint)
+        .env("BIN", env!("CARGO_BIN_EXE_bai-slurm"))
+        .env("AK", &s.access_key)
+        .env("SECRET", &s.secret_key)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !out.contains(&s.secret_key) && !err.contains(&s.secret_key),
+        "a secret was printed"
+    );
+    let step = |name: &str| -> String {
+        let start = out
+            .find(&format!("== {name}\n"))
+            .unwrap_or_else(|| panic!("no step {name}:\n{out}\n{err}"));
+        let rest = &out[start + name.len() + 4..];
+        rest[..rest.find("== rc=").unwrap() + 7].to_string()
+    };
+    let ring = "the OS keyring (Secret Service, service \"bai-slurm\")";
+    let login = step("login");
+    assert!(
+        login.contains(&format!(
+            "Stored the keypair in {ring} for {}.\n",
+            s.endpoint
+        )) && login.ends_with("== rc=0"),
+        "{login}\n{err}"
+    );
+    assert!(
+        step("file").ends_with("== rc=2"),
+        "no credentials file: {out}"
+    );
+    let doctor = step("doctor");
+    assert!(
+        doctor.contains("keyring: Secret Service on the D-Bus session bus\n")
+            && doctor.contains(&format!(
+                "keypair: {} from {ring}: OK (role user)\n",
+                s.access_key
+            ))
+            && doctor.contains("status: OK\n")
+            && doctor.ends_with("== rc=0"),
+        "{doctor}"
+    );
+    let logout = step("logout");
+    assert!(
+        logout.contains(&format!(
+            "Removed the keypair for {} from {ring}.\n",
+            s.endpoint
+        )),
+        "{logout}"
+    );
+    let after = step("after");
+    assert!(
+        after.contains("keypair: FAILED (no Backend.AI keypair") && after.ends_with("== rc=1"),
+        "{after}"
+    );
+}
