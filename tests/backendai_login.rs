@@ -560,3 +560,120 @@ fn with_a_secret_service_login_stores_in_the_keyring_and_logout_removes_it() {
         "{after}"
     );
 }
+
+#[test]
+fn on_a_terminal_login_asks_and_does_not_echo_the_secret() {
+    use std::io::Read;
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+    let secret = "Typed-Secret-Key-0123456789abcdefghijklmn";
+    let u = User::new("http://127.0.0.1:9", &[]);
+    let pty = nix::pty::openpty(None, None).unwrap();
+    let slave = |_| Stdio::from(pty.slave.try_clone().unwrap());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bai-slurm"))
+        .args(["login", "--no-verify"])
+        .env_clear()
+        .env("HOME", u.home.path())
+        .env("XDG_RUNTIME_DIR", u.runtime.path())
+        .env("BAI_SLURM_SYSTEM_CONFIG", u.home.path().join("none.toml"))
+        .env("BACKEND_ENDPOINT", &u.endpoint)
+        .stdin(slave(0))
+        .stdout(slave(1))
+        .stderr(slave(2))
+        .spawn()
+        .unwrap();
+    drop(pty.slave);
+    let mut master = std::fs::File::from(pty.master);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let mut reader = master.try_clone().unwrap();
+    let sink = seen.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 1024];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    });
+    let wait_for = |what: &str| {
+        let t0 = Instant::now();
+        while !String::from_utf8_lossy(&seen.lock().unwrap()).contains(what) {
+            assert!(
+                t0.elapsed() < Duration::from_secs(20),
+                "no {what:?} in {:?}",
+                String::from_utf8_lossy(&seen.lock().unwrap())
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    wait_for("Backend.AI access key for http://127.0.0.1:9: ");
+    master.write_all(b"AKIATYPED00000000000\n").unwrap();
+    wait_for("Secret key for AKIATYPED00000000000 (not shown): ");
+    master.write_all(format!("{secret}\n").as_bytes()).unwrap();
+    wait_for("Stored the keypair in ");
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    wait_for("(no D-Bus session bus).");
+    let text = String::from_utf8_lossy(&seen.lock().unwrap()).into_owned();
+    assert!(!text.contains(secret), "the secret was echoed: {text}");
+    assert!(
+        text.contains("AKIATYPED00000000000\r\n"),
+        "the access key is echoed: {text}"
+    );
+    let stored = std::fs::read_to_string(u.credentials()).unwrap();
+    assert!(stored.contains(secret) && stored.contains("AKIATYPED00000000000"));
+}
+
+#[test]
+fn ctrl_c_at_the_secret_prompt_gives_the_terminal_its_echo_back() {
+    use std::io::Read;
+    use std::time::{Duration, Instant};
+    let u = User::new("http://127.0.0.1:9", &[]);
+    let pty = nix::pty::openpty(None, None).unwrap();
+    let slave = || Stdio::from(pty.slave.try_clone().unwrap());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bai-slurm"))
+        .args([
+            "login",
+            "--no-verify",
+            "--access-key",
+            "AKIAINTERRUPTED00000",
+        ])
+        .env_clear()
+        .env("HOME", u.home.path())
+        .env("XDG_RUNTIME_DIR", u.runtime.path())
+        .env("BAI_SLURM_SYSTEM_CONFIG", u.home.path().join("none.toml"))
+        .env("BACKEND_ENDPOINT", &u.endpoint)
+        .stdin(slave())
+        .stdout(slave())
+        .stderr(slave())
+        .spawn()
+        .unwrap();
+    let mut master = std::fs::File::from(pty.master);
+    let echo_on = || {
+        nix::sys::termios::tcgetattr(&pty.slave)
+            .unwrap()
+            .local_flags
+            .contains(nix::sys::termios::LocalFlags::ECHO)
+    };
+    assert!(echo_on());
+    let mut seen = Vec::new();
+    let t0 = Instant::now();
+    while !String::from_utf8_lossy(&seen).contains("(not shown): ") {
+        assert!(t0.elapsed() < Duration::from_secs(20), "{seen:?}");
+        let mut buf = [0u8; 256];
+        let n = master.read(&mut buf).unwrap();
+        seen.extend_from_slice(&buf[..n]);
+    }
+    assert!(!echo_on(), "echo is off at the prompt");
+    // What Ctrl-C does on a terminal: SIGINT to the foreground process group.
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let status = child.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+    assert!(echo_on(), "echo restored after SIGINT");
+    assert!(!u.credentials().exists());
+}

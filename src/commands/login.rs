@@ -90,20 +90,41 @@ fn read_line(r: &mut dyn Read) -> std::io::Result<Option<String>> {
     Ok(Some(String::from_utf8_lossy(&bytes).trim().to_string()))
 }
 
-/// A line read from the terminal with echo off (restored afterwards).
-fn read_hidden(inv: &mut Invocation<'_>) -> std::io::Result<Option<String>> {
-    use nix::sys::termios::{LocalFlags, SetArg, tcgetattr, tcsetattr};
-    let stdin = std::io::stdin();
-    let saved = tcgetattr(&stdin).ok();
-    if let Some(t) = &saved {
-        let mut quiet = t.clone();
-        quiet.local_flags.remove(LocalFlags::ECHO);
-        quiet.local_flags.insert(LocalFlags::ECHONL);
-        let _ = tcsetattr(&stdin, SetArg::TCSANOW, &quiet);
+/// A line read from the terminal with echo off (restored afterwards, also when the user
+/// gives up with Ctrl-C or is sent SIGTERM/SIGHUP). The prompt is shown once echo is off, so
+/// that nothing typed after it can be echoed.
+fn read_hidden(inv: &mut Invocation<'_>, prompt: &str) -> std::io::Result<Option<String>> {
+    // SAFETY: tcgetattr fills the struct it is given; fd 0 is this process's stdin.
+    let mut saved: libc::termios = unsafe { std::mem::zeroed() };
+    let have = unsafe { libc::tcgetattr(0, &mut saved) } == 0;
+    let mut guards = Vec::new();
+    if have {
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
+            // SAFETY: the handler only calls tcsetattr (an ioctl) and re-raises the
+            // signal with its default action: both async-signal-safe.
+            let id = unsafe {
+                signal_hook::low_level::register(sig, move || {
+                    libc::tcsetattr(0, libc::TCSANOW, &saved);
+                    let _ = signal_hook::low_level::emulate_default_handler(sig);
+                })
+            };
+            guards.extend(id.ok());
+        }
+        let mut quiet = saved;
+        quiet.c_lflag &= !libc::ECHO;
+        quiet.c_lflag |= libc::ECHONL;
+        // SAFETY: as above.
+        unsafe { libc::tcsetattr(0, libc::TCSAFLUSH, &quiet) };
     }
+    let _ = write!(inv.err, "{prompt}");
+    let _ = inv.err.flush();
     let line = read_line(inv.stdin);
-    if let Some(t) = &saved {
-        let _ = tcsetattr(&stdin, SetArg::TCSANOW, t);
+    if have {
+        // SAFETY: as above.
+        unsafe { libc::tcsetattr(0, libc::TCSANOW, &saved) };
+        for id in guards {
+            signal_hook::low_level::unregister(id);
+        }
     }
     line
 }
@@ -167,9 +188,7 @@ pub fn login(inv: &mut Invocation<'_>) -> i32 {
         }
     };
     let secret = if interactive {
-        let _ = write!(inv.err, "Secret key for {access_key} (not shown): ");
-        let _ = inv.err.flush();
-        read_hidden(inv)
+        read_hidden(inv, &format!("Secret key for {access_key} (not shown): "))
     } else {
         read_line(inv.stdin)
     };
