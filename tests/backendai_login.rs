@@ -631,6 +631,13 @@ fn ctrl_c_at_the_secret_prompt_gives_the_terminal_its_echo_back() {
     let u = User::new("http://127.0.0.1:9", &[]);
     let pty = nix::pty::openpty(None, None).unwrap();
     let slave = || Stdio::from(pty.slave.try_clone().unwrap());
+    let echo_on = || {
+        nix::sys::termios::tcgetattr(&pty.slave)
+            .unwrap()
+            .local_flags
+            .contains(nix::sys::termios::LocalFlags::ECHO)
+    };
+    assert!(echo_on(), "a new terminal echoes");
     let mut child = Command::new(env!("CARGO_BIN_EXE_bai-slurm"))
         .args([
             "login",
@@ -649,13 +656,6 @@ fn ctrl_c_at_the_secret_prompt_gives_the_terminal_its_echo_back() {
         .spawn()
         .unwrap();
     let mut master = std::fs::File::from(pty.master);
-    let echo_on = || {
-        nix::sys::termios::tcgetattr(&pty.slave)
-            .unwrap()
-            .local_flags
-            .contains(nix::sys::termios::LocalFlags::ECHO)
-    };
-    assert!(echo_on());
     let mut seen = Vec::new();
     let t0 = Instant::now();
     while !String::from_utf8_lossy(&seen).contains("(not shown): ") {
