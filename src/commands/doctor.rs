@@ -1,5 +1,5 @@
 //! `bai-slurm doctor`: which backend and configuration are in force, and whether they work.
-//! Secrets are never printed, only whether they are set.
+//! Secrets are never printed: only where the keypair came from and its access key.
 
 use crate::backend::Cluster;
 use crate::backend::backendai::{client, settings};
