@@ -65,8 +65,12 @@ pub struct PartitionConfig {
 pub struct BackendAiConfig {
     pub endpoint: Option<String>,
     pub access_key: Option<String>,
-    /// Better kept out of config files: `bai-slurm login` stores it in a 0600 credentials file.
+    /// Better kept out of config files: `bai-slurm login` stores it in the OS keyring, or
+    /// in a 0600 credentials file where there is none.
     pub secret_key: Option<String>,
+    /// Whether `bai-slurm login` and the commands use the OS keyring (default true; false
+    /// where a keyring exists but cannot answer, e.g. a locked one on a headless node).
+    pub keyring: Option<bool>,
     pub domain: Option<String>,
     pub group: Option<String>,
     pub skip_sslcert_validation: Option<bool>,

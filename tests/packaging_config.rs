@@ -41,6 +41,7 @@ fn example_config_uncommented_parses_and_covers_every_key() {
     let b = &c.backendai;
     assert!(b.endpoint.is_some() && b.domain.is_some() && b.group.is_some());
     assert!(b.skip_sslcert_validation.is_some() && c.backend.is_some());
+    assert!(b.keyring.is_some());
     // Keys are documented, not set: the secret ones only by name, never with a value.
     assert!(b.access_key.is_none() && b.secret_key.is_none());
 }

@@ -1,7 +1,8 @@
 //! `bai-slurm doctor`: which backend and configuration are in force, and whether they work.
-//! Secrets are never printed, only whether they are set.
+//! Secrets are never printed: only where the keypair came from and its access key.
 
 use crate::backend::Cluster;
+use crate::backend::backendai::{client, settings};
 use crate::backend::local::{LocalCluster, control};
 use crate::cli::Invocation;
 use crate::config::{BackendKind, Loaded};
@@ -33,38 +34,7 @@ pub fn run(inv: &mut Invocation<'_>) -> i32 {
     let _ = writeln!(out, "cluster: {}", loaded.cluster_name());
     match loaded.backend_kind() {
         BackendKind::Local => local(inv, &loaded),
-        BackendKind::BackendAi => {
-            let b = &loaded.config.backendai;
-            let _ = writeln!(inv.out, "backend: backend.ai");
-            let _ = writeln!(
-                inv.out,
-                "endpoint: {}",
-                b.endpoint.as_deref().unwrap_or("(not set)")
-            );
-            let _ = writeln!(
-                inv.out,
-                "access key: {}",
-                if b.access_key.is_some() {
-                    "set"
-                } else {
-                    "not set"
-                }
-            );
-            let _ = writeln!(
-                inv.out,
-                "secret key: {}",
-                if b.secret_key.is_some() {
-                    "set"
-                } else {
-                    "not set"
-                }
-            );
-            let _ = writeln!(
-                inv.out,
-                "status: FAILED (the Backend.AI backend is not available in this build yet)"
-            );
-            1
-        }
+        BackendKind::BackendAi => backendai(inv, &loaded),
     }
 }
 
@@ -111,4 +81,295 @@ fn local(inv: &mut Invocation<'_>, loaded: &Loaded) -> i32 {
             1
         }
     }
+}
+
+/// A line for each fact and check; a failing check says why on its own line
+/// (`name: FAILED (reason)`). Never prints the secret key, only where it came from.
+fn backendai(inv: &mut Invocation<'_>, loaded: &Loaded) -> i32 {
+    let b = &loaded.config.backendai;
+    let stores = settings::stores(loaded, &inv.env);
+    let (resolved, found_problem) = settings::resolve_reporting(loaded, &stores);
+    let out = &mut *inv.out;
+    let mut failed: Vec<&str> = Vec::new();
+    let _ = writeln!(
+        out,
+        "backend: backend.ai (jobs run as Backend.AI batch sessions)"
+    );
+    let endpoint = b.endpoint.clone().unwrap_or_default();
+    let _ = writeln!(out, "endpoint: {endpoint}");
+    let domain = b.domain.clone().unwrap_or_else(|| "default".into());
+    let group = b.group.clone().unwrap_or_else(|| "default".into());
+    let _ = writeln!(
+        out,
+        "keyring: {}",
+        match (&stores.keyring, found_problem) {
+            (Err(why), _) => format!("not used ({why})"),
+            (Ok(_), Some(problem)) =>
+                format!("not answering ({problem}); the credentials file is used"),
+            (Ok(_), None) => "Secret Service on the D-Bus session bus".to_string(),
+        }
+    );
+    if let Some(half) = settings::half_configured(loaded) {
+        let _ = writeln!(out, "note: {half}; it is ignored");
+    }
+
+    // The manager answers GET / without authentication; placeholder keys do for that.
+    let client_settings = match &resolved {
+        Ok((s, _)) => s.clone(),
+        Err(_) => client::Settings {
+            endpoint: endpoint.clone(),
+            access_key: "-".into(),
+            secret_key: "-".into(),
+            domain: domain.clone(),
+            group: group.clone(),
+            skip_tls_verify: b.skip_sslcert_validation.unwrap_or(false),
+        },
+    };
+    let options = client::Options {
+        retry: client::RetryPolicy {
+            attempts: 2,
+            ..client::RetryPolicy::default()
+        },
+        ..client::Options::default()
+    };
+    let client = match client::Client::with_options(client_settings, options) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(out, "manager: FAILED ({e})");
+            let _ = writeln!(out, "status: FAILED (manager)");
+            return 1;
+        }
+    };
+    match client.server_info() {
+        Ok(info) => {
+            let _ = writeln!(
+                out,
+                "manager: Backend.AI {}, API {} (bai-slurm sends {})",
+                if info.manager.is_empty() {
+                    "(release not given)"
+                } else {
+                    &info.manager
+                },
+                info.server_version,
+                info.api_version
+            );
+        }
+        Err(e) => {
+            let _ = writeln!(out, "manager: FAILED ({e})");
+            failed.push("manager");
+        }
+    }
+
+    // The keypair: a request the manager authenticates.
+    let mut works = false;
+    match &resolved {
+        Err(e) => {
+            let _ = writeln!(out, "keypair: FAILED ({e})");
+            failed.push("keypair");
+        }
+        Ok((s, source)) if !failed.is_empty() => {
+            let _ = writeln!(
+                out,
+                "keypair: {} from {source}; not checked (no manager)",
+                s.access_key
+            );
+        }
+        Ok((s, source)) => match client.request(client::Method::Get, "/auth/role", None) {
+            Ok((_, v)) => {
+                works = true;
+                let _ = writeln!(
+                    out,
+                    "keypair: {} from {source}: OK (role {})",
+                    s.access_key,
+                    v["global_role"].as_str().unwrap_or("?")
+                );
+            }
+            Err(e) => {
+                let _ = writeln!(out, "keypair: FAILED ({} from {source}: {e})", s.access_key);
+                failed.push("keypair");
+            }
+        },
+    }
+    if !works {
+        let _ = writeln!(
+            out,
+            "domain: {domain} (not checked)\ngroup: {group} (not checked)"
+        );
+        let _ = writeln!(out, "status: FAILED ({})", failed.join(", "));
+        return 1;
+    }
+
+    // Domain and project (group): the keypair's user must belong to them.
+    let mut group_ok = false;
+    match client.graphql(
+        "{ user { email domain_name role groups { id name } } }",
+        serde_json::json!({}),
+    ) {
+        Ok(d) => {
+            let u = &d["user"];
+            let _ = writeln!(
+                out,
+                "user: {} (role {})",
+                u["email"].as_str().unwrap_or("?"),
+                u["role"].as_str().unwrap_or("?")
+            );
+            let user_domain = u["domain_name"].as_str().unwrap_or("");
+            if user_domain == domain {
+                let _ = writeln!(out, "domain: {domain}: OK");
+            } else {
+                let _ = writeln!(
+                    out,
+                    "domain: FAILED ({domain} is configured, but the user is in domain {user_domain})"
+                );
+                failed.push("domain");
+            }
+            let groups: Vec<&str> = u["groups"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|g| g["name"].as_str()).collect())
+                .unwrap_or_default();
+            let member = u["groups"].as_array().is_some_and(|a| {
+                a.iter().any(|g| {
+                    g["name"].as_str() == Some(group.as_str())
+                        || g["id"].as_str() == Some(group.as_str())
+                })
+            });
+            group_ok = member;
+            if member {
+                let _ = writeln!(out, "group: {group}: OK");
+            } else {
+                let _ = writeln!(
+                    out,
+                    "group: FAILED (the user is not a member of project {group}; member of: {})",
+                    if groups.is_empty() {
+                        "none".to_string()
+                    } else {
+                        groups.join(", ")
+                    }
+                );
+                failed.push("group");
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(out, "user: FAILED ({e})");
+            failed.push("user");
+        }
+    }
+
+    // Partitions: the resource groups the project may use (the manager answers for any
+    // project name, so only for one the user is in).
+    let path = format!("/scaling-groups?group={}", query_escape(&group));
+    match group_ok.then(|| client.request(client::Method::Get, &path, None)) {
+        None => {
+            let _ = writeln!(out, "resource groups: not checked (no project)");
+        }
+        Some(Ok((_, v))) => {
+            let open: Vec<&str> = v["scaling_groups"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|g| g["name"].as_str()).collect())
+                .unwrap_or_default();
+            if open.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "resource groups: FAILED (none is open to project {group})"
+                );
+                failed.push("resource groups");
+            } else {
+                let _ = writeln!(
+                    out,
+                    "resource groups: {} (open to project {group})",
+                    open.join(", ")
+                );
+            }
+            if loaded.config.partitions.is_empty() {
+                let _ = writeln!(out, "partitions: none configured ([[partitions]])");
+            }
+            for p in &loaded.config.partitions {
+                let rg = p.resource_group.as_deref().unwrap_or(&p.name);
+                if open.contains(&rg) {
+                    let _ = writeln!(out, "partition {}: resource group {rg}: OK", p.name);
+                } else {
+                    let _ = writeln!(
+                        out,
+                        "partition {}: FAILED (resource group {rg} is not open to project {group})",
+                        p.name
+                    );
+                    failed.push("partitions");
+                }
+            }
+        }
+        Some(Err(e)) => {
+            let _ = writeln!(out, "resource groups: FAILED ({e})");
+            failed.push("resource groups");
+        }
+    }
+
+    // The launcher: how sessions reach bai-slurm inside their containers.
+    match (&b.launcher_vfolder, &b.launcher) {
+        (Some(vf), _) => match client.request(client::Method::Get, "/folders", None) {
+            Ok((_, v)) => {
+                let visible = v
+                    .as_array()
+                    .is_some_and(|a| a.iter().any(|f| f["name"].as_str() == Some(vf)));
+                let at = b
+                    .launcher_dir
+                    .as_deref()
+                    .unwrap_or("(the default directory)");
+                if visible {
+                    let _ = writeln!(
+                        out,
+                        "launcher: vfolder {vf}, mounted at {at}: OK{}",
+                        b.launcher
+                            .as_deref()
+                            .map(|l| format!(" (runs {l})"))
+                            .unwrap_or_default()
+                    );
+                } else {
+                    let _ = writeln!(
+                        out,
+                        "launcher: FAILED (vfolder {vf} ([backendai] launcher_vfolder) is not visible to this user)"
+                    );
+                    failed.push("launcher");
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(out, "launcher: FAILED (cannot list vfolders: {e})");
+                failed.push("launcher");
+            }
+        },
+        (None, Some(l)) => {
+            let _ = writeln!(
+                out,
+                "launcher: {l} (must exist in every job image; not checked)"
+            );
+        }
+        (None, None) => {
+            let _ = writeln!(
+                out,
+                "launcher: not configured ([backendai] launcher, launcher_vfolder): jobs need \
+                 bai-slurm on their image's PATH"
+            );
+        }
+    }
+
+    if failed.is_empty() {
+        let _ = writeln!(out, "status: OK");
+        0
+    } else {
+        failed.dedup();
+        let _ = writeln!(out, "status: FAILED ({})", failed.join(", "));
+        1
+    }
+}
+
+/// Percent-encodes a query value (project names are plain, but need not be).
+fn query_escape(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
 }

@@ -8,6 +8,7 @@ pub mod doctor;
 pub mod generate;
 pub mod install_links;
 pub mod internal;
+pub mod login;
 pub mod sacct;
 pub mod salloc;
 pub mod sbatch;
@@ -46,6 +47,8 @@ pub const COMMANDS: &[(&str, Run)] = &[
 pub const TOOL_COMMANDS: &[(&str, Run)] = &[
     ("install-links", install_links::run),
     ("doctor", doctor::run),
+    ("login", login::login),
+    ("logout", login::logout),
 ];
 
 /// Commands the local backend runs itself; not for people.
@@ -127,6 +130,11 @@ fn tool_usage(out: &mut dyn Write) {
         out,
         "  doctor              show the backend and configuration in force, and check them"
     );
+    let _ = writeln!(
+        out,
+        "  login               store your Backend.AI keypair (OS keyring, else a 0600 file)"
+    );
+    let _ = writeln!(out, "  logout              remove the keypair login stored");
 }
 
 /// The process entry point: builds the Invocation from the real process and runs.

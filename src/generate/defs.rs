@@ -751,7 +751,34 @@ fn tool() -> Def {
         .subcommand(
             Command::new("doctor")
                 .about("Show the backend and configuration in force, and check that they work"),
-        );
+        )
+        .subcommand(
+            Command::new("login")
+                .about(
+                    "Check your Backend.AI keypair against the configured endpoint and store \
+                     it: in the OS keyring (Secret Service) where there is one, else in \
+                     ~/.config/bai-slurm/credentials (mode 0600); --no-verify stores it \
+                     unchecked. The secret key is read \
+                     from stdin (one line; the access key first unless --access-key is \
+                     given), or asked for without echo on a terminal; never from the \
+                     command line",
+                )
+                .arg(
+                    Arg::new("access-key")
+                        .long("access-key")
+                        .value_name("KEY")
+                        .help("the access key (else asked for, or the first line of stdin)"),
+                )
+                .arg(
+                    Arg::new("no-verify")
+                        .long("no-verify")
+                        .action(ArgAction::SetTrue)
+                        .help("store the keypair without checking it against the manager"),
+                ),
+        )
+        .subcommand(Command::new("logout").about(
+            "Remove the keypair login stored for the configured endpoint (keyring and file)",
+        ));
     for name in SLURM_COMMANDS {
         let sub = slurm_command(name).cmd;
         let about = format!(
@@ -772,6 +799,12 @@ fn tool() -> Def {
                         .to_string(),
                     "~/.config/bai-slurm/config.toml: the user's configuration \
                      (BAI_SLURM_CONFIG names another file)."
+                        .to_string(),
+                    "~/.config/bai-slurm/credentials: the keypairs bai-slurm login stores \
+                     when there is no OS keyring, one per endpoint; mode 0600, and refused \
+                     when others may read it. A keypair in the configuration or in \
+                     BACKEND_ACCESS_KEY and BACKEND_SECRET_KEY takes precedence over the \
+                     keyring's, which takes precedence over this file's."
                         .to_string(),
                 ],
             ),

@@ -208,21 +208,19 @@ pub fn facts(client: &Client, cache: &Cache, sessions: &[Session]) -> Vec<Facts>
                 return Facts::default();
             }
             let mut meta = cache.meta(&s.id);
-            let mut result = None;
             let has_log = s.is_finished() && s.status != "CANCELLED";
-            if has_log {
-                result = cache.result(&s.id);
-                if result.is_none() || meta.is_none() {
-                    if let Some(log) = read_log(client, s) {
-                        let r = meta::parse_result(&log);
-                        cache.store_result(&s.id, r.as_ref());
-                        result = Some(r);
-                        if meta.is_none() {
-                            let m = JobMeta::from_log(&log);
-                            cache.store_meta(&s.id, m.as_ref());
-                            meta = Some(m);
-                        }
-                    }
+            let mut result = if has_log { cache.result(&s.id) } else { None };
+            if has_log
+                && (result.is_none() || meta.is_none())
+                && let Some(log) = read_log(client, s)
+            {
+                let r = meta::parse_result(&log);
+                cache.store_result(&s.id, r.as_ref());
+                result = Some(r);
+                if meta.is_none() {
+                    let m = JobMeta::from_log(&log);
+                    cache.store_meta(&s.id, m.as_ref());
+                    meta = Some(m);
                 }
             }
             Facts {
