@@ -251,7 +251,7 @@ mod tests {
             body.get("batchTimeout").is_none(),
             "23.09 refuses batchTimeout"
         );
-        assert_eq!(body["startupCommand"], "bai-slurm __bai-launch");
+        assert_eq!(body["startupCommand"], "/opt/bai-slurm/bai-slurm __bai-launch");
         let encoded = body["config"]["environ"][meta::META_ENV].as_str().unwrap();
         assert_eq!(JobMeta::decode(encoded).unwrap().job_id, 62_000_000);
         let script = body["config"]["environ"][meta::SCRIPT_ENV]
