@@ -368,16 +368,23 @@ pub fn select_nodes(
         }
     }
     chosen.sort_unstable();
-    // Slurm also refuses steps with more tasks x CPUs per task on a node than the job
-    // holds there ("More processors requested than permitted"); here they run anyway, as
-    // with -O (docs/COMPAT.md).
-    let _ = cpus;
     let sel = Selection {
         nodes: chosen,
         ntasks,
         per_node,
         warnings,
     };
+    // Each node's tasks times their CPUs must fit in what the job holds there (-O is
+    // ignored here, so this always applies).
+    let cpt = plan.cpus_per_task.unwrap_or(1);
+    let tasks = layout(ntasks, nnodes, sel.per_node, plan.cyclic);
+    for (slot, &i) in tasks.iter().zip(&sel.nodes) {
+        if slot.len() as u32 * cpt > cpus.get(i).copied().unwrap_or(u32::MAX) {
+            return Err(format!(
+                "Unable to create step for job {job_id}: More processors requested than permitted"
+            ));
+        }
+    }
     Ok(sel)
 }
 
@@ -598,7 +605,6 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                 }
             }
             Event::Message(text) => {
-                report_exits(err, &mut unreported, &step_nodes, node_of);
                 let _ = writeln!(err, "{text}");
             }
             Event::Lost { node, error } => {
@@ -935,6 +941,11 @@ mod tests {
         assert_eq!(
             select_nodes(&p, &names, &cpus, 11).unwrap_err(),
             "Unable to create step for job 11: Requested node configuration is not available"
+        );
+        // -N 1 with -n 4 inherited on 2-CPU nodes.
+        assert_eq!(
+            select_nodes(&plan(Some(4), Some(1)), &names, &cpus, 10).unwrap_err(),
+            "Unable to create step for job 10: More processors requested than permitted"
         );
         // --ntasks-per-node=1 against an inherited -n 4.
         let mut p = plan(Some(4), Some(2));
