@@ -269,41 +269,87 @@ fn failures_on_every_node_are_reported_like_slurm() {
     assert_eq!(rows[1], ("2.0".into(), "FAILED".into(), "0:15".into()));
 }
 
+/// One frame of the step protocol: type byte, big-endian length, body.
+fn frame(kind: u8, body: &[u8]) -> Vec<u8> {
+    let mut f = vec![kind];
+    f.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    f.extend_from_slice(body);
+    f
+}
+
+fn read_frame(s: &mut std::net::TcpStream) -> String {
+    use std::io::Read;
+    let mut head = [0u8; 5];
+    s.read_exact(&mut head).unwrap();
+    let len = u32::from_be_bytes([head[1], head[2], head[3], head[4]]) as usize;
+    let mut body = vec![0u8; len];
+    s.read_exact(&mut body).unwrap();
+    String::from_utf8_lossy(&body).into_owned()
+}
+
 #[test]
-fn callers_and_servers_without_the_job_secret_are_refused() {
+fn callers_without_the_job_secret_are_refused_on_every_node() {
     let c = two_nodes();
     c.write_script(
         "probe.sh",
         &format!(
-            "{SH}#SBATCH -N 2\necho \"$BAI_SLURM_STEPD\" > stepd.txt\n\
-             BAI_SLURM_JOB_SECRET=wrong srun -N 2 true\necho rc=$?\n\
-             srun -N 2 -l hostname >/dev/null && echo fine\n"
+            "{SH}#SBATCH -N 2
+             BAI_SLURM_JOB_SECRET=wrong srun -N 2 true
+echo rc=$?
+             srun -N 2 -l hostname >/dev/null && echo fine
+             echo \"$BAI_SLURM_STEPD\" > stepd.txt
+             while [ ! -e done ]; do sleep 0.1; done
+"
         ),
     );
     let id = c.submit(&["probe.sh"]);
-    c.wait_done(&id.to_string(), secs(60));
-    let out = c.read(&format!("slurm-{id}.out"));
-    assert!(out.contains("rc=1\n") && out.ends_with("fine\n"), "{out}");
+    let start = std::time::Instant::now();
+    while !c.path("stepd.txt").exists() {
+        assert!(start.elapsed() < secs(60), "{}", c.runner_log());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
     // Each node's server has its own loopback address.
     let stepd = c.read("stepd.txt");
     assert!(
         stepd.starts_with("node01=127.0.0.2:") && stepd.contains(",node02=127.0.0.3:"),
         "{stepd}"
     );
-    let log = c.runner_log();
-    assert!(
-        log.contains("step server node01: connection from")
-            && log.contains("refused: it does not know the job's secret"),
-        "{log}"
-    );
-    // Straight to node02's server (a process of its own) with a made-up secret: refused.
+    // Straight to node02's server (a process of its own) with a made-up answer: refused.
     let node02 = stepd
         .trim()
         .split(',')
         .find_map(|e| e.strip_prefix("node02="))
         .unwrap()
         .to_string();
-    let _ = node02;
+    let mut s = std::net::TcpStream::connect(&node02).unwrap();
+    let hello = read_frame(&mut s);
+    assert!(hello.contains("\"node\":\"node02\""), "{hello}");
+    use std::io::Write;
+    let auth = format!(
+        "{{\"Auth\":{{\"mac\":\"{}\",\"nonce\":\"{}\"}}}}",
+        "00".repeat(32),
+        "ab".repeat(16)
+    );
+    s.write_all(&frame(0, auth.as_bytes())).unwrap();
+    assert!(read_frame(&mut s).contains("Refused"));
+    std::fs::write(c.path("done"), "").unwrap();
+    c.wait_done(&id.to_string(), secs(60));
+    let out = c.read(&format!("slurm-{id}.out"));
+    assert_eq!(
+        out,
+        format!(
+            "srun: error: Unable to create step for job {id}: Unable to contact slurm controller (connect failure)\nrc=1\nfine\n"
+        )
+    );
+    let log = c.runner_log();
+    for node in ["node01", "node02"] {
+        assert!(
+            log.contains(&format!("step server {node}: connection from 127.0.0."))
+                && log.contains("refused: it does not know the job's secret"),
+            "{log}"
+        );
+    }
 }
 
 #[test]
