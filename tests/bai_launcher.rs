@@ -6,10 +6,45 @@ use bai_slurm::backend::backendai::meta::{self, JobMeta, ResultKind};
 use bai_slurm::model::{JobSpec, TimeLimit};
 use std::process::Command;
 
+/// Stands in for ssh to the other containers of a session: runs the command it is given on
+/// this machine, with the step server on loopback instead of the container's name.
+const FAKE_SSH: &str = r#"#!/bin/sh
+while [ $# -gt 0 ]; do
+  case "$1" in -p|-o|-F) shift 2 ;; *) break ;; esac
+done
+shift
+exec "$1" "$2" "$3" 127.0.0.1:0
+"#;
+
+fn fake_ssh() -> std::path::PathBuf {
+    static PATH: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        use std::os::unix::fs::PermissionsExt;
+        let p = std::env::temp_dir().join(format!("bai-fake-ssh-{}", std::process::id()));
+        std::fs::write(&p, FAKE_SSH).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    })
+    .clone()
+}
+
 fn launch(meta: &JobMeta, script: &str, extra_env: &[(&str, &str)]) -> (i32, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_bai-slurm"));
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_bai-slurm"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let _ = std::fs::create_dir_all(bin.join("links"));
+    let srun = bin.join("links/srun");
+    // Several tests (and test binaries) may make it at once: only one link wins, all work.
+    let _ = std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_bai-slurm"), &srun);
     cmd.arg("__bai-launch")
         .arg(meta.encode())
+        .env("BAI_SLURM_SSH", fake_ssh())
+        .env(
+            "PATH",
+            format!("{}:{}", bin.join("links").display(), std::env::var("PATH").unwrap_or_default()),
+        )
         .env(meta::SCRIPT_ENV, meta::encode_script(script.as_bytes()));
     for (k, v) in extra_env {
         cmd.env(k, v);
@@ -111,5 +146,42 @@ fn output_goes_to_the_session_log_when_the_directory_is_not_mounted() {
     assert_eq!(
         meta::parse_result(&console).unwrap().kind,
         ResultKind::Exited
+    );
+}
+
+#[test]
+fn srun_reaches_the_other_containers_step_servers() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = meta_for(
+        dir.path(),
+        JobSpec {
+            nodes_min: Some(2),
+            ntasks: Some(2),
+            ..Default::default()
+        },
+    );
+    let script = "#!/bin/bash\nsrun -l bash -c 'echo $SLURMD_NODENAME $SLURM_NODEID $SLURM_STEP_NODELIST'\n\
+                  srun -N 2 -l bash -c 'exit $SLURM_NODEID'\necho rc=$?\n";
+    let (rc, console) = launch(
+        &m,
+        script,
+        &[
+            ("BACKENDAI_CLUSTER_HOST", "main1"),
+            ("BACKENDAI_CLUSTER_HOSTS", "sub1,main1"),
+        ],
+    );
+    assert_eq!(rc, 0, "{console}");
+    let out = std::fs::read_to_string(dir.path().join("slurm-62000123.out")).unwrap();
+    let mut lines: Vec<&str> = out.lines().collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "0: main1 0 main1,sub1",
+            "1: sub1 1 main1,sub1",
+            "rc=1",
+            "srun: error: sub1: task 1: Exited with exit code 1",
+        ],
+        "{console}"
     );
 }
