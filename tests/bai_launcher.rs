@@ -43,7 +43,11 @@ fn launch(meta: &JobMeta, script: &str, extra_env: &[(&str, &str)]) -> (i32, Str
         .env("BAI_SLURM_SSH", fake_ssh())
         .env(
             "PATH",
-            format!("{}:{}", bin.join("links").display(), std::env::var("PATH").unwrap_or_default()),
+            format!(
+                "{}:{}",
+                bin.join("links").display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
         )
         .env(meta::SCRIPT_ENV, meta::encode_script(script.as_bytes()));
     for (k, v) in extra_env {

@@ -60,7 +60,10 @@ fn vfolder(client: &Client, name: &str) -> PathBuf {
             return dir;
         }
     }
-    panic!("vfolder {name} ({id}) has no directory under {}", volume.display());
+    panic!(
+        "vfolder {name} ({id}) has no directory under {}",
+        volume.display()
+    );
 }
 
 fn session(c: &Client, name: &str) -> Value {
@@ -101,7 +104,10 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
     std::fs::copy(&exe, &tmp).expect("copy the launcher into the vfolder");
     std::fs::rename(&tmp, tools.join("bai-slurm")).expect("install the launcher");
 
-    let t = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs();
+    let t = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
     let job_id = 61_000_000 + (t % 1_000_000) as u32;
     let script = "#!/bin/bash\n\
                   srun -N 2 hostname | sort | sed 's/^/host: /'\n\
@@ -130,7 +136,9 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
         launcher: "/opt/bai-slurm-mn/bai-slurm".into(),
         group: c.settings().group.clone(),
         domain: c.settings().domain.clone(),
-        image: Some(std::env::var("BAI_IMAGE").unwrap_or_else(|_| "local/bai-batch:bookworm".into())),
+        image: Some(
+            std::env::var("BAI_IMAGE").unwrap_or_else(|_| "local/bai-batch:bookworm".into()),
+        ),
         resource_group: std::env::var("BAI_SCALING_GROUP").unwrap_or_else(|_| "default".into()),
         def_mem_per_cpu: 512,
         cluster_mode: "single-node".into(),
@@ -152,7 +160,11 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
             break s;
         }
         if t0.elapsed() > Duration::from_secs(300) {
-            let _ = c.request(Method::Delete, &format!("/session/{name}?forced=true"), None);
+            let _ = c.request(
+                Method::Delete,
+                &format!("/session/{name}?forced=true"),
+                None,
+            );
             panic!("{name} did not end in 300 s (a job that never lets go of its console?): {s}");
         }
         std::thread::sleep(Duration::from_millis(500));
@@ -178,11 +190,17 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
         })
         .collect();
     assert_eq!(
-        mine.iter().filter(|l| l.starts_with("host: ")).copied().collect::<Vec<_>>(),
+        mine.iter()
+            .filter(|l| l.starts_with("host: "))
+            .copied()
+            .collect::<Vec<_>>(),
         ["host: main1", "host: sub1"],
         "{logs}"
     );
-    let mut rest: Vec<&str> = mine.into_iter().filter(|l| !l.starts_with("host: ")).collect();
+    let mut rest: Vec<&str> = mine
+        .into_iter()
+        .filter(|l| !l.starts_with("host: "))
+        .collect();
     rest.sort();
     assert_eq!(
         rest,

@@ -181,7 +181,10 @@ fn srun_outside_a_job_takes_two_nodes() {
     // Block and cyclic layouts, one line per task.
     for (case, args) in [
         ("srun_N2_n4_block", vec!["-N2", "-n4", "-l"]),
-        ("srun_N2_n4_cyclic", vec!["-N2", "-n4", "-l", "-m", "cyclic"]),
+        (
+            "srun_N2_n4_cyclic",
+            vec!["-N2", "-n4", "-l", "-m", "cyclic"],
+        ),
     ] {
         let mut a = args.clone();
         a.extend([
@@ -261,7 +264,8 @@ fn failures_on_every_node_are_reported_like_slurm() {
     theirs.retain(|l| !l.starts_with("slurmstepd-"));
     assert_eq!(ours, theirs, "{}", r.stderr);
     assert!(
-        r.stderr.contains("slurmstepd-node01: error: *** STEP 2.0 ON node01 CANCELLED AT "),
+        r.stderr
+            .contains("slurmstepd-node01: error: *** STEP 2.0 ON node01 CANCELLED AT "),
         "{}",
         r.stderr
     );

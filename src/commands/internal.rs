@@ -67,14 +67,13 @@ pub fn stepd(inv: &mut Invocation<'_>) -> i32 {
     let (node, bind) = (node.clone(), bind.clone());
     let mut stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    let code = crate::launcher::stepd::run_process(
+    crate::launcher::stepd::run_process(
         &node,
         &bind,
         &mut stdin,
         &mut StdoutThenNull(&mut out),
         Box::new(std::io::stderr()),
-    );
-    code
+    )
 }
 
 /// stdout until the first line is out, then /dev/null in its place (fd 1 itself), so the

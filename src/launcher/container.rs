@@ -8,12 +8,12 @@ use super::env::{BatchEnvFacts, batch_env};
 use super::srun_client::{Allocation, KILL_WAIT_ENV, SECRET_ENV, STEPD_ENV};
 use super::step_proto;
 use super::stepd::{CountingRegistry, StepServer, StepdProcess};
-use std::net::ToSocketAddrs;
 use crate::backend::backendai::meta::{self, JobMeta, LaunchResult, ResultKind};
 use crate::model::fname::{FnameContext, expand};
 use crate::model::{ExitStatus, MemoryRequest};
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::net::ToSocketAddrs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

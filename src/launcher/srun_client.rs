@@ -159,7 +159,12 @@ fn host_of(addr: &str) -> String {
 
 /// The environment of one task (`env_array_for_step` / `setup_env` in Slurm), plus what
 /// PyTorch-style launchers read.
-fn task_env(l: &StepLayout<'_>, node_index: usize, rank: u32, local_rank: u32) -> BTreeMap<String, String> {
+fn task_env(
+    l: &StepLayout<'_>,
+    node_index: usize,
+    rank: u32,
+    local_rank: u32,
+) -> BTreeMap<String, String> {
     let plan = l.plan;
     let mut env = plan.env.clone();
     let ntasks: u32 = l.tasks.iter().map(|t| t.len() as u32).sum();
@@ -250,7 +255,10 @@ fn connect(addr: &str, secret: &[u8]) -> std::io::Result<(BufReader<TcpStream>, 
 /// this process reached it from.
 fn ask(addr: &str, secret: &[u8], msg: &Control) -> std::io::Result<(Control, String)> {
     let (mut r, mut w) = connect(addr, secret)?;
-    let me = w.local_addr().map(|a| a.ip().to_string()).unwrap_or_default();
+    let me = w
+        .local_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_default();
     step_proto::write_control(&mut w, msg)?;
     match step_proto::read_frame(&mut r)? {
         Some(Frame::Control(Control::Refused { reason })) => Err(std::io::Error::other(reason)),
@@ -528,7 +536,11 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
         });
     }
     drop(tx);
-    let mut live: Vec<TcpStream> = writers.iter().flatten().filter_map(|w| w.try_clone().ok()).collect();
+    let mut live: Vec<TcpStream> = writers
+        .iter()
+        .flatten()
+        .filter_map(|w| w.try_clone().ok())
+        .collect();
     if launch_failed {
         // Whatever started elsewhere goes: closing the connections ends those tasks.
         for w in &live {
@@ -620,10 +632,9 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
     report_exits(err, &mut unreported, &step_nodes, node_of);
     let _ = out.flush();
     // slurm_step_launch_wait_finish: a task that ended by SIGKILL or SIGTERM.
-    if exits
-        .values()
-        .any(|&s| libc::WIFSIGNALED(s) && matches!(libc::WTERMSIG(s), libc::SIGKILL | libc::SIGTERM))
-    {
+    if exits.values().any(|&s| {
+        libc::WIFSIGNALED(s) && matches!(libc::WTERMSIG(s), libc::SIGKILL | libc::SIGTERM)
+    }) {
         let _ = writeln!(
             err,
             "srun: Force Terminated StepId={}.{step_id}",
@@ -921,10 +932,16 @@ mod tests {
         p.nodelist = Some("node02".into());
         let s = select_nodes(&p, &names, &cpus, 10).unwrap();
         assert_eq!(s.nodes, vec![1]);
-        assert_eq!(s.warnings, ["can't run 1 processes on 2 nodes, setting nnodes to 1"]);
+        assert_eq!(
+            s.warnings,
+            ["can't run 1 processes on 2 nodes, setting nnodes to 1"]
+        );
         // -n 2 -N 2 -w node02: the required node and another.
         p.ntasks = Some(2);
-        assert_eq!(select_nodes(&p, &names, &cpus, 10).unwrap().nodes, vec![0, 1]);
+        assert_eq!(
+            select_nodes(&p, &names, &cpus, 10).unwrap().nodes,
+            vec![0, 1]
+        );
         // -x node01 with -N 2 inherited.
         let mut p = plan(Some(2), Some(2));
         p.exclude = Some("node01".into());
@@ -952,13 +969,21 @@ mod tests {
         p.ntasks_per_node = Some(1);
         let s = select_nodes(&p, &names, &cpus, 10).unwrap();
         assert_eq!((s.ntasks, s.per_node), (4, None));
-        assert_eq!(s.warnings, ["can't honor --ntasks-per-node set to 1 which doesn't match the requested tasks 4 with the number of requested nodes 2. Ignoring --ntasks-per-node."]);
+        assert_eq!(
+            s.warnings,
+            [
+                "can't honor --ntasks-per-node set to 1 which doesn't match the requested tasks 4 with the number of requested nodes 2. Ignoring --ntasks-per-node."
+            ]
+        );
         // What Open MPI's mpirun runs to start its daemons: one per node.
         let mut p = plan(Some(2), Some(2));
         p.ntasks_per_node = Some(1);
         p.nodelist = Some("node[01-02]".into());
         let s = select_nodes(&p, &names, &cpus, 10).unwrap();
-        assert_eq!(layout(s.ntasks, 2, s.per_node, false), vec![vec![0], vec![1]]);
+        assert_eq!(
+            layout(s.ntasks, 2, s.per_node, false),
+            vec![vec![0], vec![1]]
+        );
         assert!(s.warnings.is_empty());
     }
 

@@ -315,7 +315,12 @@ mod tests {
         // A client's proof is no server proof (no reflection), and short nonces are refused.
         assert!(!verify_server(secret, &sn, &cn, &c));
         assert!(!verify_server(secret, &cn, &sn, &c));
-        assert!(!verify_client(secret, &sn, "ab", &client_proof(secret, &sn, "ab")));
+        assert!(!verify_client(
+            secret,
+            &sn,
+            "ab",
+            &client_proof(secret, &sn, "ab")
+        ));
         let s = server_proof(secret, &cn, &sn);
         assert!(verify_server(secret, &cn, &sn, &s));
         assert!(!verify_client(secret, &sn, &cn, &s));
@@ -330,8 +335,14 @@ mod tests {
             for secret in [&b"s3cret"[..], b"s3cret"] {
                 let (mut c, _) = l.accept().unwrap();
                 let sn = random_hex(16);
-                write_control(&mut c, &Control::Hello { nonce: sn.clone(), node: "n1".into() })
-                    .unwrap();
+                write_control(
+                    &mut c,
+                    &Control::Hello {
+                        nonce: sn.clone(),
+                        node: "n1".into(),
+                    },
+                )
+                .unwrap();
                 let Some(Frame::Control(Control::Auth { mac, nonce })) =
                     read_frame(&mut c).unwrap()
                 else {
@@ -341,7 +352,13 @@ mod tests {
                     let mac = server_proof(secret, &nonce, &sn);
                     write_control(&mut c, &Control::Welcome { mac }).unwrap();
                 } else {
-                    write_control(&mut c, &Control::Refused { reason: "no".into() }).unwrap();
+                    write_control(
+                        &mut c,
+                        &Control::Refused {
+                            reason: "no".into(),
+                        },
+                    )
+                    .unwrap();
                 }
             }
         });

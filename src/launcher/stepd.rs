@@ -481,8 +481,7 @@ pub fn run_process(
     let mut log = log;
     let mut lifeline = BufReader::new(stdin);
     let mut secret = String::new();
-    if std::io::BufRead::read_line(&mut lifeline, &mut secret).is_err()
-        || secret.trim().is_empty()
+    if std::io::BufRead::read_line(&mut lifeline, &mut secret).is_err() || secret.trim().is_empty()
     {
         let _ = writeln!(log, "step server {node}: no job secret on stdin");
         return 2;
@@ -516,11 +515,9 @@ pub fn run_process(
     let s = Arc::clone(&server);
     std::thread::spawn(move || s.serve(listener));
     let s = Arc::clone(&server);
-    if let Ok(mut signals) = signal_hook::iterator::Signals::new([
-        libc::SIGTERM,
-        libc::SIGHUP,
-        libc::SIGINT,
-    ]) {
+    if let Ok(mut signals) =
+        signal_hook::iterator::Signals::new([libc::SIGTERM, libc::SIGHUP, libc::SIGINT])
+    {
         std::thread::spawn(move || {
             if let Some(sig) = signals.forever().next() {
                 s.kill_all();
@@ -540,7 +537,6 @@ pub struct StepdProcess {
     pub addr: String,
     child: Child,
     /// Dropping it (the launcher's end) ends the server and its tasks.
-    #[allow(dead_code)]
     lifeline: std::process::ChildStdin,
 }
 

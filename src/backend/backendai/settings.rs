@@ -21,10 +21,7 @@ pub enum SettingsError {
 }
 
 /// The settings in force for this user.
-pub fn resolve(
-    loaded: &Loaded,
-    env: &BTreeMap<String, String>,
-) -> Result<Settings, SettingsError> {
+pub fn resolve(loaded: &Loaded, env: &BTreeMap<String, String>) -> Result<Settings, SettingsError> {
     let b = &loaded.config.backendai;
     let endpoint = b
         .endpoint

@@ -268,7 +268,10 @@ mod tests {
 
     #[test]
     fn jobs_of_several_nodes_take_the_first_nodes_with_room() {
-        let nodes = [Capacity { cpus: 2, mem_mb: 1000 }; 3];
+        let nodes = [Capacity {
+            cpus: 2,
+            mem_mb: 1000,
+        }; 3];
         let mut running = row(1, JobState::Running);
         running.alloc_cpus = 2;
         let two = |j: &JobRow| Request {
@@ -277,15 +280,46 @@ mod tests {
             nodes: if j.job_id == 2 { 2 } else { 1 },
             begin: None,
         };
-        let mut jobs = vec![running, row(2, JobState::Pending), row(3, JobState::Pending)];
-        let d = plan(&mut jobs, two, &nodes, |j| if j.job_id == 1 { vec![1] } else { vec![] }, 0);
+        let mut jobs = vec![
+            running,
+            row(2, JobState::Pending),
+            row(3, JobState::Pending),
+        ];
+        let d = plan(
+            &mut jobs,
+            two,
+            &nodes,
+            |j| if j.job_id == 1 { vec![1] } else { vec![] },
+            0,
+        );
         assert_eq!(d[0], (2, start(1, &[&[0, 2]])));
-        assert_eq!(d[1], (3, Decision::Wait { reason: reason::RESOURCES }));
+        assert_eq!(
+            d[1],
+            (
+                3,
+                Decision::Wait {
+                    reason: reason::RESOURCES
+                }
+            )
+        );
         // More nodes than there are: never fits, blocks nobody.
-        let many = |j: &JobRow| Request { cpus: 1, mem_mb: 1, nodes: if j.job_id == 2 { 4 } else { 1 }, begin: None };
+        let many = |j: &JobRow| Request {
+            cpus: 1,
+            mem_mb: 1,
+            nodes: if j.job_id == 2 { 4 } else { 1 },
+            begin: None,
+        };
         let mut jobs = vec![row(2, JobState::Pending), row(3, JobState::Pending)];
         let d = plan(&mut jobs, many, &nodes, |_| vec![], 0);
-        assert_eq!(d[0], (2, Decision::Wait { reason: reason::RESOURCES }));
+        assert_eq!(
+            d[0],
+            (
+                2,
+                Decision::Wait {
+                    reason: reason::RESOURCES
+                }
+            )
+        );
         assert_eq!(d[1], (3, start(1, &[&[0]])));
     }
 
