@@ -103,13 +103,16 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
     let tmp = tools.join(format!(".bai-slurm.{}", std::process::id()));
     std::fs::copy(&exe, &tmp).expect("copy the launcher into the vfolder");
     std::fs::rename(&tmp, tools.join("bai-slurm")).expect("install the launcher");
+    // `srun` in the job's PATH, as installed by `bai-slurm install-links`.
+    let _ = std::fs::remove_file(tools.join("srun"));
+    std::os::unix::fs::symlink("bai-slurm", tools.join("srun")).expect("the srun link");
 
     let t = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap()
         .as_secs();
     let job_id = 61_000_000 + (t % 1_000_000) as u32;
-    let script = "#!/bin/bash\n\
+    let script = "#!/bin/bash\necho \"path: $PATH\"\n\
                   srun -N 2 hostname | sort | sed 's/^/host: /'\n\
                   srun -N 2 -l bash -c 'echo $SLURMD_NODENAME $SLURM_NODEID $SLURM_STEP_NODELIST'\n\
                   srun -N 2 -n 2 -l bash -c 'exit $SLURM_NODEID'\necho rc=$?\n";
@@ -119,6 +122,13 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
         nodes_min: Some(2),
         // Not mounted in the containers: output goes to the session log.
         work_dir: "/nonexistent/submit/dir".into(),
+        // The submitter's PATH, as sbatch exports it: the script must get it, and the
+        // containers' entrypoint must not (it needs /usr/sbin to make the job's user).
+        environment: [(
+            "PATH".to_string(),
+            "/home/alice/bin:/opt/bai-slurm-mn:/usr/bin:/bin".to_string(),
+        )]
+        .into(),
         ..Default::default()
     };
     let job = JobMeta {
@@ -178,6 +188,11 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
         (r.kind, r.exit.code, r.exit.signal),
         (ResultKind::Exited, 0, 0),
         "{s}\n{logs}"
+    );
+    assert!(
+        logs.lines()
+            .any(|l| l == "path: /home/alice/bin:/opt/bai-slurm-mn:/usr/bin:/bin"),
+        "{logs}"
     );
     let mine: Vec<&str> = logs
         .lines()

@@ -184,7 +184,12 @@ impl JobStepServers {
 
 /// Runs the job; returns the launcher's exit status (the script's, so the session's result
 /// agrees with the job).
-pub fn run(encoded_meta: &str, env: BTreeMap<String, String>, console: &mut dyn Write) -> i32 {
+pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut dyn Write) -> i32 {
+    // The job's own PATH (the session's environ carries it under another name, so that
+    // the container's entrypoint ran with the image's).
+    if let Some(path) = env.remove(meta::PATH_ENV) {
+        env.insert("PATH".into(), path);
+    }
     let signals = match signal_hook::iterator::Signals::new(batch::HANDLED_SIGNALS) {
         Ok(s) => s,
         Err(e) => {

@@ -15,6 +15,8 @@ use serde::{Deserialize, Serialize};
 pub const LAUNCH_COMMAND: &str = "__bai-launch";
 /// Environ key holding the batch script (base64).
 pub const SCRIPT_ENV: &str = "BAI_SLURM_SCRIPT";
+/// Environ key holding the job's PATH (the container's entrypoint needs the image's own).
+pub const PATH_ENV: &str = "BAI_SLURM_PATH";
 /// The line the launcher prints last: `__BAI_SLURM_RESULT__ <kind> <rc>:<sig>`.
 pub const RESULT_MARKER: &str = "__BAI_SLURM_RESULT__";
 
