@@ -409,3 +409,54 @@ else:
         "{rows:?}"
     );
 }
+
+/// MPICH's `mpiexec` inside a two-node job: Hydra reads the allocation from the job's
+/// environment and starts its proxies with our srun (one per node); the ranks on both nodes
+/// then talk to each other. Needs MPICH (`mpich` and `libmpich-dev`, which .ci/run installs).
+#[test]
+fn mpich_mpiexec_runs_ranks_on_both_nodes() {
+    let have = |p: &str| {
+        std::process::Command::new(p)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    assert!(
+        have("mpicc") && have("mpiexec"),
+        "MPICH is needed: apt-get install mpich libmpich-dev (.ci/run does)"
+    );
+    let c = two_nodes();
+    let hello = c.path("hello");
+    let built = std::process::Command::new("mpicc")
+        .arg("-o")
+        .arg(&hello)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mpi/hello.c"))
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    c.write_script(
+        "mpi.sh",
+        &format!("{SH}#SBATCH -N 2 -n 4\nmpiexec -n 4 ./hello\necho rc=$?\n"),
+    );
+    let id = c.submit(&["mpi.sh"]);
+    let rows = c.wait_done(&id.to_string(), secs(90));
+    let out = c.read(&format!("slurm-{id}.out"));
+    let mut lines: Vec<&str> = out.lines().collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "rank 0 of 4 on node01: sum 10",
+            "rank 1 of 4 on node01: sum 10",
+            "rank 2 of 4 on node02: sum 10",
+            "rank 3 of 4 on node02: sum 10",
+            "rc=0",
+        ],
+        "{rows:?}"
+    );
+    // The proxies were one srun step over both nodes.
+    assert!(
+        rows.contains(&(format!("{id}.0"), "COMPLETED".into(), "0:0".into())),
+        "{rows:?}"
+    );
+}
