@@ -592,7 +592,15 @@ impl StepdProcess {
             Err(_) => return fail(&mut child, format!("no answer within {timeout:?}")),
         };
         let Some(addr) = line.trim().strip_prefix("LISTENING ") else {
-            let status = child.try_wait().ok().flatten();
+            // It said nothing: give it a moment to end, to report how it ended.
+            let mut status = None;
+            for _ in 0..40 {
+                status = child.try_wait().ok().flatten();
+                if status.is_some() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
             return fail(
                 &mut child,
                 match status {
