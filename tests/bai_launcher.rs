@@ -189,3 +189,36 @@ fn srun_reaches_the_other_containers_step_servers() {
         "{console}"
     );
 }
+
+#[test]
+fn a_container_whose_step_server_cannot_start_fails_the_job_at_launch() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = meta_for(
+        dir.path(),
+        JobSpec {
+            nodes_min: Some(2),
+            ..Default::default()
+        },
+    );
+    let (rc, console) = launch(
+        &m,
+        "#!/bin/sh\necho ran\n",
+        &[
+            ("BACKENDAI_CLUSTER_HOST", "main1"),
+            ("BACKENDAI_CLUSTER_HOSTS", "sub1,main1"),
+            ("BAI_SLURM_SSH", "/bin/false"),
+        ],
+    );
+    assert_eq!(rc, 1);
+    assert!(
+        console.contains(
+            "slurmstepd: error: cannot start the step server of sub1: it ended (exit status: 1)"
+        ),
+        "{console}"
+    );
+    assert_eq!(
+        meta::parse_result(&console).unwrap().kind,
+        ResultKind::LaunchFailed
+    );
+    assert!(!dir.path().join("slurm-62000123.out").exists());
+}
