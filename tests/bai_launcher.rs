@@ -60,10 +60,11 @@ fn launch(meta: &JobMeta, script: &str, extra_env: &[(&str, &str)]) -> (i32, Str
     )
 }
 
-fn meta_for(dir: &std::path::Path, spec: JobSpec) -> JobMeta {
+/// Each test its own job id: the launcher keeps the script under /tmp/bai-slurm-<id>.
+fn meta_for(dir: &std::path::Path, spec: JobSpec, job_id: u32) -> JobMeta {
     JobMeta {
         v: 1,
-        job_id: 62_000_123,
+        job_id,
         user: "alice".into(),
         uid: 1001,
         gid: 1001,
@@ -87,6 +88,7 @@ fn runs_the_script_writes_slurm_files_and_reports_the_exit_code() {
             ntasks: Some(2),
             ..Default::default()
         },
+        62000123,
     );
     let script = "#!/bin/bash\necho \"$SLURM_JOB_ID $SLURM_JOB_NAME $SLURM_JOB_NODELIST $SLURMD_NODENAME $SLURM_NTASKS $SLURM_TASKS_PER_NODE\"\nexit 3\n";
     let (rc, console) = launch(
@@ -117,6 +119,7 @@ fn a_time_limit_ends_the_job_with_slurms_signals() {
             time_limit: Some(TimeLimit::Minutes(1)),
             ..Default::default()
         },
+        62000124,
     );
     let start = std::time::Instant::now();
     let (_, console) = launch(
@@ -127,7 +130,7 @@ fn a_time_limit_ends_the_job_with_slurms_signals() {
     assert!(start.elapsed().as_secs() >= 59);
     let r = meta::parse_result(&console).unwrap();
     assert_eq!(r.kind, ResultKind::TimedOut);
-    let out = std::fs::read_to_string(dir.path().join("slurm-62000123.out")).unwrap();
+    let out = std::fs::read_to_string(dir.path().join("slurm-62000124.out")).unwrap();
     assert!(
         out.contains("DUE TO TIME LIMIT") && out.contains("term"),
         "{out}"
@@ -139,6 +142,7 @@ fn output_goes_to_the_session_log_when_the_directory_is_not_mounted() {
     let m = meta_for(
         std::path::Path::new("/nonexistent/submit/dir"),
         JobSpec::default(),
+        62000125,
     );
     let (rc, console) = launch(&m, "#!/bin/sh\necho from-job\n", &[]);
     assert_eq!(rc, 0);
@@ -163,6 +167,7 @@ fn srun_reaches_the_other_containers_step_servers() {
             ntasks: Some(2),
             ..Default::default()
         },
+        62000126,
     );
     let script = "#!/bin/bash\nsrun -l bash -c 'echo $SLURMD_NODENAME $SLURM_NODEID $SLURM_STEP_NODELIST'\n\
                   srun -N 2 -l bash -c 'exit $SLURM_NODEID'\necho rc=$?\n";
@@ -175,7 +180,7 @@ fn srun_reaches_the_other_containers_step_servers() {
         ],
     );
     assert_eq!(rc, 0, "{console}");
-    let out = std::fs::read_to_string(dir.path().join("slurm-62000123.out")).unwrap();
+    let out = std::fs::read_to_string(dir.path().join("slurm-62000126.out")).unwrap();
     let mut lines: Vec<&str> = out.lines().collect();
     lines.sort();
     assert_eq!(
@@ -199,6 +204,7 @@ fn a_container_whose_step_server_cannot_start_fails_the_job_at_launch() {
             nodes_min: Some(2),
             ..Default::default()
         },
+        62000127,
     );
     let (rc, console) = launch(
         &m,
@@ -220,5 +226,5 @@ fn a_container_whose_step_server_cannot_start_fails_the_job_at_launch() {
         meta::parse_result(&console).unwrap().kind,
         ResultKind::LaunchFailed
     );
-    assert!(!dir.path().join("slurm-62000123.out").exists());
+    assert!(!dir.path().join("slurm-62000127.out").exists());
 }

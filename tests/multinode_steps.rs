@@ -410,11 +410,12 @@ else:
     );
 }
 
-/// MPICH's `mpiexec` inside a two-node job: Hydra reads the allocation from the job's
-/// environment and starts its proxies with our srun (one per node); the ranks on both nodes
-/// then talk to each other. Needs MPICH (`mpich` and `libmpich-dev`, which .ci/run installs).
+/// MPICH inside a two-node job, both ways: `mpiexec` (Hydra reads the allocation from the
+/// job's environment and starts its proxies with our srun, one per node) and `srun` alone
+/// (the ranks get PMI-1 from the step servers). The ranks on both nodes then talk to each
+/// other. Needs MPICH (`mpich` and `libmpich-dev`, which .ci/run installs).
 #[test]
-fn mpich_mpiexec_runs_ranks_on_both_nodes() {
+fn mpich_ranks_run_on_both_nodes_by_mpiexec_and_by_srun() {
     let have = |p: &str| {
         std::process::Command::new(p)
             .arg("--version")
@@ -434,9 +435,13 @@ fn mpich_mpiexec_runs_ranks_on_both_nodes() {
         .output()
         .unwrap();
     assert!(built.status.success(), "{built:?}");
+    // Once through Hydra (its proxies started by srun), once started by srun directly
+    // (the ranks find each other through the step servers' PMI-1).
     c.write_script(
         "mpi.sh",
-        &format!("{SH}#SBATCH -N 2 -n 4\nmpiexec -n 4 ./hello\necho rc=$?\n"),
+        &format!(
+            "{SH}#SBATCH -N 2 -n 4\nmpiexec -n 4 ./hello\necho rc=$?\nsrun ./hello | sed 's/^/srun /'\n"
+        ),
     );
     let id = c.submit(&["mpi.sh"]);
     let rows = c.wait_done(&id.to_string(), secs(90));
@@ -451,6 +456,10 @@ fn mpich_mpiexec_runs_ranks_on_both_nodes() {
             "rank 2 of 4 on node02: sum 10",
             "rank 3 of 4 on node02: sum 10",
             "rc=0",
+            "srun rank 0 of 4 on node01: sum 10",
+            "srun rank 1 of 4 on node01: sum 10",
+            "srun rank 2 of 4 on node02: sum 10",
+            "srun rank 3 of 4 on node02: sum 10",
         ],
         "{rows:?}"
     );

@@ -2,6 +2,7 @@
 //! node's step server start them, prints their output (with `-l` labels), reports task
 //! failures in Slurm's words and returns srun's exit status.
 
+use super::pmi::{FenceCollector, PmiJob};
 use super::step_proto::{self, Control, Frame, TaskSpec};
 use crate::model::hostlist;
 use std::collections::BTreeMap;
@@ -278,6 +279,8 @@ enum Event {
         status: i32,
     },
     Message(String),
+    /// A node's PMI fence (its new puts).
+    Fence(Vec<(String, String)>),
     Lost {
         node: usize,
         error: String,
@@ -452,8 +455,19 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
         cpus,
         launch_host,
     };
+    // Every step is one PMI-1 job (MPICH's simple PMI), whether or not it runs MPI.
+    let pmi_job = PmiJob {
+        kvsname: format!("kvs_{}_{step_id}", alloc.job_id),
+        size: ntasks,
+        preset: super::pmi::process_mapping(&tasks)
+            .map(|m| ("PMI_process_mapping".to_string(), m))
+            .into_iter()
+            .collect(),
+    };
     let (tx, rx) = mpsc::channel::<Event>();
-    let mut writers: Vec<Option<TcpStream>> = Vec::new();
+    // One lock per node connection: stdin, signals and PMI fences are written from
+    // different threads, and their frames must not interleave.
+    let mut writers: Vec<Option<Shared>> = Vec::new();
     let mut launch_failed = false;
     for (i, (node, addr)) in step_nodes.iter().enumerate() {
         let specs: Vec<TaskSpec> = tasks[i]
@@ -485,6 +499,7 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                 &Control::Launch {
                     step_id,
                     tasks: specs,
+                    pmi: Some(pmi_job.clone()),
                 },
             )?;
             Ok((reader, writer))
@@ -501,7 +516,7 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                 break;
             }
         };
-        writers.push(writer.try_clone().ok());
+        writers.push(Some(std::sync::Arc::new(std::sync::Mutex::new(writer))));
         let tx = tx.clone();
         std::thread::spawn(move || {
             loop {
@@ -514,6 +529,9 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                     }
                     Ok(Some(Frame::Control(Control::Message { text }))) => {
                         let _ = tx.send(Event::Message(text));
+                    }
+                    Ok(Some(Frame::Control(Control::PmiFence { kvs }))) => {
+                        let _ = tx.send(Event::Fence(kvs));
                     }
                     Ok(Some(Frame::Control(Control::Refused { reason }))) => {
                         let _ = tx.send(Event::Lost {
@@ -536,15 +554,13 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
         });
     }
     drop(tx);
-    let mut live: Vec<TcpStream> = writers
-        .iter()
-        .flatten()
-        .filter_map(|w| w.try_clone().ok())
-        .collect();
+    let live: Vec<Shared> = writers.iter().flatten().cloned().collect();
     if launch_failed {
         // Whatever started elsewhere goes: closing the connections ends those tasks.
         for w in &live {
-            let _ = w.shutdown(std::net::Shutdown::Both);
+            if let Ok(w) = w.lock() {
+                let _ = w.shutdown(std::net::Shutdown::Both);
+            }
         }
         let _ = writeln!(err, "srun: error: Application launch failed");
         finish_step(alloc, step_id, ("FAILED", 1, 0));
@@ -552,15 +568,15 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
     }
     if let Some(node0) = tasks.iter().position(|t| t.contains(&0))
         && let Some(Some(w)) = writers.get(node0)
-        && let Ok(w) = w.try_clone()
     {
-        forward_stdin(w);
+        forward_stdin(std::sync::Arc::clone(w));
     }
     let width = ntasks.saturating_sub(1).to_string().len();
     let mut partial: BTreeMap<(u32, bool), Vec<u8>> = BTreeMap::new();
     let mut exits: BTreeMap<u32, i32> = BTreeMap::new();
     let mut unreported: Vec<(u32, i32)> = Vec::new();
     let mut cancelled = false;
+    let mut fences = FenceCollector::default();
     let node_of = |rank: u32| tasks.iter().position(|t| t.contains(&rank)).unwrap_or(0);
     loop {
         let event = match rx.recv_timeout(std::time::Duration::from_millis(50)) {
@@ -604,8 +620,8 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                         "srun: launch/slurm: _step_signal: Terminating StepId={}.{step_id}",
                         alloc.job_id
                     );
-                    for w in live.iter_mut() {
-                        let _ = step_proto::write_control(
+                    for w in &live {
+                        send_to(
                             w,
                             &Control::Cancel {
                                 job_id: alloc.job_id,
@@ -618,6 +634,13 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             }
             Event::Message(text) => {
                 let _ = writeln!(err, "{text}");
+            }
+            Event::Fence(kvs) => {
+                if let Some(all) = fences.arrive(kvs, live.len()) {
+                    for w in &live {
+                        send_to(w, &Control::PmiFenceDone { kvs: all.clone() });
+                    }
+                }
             }
             Event::Lost { node, error } => {
                 report_exits(err, &mut unreported, &step_nodes, node_of);
@@ -659,27 +682,28 @@ fn finish_step(alloc: &Allocation, step_id: u32, (state, code, signal): (&str, i
     );
 }
 
+/// A node connection several threads write to.
+type Shared = std::sync::Arc<std::sync::Mutex<TcpStream>>;
+
+fn send_to(w: &Shared, msg: &Control) -> bool {
+    w.lock()
+        .is_ok_and(|mut s| step_proto::write_control(&mut *s, msg).is_ok())
+}
+
 /// Streams srun's stdin to task 0, as Slurm does.
-fn forward_stdin(w: TcpStream) {
+fn forward_stdin(w: Shared) {
     std::thread::spawn(move || {
-        let mut w = w;
         let mut stdin = std::io::stdin().lock();
         let mut buf = [0u8; 8192];
         loop {
             match stdin.read(&mut buf) {
                 Ok(0) | Err(_) => {
-                    let _ = step_proto::write_control(&mut w, &Control::Stdin { data: Vec::new() });
+                    send_to(&w, &Control::Stdin { data: Vec::new() });
                     break;
                 }
                 Ok(n) => {
-                    if step_proto::write_control(
-                        &mut w,
-                        &Control::Stdin {
-                            data: buf[..n].to_vec(),
-                        },
-                    )
-                    .is_err()
-                    {
+                    let data = buf[..n].to_vec();
+                    if !send_to(&w, &Control::Stdin { data }) {
                         break;
                     }
                 }

@@ -64,8 +64,18 @@ pub enum Control {
     },
     /// Server -> client: done.
     Ok,
-    /// Client -> server: start these tasks of step `step_id` on this node.
-    Launch { step_id: u32, tasks: Vec<TaskSpec> },
+    /// Client -> server: start these tasks of step `step_id` on this node (with a PMI
+    /// server for them when `pmi` is given).
+    Launch {
+        step_id: u32,
+        tasks: Vec<TaskSpec>,
+        #[serde(default)]
+        pmi: Option<super::pmi::PmiJob>,
+    },
+    /// Server -> client: every local rank is in a PMI barrier; these are the node's new puts.
+    PmiFence { kvs: Vec<(String, String)> },
+    /// Client -> server: every node's puts; the barrier is over.
+    PmiFenceDone { kvs: Vec<(String, String)> },
     /// Client -> server: deliver a signal to every task of this connection's step.
     Signal { signal: i32 },
     /// Client -> server: cancel this connection's tasks as slurmstepd cancels a step:

@@ -3,6 +3,7 @@
 //! started there; their output and exit statuses stream back over the same connection.
 //! Node 0's server also hands out step ids and records steps (for sacct).
 
+use super::pmi::{NodePmi, PmiJob};
 use super::step_proto::{self, Control, Frame, TaskSpec};
 use std::io::{BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -164,8 +165,8 @@ impl StepServer {
                     send(&writer, &Control::Ok)?;
                 }
                 Frame::Control(Control::Ping) => send(&writer, &Control::Ok)?,
-                Frame::Control(Control::Launch { tasks, .. }) => {
-                    return run_tasks(&self.node, tasks, reader, writer, &self.task_groups);
+                Frame::Control(Control::Launch { tasks, pmi, .. }) => {
+                    return run_tasks(&self.node, tasks, pmi, reader, writer, &self.task_groups);
                 }
                 _ => {
                     send(
@@ -186,6 +187,10 @@ fn send(w: &Arc<Mutex<TcpStream>>, msg: &Control) -> std::io::Result<()> {
         .lock()
         .map_err(|_| std::io::Error::other("writer poisoned"))?;
     step_proto::write_control(&mut *s, msg)
+}
+
+fn pmi_size(p: &Option<Arc<NodePmi>>) -> u32 {
+    p.as_ref().map_or(0, |p| p.size())
 }
 
 /// Finds a program the way execvp would, in the task's PATH.
@@ -218,11 +223,23 @@ enum Event {
 fn run_tasks(
     node: &str,
     tasks: Vec<TaskSpec>,
+    pmi: Option<PmiJob>,
     mut reader: BufReader<TcpStream>,
     writer: Arc<Mutex<TcpStream>>,
     all_groups: &Mutex<Vec<i32>>,
 ) -> std::io::Result<()> {
     let (tx, rx) = mpsc::channel::<Event>();
+    // The tasks' PMI server: a fence goes to srun over this connection.
+    let node_pmi = pmi.map(|job| {
+        let w = Arc::clone(&writer);
+        NodePmi::new(
+            job,
+            tasks.len(),
+            Box::new(move |kvs| {
+                let _ = send(&w, &Control::PmiFence { kvs });
+            }),
+        )
+    });
     let mut pids = Vec::new();
     let mut stdin_of_rank0 = None;
     let mut children: Vec<(u32, Child)> = Vec::new();
@@ -256,12 +273,43 @@ fn run_tasks(
             }
         };
         cmd.stdout(to_file(&t.stdout)?).stderr(to_file(&t.stderr)?);
+        // PMI: one end of a socket pair stays open across exec as PMI_FD.
+        let mut pmi_conn = None;
+        if node_pmi.is_some() {
+            let (ours, theirs) = std::os::unix::net::UnixStream::pair()?;
+            use std::os::fd::IntoRawFd;
+            let fd = theirs.into_raw_fd();
+            cmd.env("PMI_FD", fd.to_string())
+                .env("PMI_RANK", t.rank.to_string())
+                .env("PMI_SIZE", pmi_size(&node_pmi).to_string());
+            // SAFETY: only fcntl(2) on a descriptor this process owns, between fork and exec.
+            unsafe {
+                cmd.pre_exec(move || {
+                    if libc::fcntl(fd, libc::F_SETFD, 0) < 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+            pmi_conn = Some((ours, fd));
+        }
         cmd.stdin(if t.rank == 0 {
             Stdio::piped()
         } else {
             Stdio::null()
         });
-        let mut child = match cmd.spawn() {
+        let spawned = cmd.spawn();
+        if let Some((ours, fd)) = pmi_conn {
+            // SAFETY: the task's end, now inherited by the task; ours no longer needs it.
+            unsafe { libc::close(fd) };
+            if spawned.is_ok()
+                && let Some(p) = &node_pmi
+            {
+                let p = Arc::clone(p);
+                std::thread::spawn(move || p.serve(ours));
+            }
+        }
+        let mut child = match spawned {
             Ok(c) => c,
             Err(e) => {
                 failed_to_start.push((
@@ -345,6 +393,7 @@ fn run_tasks(
     let groups: Vec<i32> = pids.iter().map(|(_, p)| *p).collect();
     let control_groups = groups.clone();
     let control_writer = Arc::clone(&writer);
+    let control_pmi = node_pmi.clone();
     let node = node.to_string();
     std::thread::spawn(move || {
         let mut stdin = stdin_of_rank0;
@@ -394,6 +443,11 @@ fn run_tasks(
                             unsafe { libc::killpg(pg, libc::SIGKILL) };
                         }
                     });
+                }
+                Ok(Some(Frame::Control(Control::PmiFenceDone { kvs }))) => {
+                    if let Some(p) = &control_pmi {
+                        p.fence_done(kvs);
+                    }
                 }
                 Ok(Some(Frame::Control(Control::Stdin { data }))) => {
                     if data.is_empty() {
@@ -583,9 +637,8 @@ impl StepdProcess {
             let _ = child.wait();
             Err(std::io::Error::other(why))
         };
-        if let Err(e) = started {
-            return fail(&mut child, format!("cannot hand it the job's secret: {e}"));
-        }
+        // A failed write means it is gone already: its answer (none) and status tell more.
+        let _ = started;
         let line = match rx.recv_timeout(timeout) {
             Ok(Ok(line)) => line,
             Ok(Err(e)) => return fail(&mut child, e.to_string()),
