@@ -41,6 +41,8 @@ fn launch(meta: &JobMeta, script: &str, extra_env: &[(&str, &str)]) -> (i32, Str
     cmd.arg("__bai-launch")
         .arg(meta.encode())
         .env("BAI_SLURM_SSH", fake_ssh())
+        // There is no sub1 here to wait for.
+        .env("BAI_SLURM_SSH_WAIT", "0")
         .env(
             "PATH",
             format!(

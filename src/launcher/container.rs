@@ -49,6 +49,28 @@ fn cluster_hosts(env: &BTreeMap<String, String>, this: &str) -> Vec<String> {
 pub struct Ssh {
     pub program: String,
     pub args: Vec<String>,
+    /// Where the other containers' SSH servers listen.
+    pub port: u16,
+    /// How long to wait for them to listen (`BAI_SLURM_SSH_WAIT` seconds, default 120).
+    pub wait: Duration,
+}
+
+/// Waits until `host:port` takes connections (or `limit` passes; ssh then says why not).
+fn wait_for_port(host: &str, port: u16, limit: Duration) {
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        let up = (host, port)
+            .to_socket_addrs()
+            .ok()
+            .and_then(|mut a| a.next())
+            .is_some_and(|addr| {
+                std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(2)).is_ok()
+            });
+        if up {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
 }
 
 impl Ssh {
@@ -80,10 +102,16 @@ impl Ssh {
         }
         Ssh {
             program: env
-                .get("BAI_SLURM_SSH")
+                .get(crate::envvars::BAI_SLURM_SSH)
                 .cloned()
                 .unwrap_or_else(|| "ssh".into()),
             args,
+            port: 2200,
+            wait: Duration::from_secs(
+                env.get(crate::envvars::BAI_SLURM_SSH_WAIT)
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(120),
+            ),
         }
     }
 }
@@ -125,6 +153,9 @@ impl JobStepServers {
         let mut nodes = vec![(hosts[0].clone(), addr)];
         let mut remote = Vec::new();
         for host in &hosts[1..] {
+            // The containers of a session start together: the other's SSH server may not
+            // listen yet when this one's startup command runs.
+            wait_for_port(host, ssh.port, ssh.wait);
             let mut cmd = std::process::Command::new(&ssh.program);
             cmd.args(&ssh.args)
                 .arg(host)
