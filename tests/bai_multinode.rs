@@ -179,9 +179,19 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
         }
         std::thread::sleep(Duration::from_millis(500));
     };
-    let (_, v) = c
-        .request(Method::Get, &format!("/session/{name}/logs"), None)
-        .expect("logs");
+    // The logs of a session that just ended can take a moment to be served.
+    let mut tries = 0;
+    let v = loop {
+        match c.request(Method::Get, &format!("/session/{name}/logs"), None) {
+            Ok((_, v)) => break v,
+            Err(e) if tries < 10 => {
+                tries += 1;
+                eprintln!("logs of {name} ({s}): {e}; again");
+                std::thread::sleep(Duration::from_secs(1));
+            }
+            Err(e) => panic!("logs of {name} ({s}): {e}"),
+        }
+    };
     let logs = strip_ansi(v["result"]["logs"].as_str().unwrap_or_default());
     let r = meta::parse_result(&logs).unwrap_or_else(|| panic!("no result in {logs}"));
     assert_eq!(
