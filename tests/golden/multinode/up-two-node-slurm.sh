@@ -50,7 +50,7 @@ C
 chmod 644 $D/slurm.conf
 printf 'CgroupPlugin=cgroup/v1\nCgroupAutomount=no\n' > $D/cgroup.conf
 export SLURM_CONF=$D/slurm.conf
-if ! [[ -S $RUN/munge.sock ]] && true; then
+if ! [[ -S $RUN/munge.sock ]]; then
   chown munge:munge $RUN; chmod 700 $RUN;
   runuser -u munge -- /usr/sbin/munged -f --socket=$RUN/munge.sock --pid-file=$RUN/munged.pid --log-file=$RUN/munged.log --seed-file=$RUN/munged.seed
   chown root:root $RUN; chmod 755 $RUN
