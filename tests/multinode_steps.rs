@@ -469,3 +469,51 @@ fn mpich_ranks_run_on_both_nodes_by_mpiexec_and_by_srun() {
         "{rows:?}"
     );
 }
+
+#[test]
+fn srun_refusals_and_signals_inside_a_two_node_job_read_like_slurm() {
+    let c = two_nodes();
+    c.write_script("errs.sh", &golden("sbatch_N2_errors.sh"));
+    let id = c.submit(&["errs.sh"]);
+    c.wait_done(&id.to_string(), secs(90));
+    // `hostname` printed this machine's name; the reference machine was `vm`.
+    let host = nix::unistd::gethostname().unwrap().into_string().unwrap();
+    let ours: String = c
+        .read("mn_errs.out")
+        .lines()
+        .map(|l| {
+            if l == host {
+                "vm\n".to_string()
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    // Up to the I/O patterns (their %N is the host's name there, the node's here).
+    let cut = |t: &str| -> Vec<String> {
+        let head = t.split("== io patterns").next().unwrap_or_default();
+        let mut v: Vec<String> = head
+            .lines()
+            .map(|l| {
+                l.replace("job 11:", "job J:")
+                    .replace("StepId=11.", "StepId=J.")
+                    .replace(&format!("job {id}:"), "job J:")
+                    .replace(&format!("StepId={id}."), "StepId=J.")
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(cut(&ours), cut(&golden("sbatch_N2_errors.out")), "{ours}");
+    let mut files: Vec<String> = std::fs::read_dir(&c.work)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("io-"))
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [0, 1, 2, 3].map(|t| format!("io-{id}-2-{t}-{}-node0{}.txt", t / 2, t / 2 + 1))
+    );
+}
