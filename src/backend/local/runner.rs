@@ -108,7 +108,7 @@ fn file_id(path: &std::path::Path) -> Option<(u64, u64)> {
 
 /// This program's path, even after the file was replaced (Linux then shows the old file
 /// as `<path> (deleted)`).
-fn own_executable() -> Option<std::path::PathBuf> {
+pub(crate) fn own_executable() -> Option<std::path::PathBuf> {
     let p = std::env::current_exe().ok()?;
     let text = p.to_string_lossy();
     Some(match text.strip_suffix(" (deleted)") {
