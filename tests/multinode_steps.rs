@@ -57,8 +57,10 @@ fn env_by_rank(text: &str, labelled: bool) -> BTreeMap<u32, BTreeMap<String, Str
     out
 }
 
-/// Values that name this run (ids, pids, ports, paths, the cluster) rather than the layout.
-const RUN_SPECIFIC: [&str; 12] = [
+/// Values that name this run (ids, pids, ports, paths, the cluster, the submitter's nice
+/// value) rather than the layout.
+const RUN_SPECIFIC: [&str; 13] = [
+    "SLURM_PRIO_PROCESS",
     "SLURM_JOBID",
     "SLURM_JOB_ID",
     "SLURM_TASK_PID",
