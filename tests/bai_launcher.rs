@@ -20,9 +20,17 @@ fn fake_ssh() -> std::path::PathBuf {
     static PATH: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
     PATH.get_or_init(|| {
         use std::os::unix::fs::PermissionsExt;
-        let p = std::env::temp_dir().join(format!("bai-fake-ssh-{}", std::process::id()));
-        std::fs::write(&p, FAKE_SSH).unwrap();
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        // Beside the test binaries (nothing left in /tmp); written whole, then renamed.
+        let dir = std::path::Path::new(env!("CARGO_BIN_EXE_bai-slurm"))
+            .parent()
+            .unwrap()
+            .join("links");
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("fake-ssh");
+        let tmp = dir.join(format!("fake-ssh.{}", std::process::id()));
+        std::fs::write(&tmp, FAKE_SSH).unwrap();
+        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::rename(&tmp, &p).unwrap();
         p
     })
     .clone()
