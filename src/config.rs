@@ -42,6 +42,9 @@ pub struct LocalConfig {
     pub max_array_size: Option<u32>,
     /// The first job id of a new state directory (Slurm's FirstJobId).
     pub first_job_id: Option<u32>,
+    /// Simulated nodes: this machine shown as that many nodes (each with `cpus` and
+    /// `memory_mb`), whose step servers listen on 127.0.0.2, 127.0.0.3, ... (default 1).
+    pub nodes: Option<u32>,
 }
 
 #[derive(Debug, Clone, Deserialize, Default)]
@@ -92,6 +95,8 @@ pub struct BackendAiConfig {
     pub users: BTreeMap<String, String>,
     /// Seconds between SIGTERM and SIGKILL at a job's time limit (Slurm's KillWait).
     pub kill_wait: Option<u32>,
+    /// Sessions per GraphQL page of squeue/sacct/scontrol (default 1000).
+    pub page_size: Option<u64>,
 }
 
 #[derive(Debug, Clone, Deserialize, Default, PartialEq, Eq)]

@@ -17,3 +17,16 @@ pub const BACKEND_SECRET_KEY: &str = "BACKEND_SECRET_KEY";
 pub const BACKEND_DOMAIN: &str = "BACKEND_DOMAIN";
 pub const BACKEND_GROUP: &str = "BACKEND_GROUP";
 pub const BACKEND_SKIP_SSLCERT_VALIDATION: &str = "BACKEND_SKIP_SSLCERT_VALIDATION";
+
+/// Inside a job (set by the launchers, read by srun and the step servers; also
+/// `launcher::srun_client::{STEPD_ENV, SECRET_ENV, KILL_WAIT_ENV}`): the step servers
+/// (`node=host:port,...`), the job's secret, and KillWait for cancelled steps.
+pub const BAI_SLURM_STEPD: &str = "BAI_SLURM_STEPD";
+pub const BAI_SLURM_JOB_SECRET: &str = "BAI_SLURM_JOB_SECRET";
+pub const BAI_SLURM_KILL_WAIT: &str = "BAI_SLURM_KILL_WAIT";
+/// In a Backend.AI session: the ssh program node 0's launcher starts the other containers'
+/// step servers with (default `ssh`), how many seconds it waits for their SSH servers
+/// (default 120), and the job's PATH (`backendai::meta::PATH_ENV`).
+pub const BAI_SLURM_SSH: &str = "BAI_SLURM_SSH";
+pub const BAI_SLURM_SSH_WAIT: &str = "BAI_SLURM_SSH_WAIT";
+pub const BAI_SLURM_PATH: &str = "BAI_SLURM_PATH";

@@ -69,16 +69,28 @@ fn task_failures_are_reported_and_accounted() {
         out.contains("srun: error: node01: task 0: Exited with exit code 7\nrc=7\n"),
         "{out}"
     );
+    // A task that died of SIGKILL or SIGTERM: srun says it forced the step's end, as a
+    // real srun does (tests/golden/multinode/srun_N2_exits.stderr).
     assert!(
-        out.contains("srun: error: node01: task 0: Killed\nrc=137\n"),
+        out.contains(&format!(
+            "srun: error: node01: task 0: Killed\nsrun: Force Terminated StepId={id}.1\nrc=137\n"
+        )),
         "{out}"
     );
-    // --kill-on-bad-exit: task 1's failure ends task 0 long before its 30 s sleep.
+    // --kill-on-bad-exit: task 1's failure cancels the step (SIGTERM, as slurmstepd does),
+    // which ends task 0 long before its 30 s sleep.
     assert!(
-        out.contains("srun: error: node01: task 1: Exited with exit code 5"),
+        out.contains(&format!(
+            "srun: error: node01: task 1: Exited with exit code 5\n\
+             srun: launch/slurm: _step_signal: Terminating StepId={id}.2\n\
+             slurmstepd-node01: error: *** STEP {id}.2 ON node01 CANCELLED AT "
+        )),
         "{out}"
     );
-    assert!(out.contains("srun: error: node01: task 0: Killed"), "{out}");
+    assert!(
+        out.contains("srun: error: node01: task 0: Terminated\n"),
+        "{out}"
+    );
     assert!(
         out.contains("slurmstepd: error: execve(): nosuchprogram: No such file or directory"),
         "{out}"

@@ -284,7 +284,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mem-bind -d
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mem-per-cpu -d 'maximum amount of real memory per allocated cpu required by the job.' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mem-per-gpu -d 'real memory required per allocated GPU' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mincpus -d 'minimum number of logical processors (threads) per node' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mpi -d 'type of MPI being used [bai-slurm: ignored with a warning (has no effect here: no PMI is offered, see docs/COMPAT.md)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l mpi -d 'type of MPI being used [bai-slurm: ignored with a warning (has no effect here: every step offers PMI-1 (MPICH\'s simple PMI), see docs/COMPAT.md)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l msg-timeout -d 'seconds to wait for messages from the job step [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l network -d 'network resources the job needs [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l nice -d 'decrease scheduling priority by value' -r

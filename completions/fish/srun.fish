@@ -58,7 +58,7 @@ complete -c srun -l mem-bind -d 'bind memory to locality domains [bai-slurm: ign
 complete -c srun -l mem-per-cpu -d 'maximum amount of real memory per allocated cpu required by the job.' -r
 complete -c srun -l mem-per-gpu -d 'real memory required per allocated GPU' -r
 complete -c srun -l mincpus -d 'minimum number of logical processors (threads) per node' -r
-complete -c srun -l mpi -d 'type of MPI being used [bai-slurm: ignored with a warning (has no effect here: no PMI is offered, see docs/COMPAT.md)]' -r
+complete -c srun -l mpi -d 'type of MPI being used [bai-slurm: ignored with a warning (has no effect here: every step offers PMI-1 (MPICH\'s simple PMI), see docs/COMPAT.md)]' -r
 complete -c srun -l msg-timeout -d 'seconds to wait for messages from the job step [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c srun -l network -d 'network resources the job needs [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c srun -l nice -d 'decrease scheduling priority by value' -r

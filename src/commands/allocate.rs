@@ -5,7 +5,7 @@
 use crate::backend::{AllocationDetails, Cluster};
 use crate::cli::Invocation;
 use crate::launcher::env::{AllocationUser, BatchEnvFacts, allocation_env};
-use crate::launcher::srun_client::{self, Allocation, SECRET_ENV, STEPD_ENV};
+use crate::launcher::srun_client::{self, Allocation, KILL_WAIT_ENV, SECRET_ENV, STEPD_ENV};
 use crate::model::{ExitStatus, JobSpec};
 use crate::options::job_opts::{self, BuildContext, JobOptions};
 use crate::options::srun::SrunRequest;
@@ -101,6 +101,7 @@ pub fn obtain(
 /// The job-level environment of the allocation, for `who`.
 pub fn env_of(
     inv: &Invocation<'_>,
+    cluster: &dyn Cluster,
     id: u32,
     details: &AllocationDetails,
     spec: &JobSpec,
@@ -140,6 +141,7 @@ pub fn env_of(
     base.insert("SLURM_SUBMIT_HOST".into(), crate::sys::hostname());
     let mut env = allocation_env(&base, &facts, who);
     env.insert(STEPD_ENV.into(), Allocation::stepd_value(&details.nodes));
+    env.insert(KILL_WAIT_ENV.into(), kill_wait(cluster).to_string());
     env.insert(SECRET_ENV.into(), details.secret.clone());
     env
 }
@@ -167,12 +169,13 @@ pub fn run_in_new_allocation(
         Ok(a) => a,
         Err(code) => return code,
     };
-    let env = env_of(inv, id, &details, &spec, AllocationUser::Srun);
+    let env = env_of(inv, cluster, id, &details, &spec, AllocationUser::Srun);
     let alloc = Allocation {
         job_id: id,
         nodes: details.nodes.clone(),
         secret: details.secret.as_bytes().to_vec(),
-        cpus_per_node: details.cpus_per_node,
+        cpus_per_node: vec![details.cpus_per_node; details.nodes.len()],
+        kill_wait: kill_wait(cluster),
     };
     let mut plan = super::srun::step_plan(inv, req);
     plan.env = env;
@@ -187,4 +190,14 @@ pub fn run_in_new_allocation(
         inv.error(&format!("Unable to release job allocation {id}: {e}"));
     }
     code
+}
+
+/// The cluster's KillWait in seconds (as `scontrol show config` gives it), else Slurm's 30.
+fn kill_wait(cluster: &dyn Cluster) -> u32 {
+    cluster
+        .config()
+        .iter()
+        .find(|(k, _)| k == "KillWait")
+        .and_then(|(_, v)| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(30)
 }

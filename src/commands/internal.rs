@@ -63,3 +63,40 @@ pub fn bai_launch(inv: &mut Invocation<'_>) -> i32 {
     let env = inv.env.clone();
     crate::launcher::container::run(&meta, env, inv.out)
 }
+
+/// `bai-slurm __stepd NODE BIND`: one node's step server (see `launcher::stepd::run_process`).
+pub fn stepd(inv: &mut Invocation<'_>) -> i32 {
+    let [node, bind] = inv.args.as_slice() else {
+        return 2;
+    };
+    let (node, bind) = (node.clone(), bind.clone());
+    let mut stdin = std::io::stdin().lock();
+    let mut out = std::io::stdout().lock();
+    crate::launcher::stepd::run_process(
+        &node,
+        &bind,
+        &mut stdin,
+        &mut StdoutThenNull(&mut out),
+        Box::new(std::io::stderr()),
+    )
+}
+
+/// stdout until the first line is out, then /dev/null in its place (fd 1 itself), so the
+/// step server and its tasks hold no pipe of whoever started it.
+struct StdoutThenNull<'a>(&'a mut std::io::StdoutLock<'static>);
+
+impl std::io::Write for StdoutThenNull<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()?;
+        let null = std::fs::OpenOptions::new().write(true).open("/dev/null")?;
+        use std::os::fd::AsRawFd;
+        // SAFETY: dup2(2) onto fd 1, which this process owns; `null` closes after.
+        if unsafe { libc::dup2(null.as_raw_fd(), 1) } < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
+    }
+}

@@ -56,6 +56,7 @@ pub const INTERNAL_COMMANDS: &[(&str, Run)] = &[
     ("__local-runner", internal::runner),
     ("__launch", internal::launch),
     ("__bai-launch", internal::bai_launch),
+    ("__stepd", internal::stepd),
     ("__generate", generate::generate),
     ("__complete", generate::complete),
 ];

@@ -37,7 +37,7 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         Err(code) => return code,
     };
     let _ = writeln!(inv.err, "salloc: Granted job allocation {id}");
-    let env = allocate::env_of(inv, id, &details, &spec, AllocationUser::Salloc);
+    let env = allocate::env_of(inv, cluster, id, &details, &spec, AllocationUser::Salloc);
     let argv = if req.argv.is_empty() {
         vec![
             inv.var_nonempty("SHELL")

@@ -5,11 +5,15 @@
 
 use super::batch::{self, BatchPlan, Ending};
 use super::env::{BatchEnvFacts, batch_env};
+use super::srun_client::{Allocation, KILL_WAIT_ENV, SECRET_ENV, STEPD_ENV};
+use super::step_proto;
+use super::stepd::{CountingRegistry, StepServer, StepdProcess};
 use crate::backend::backendai::meta::{self, JobMeta, LaunchResult, ResultKind};
 use crate::model::fname::{FnameContext, expand};
 use crate::model::{ExitStatus, MemoryRequest};
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::net::ToSocketAddrs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -39,9 +43,184 @@ fn cluster_hosts(env: &BTreeMap<String, String>, this: &str) -> Vec<String> {
     hosts
 }
 
+/// How node 0's launcher reaches the other containers of its session: their SSH servers
+/// (port 2200, the session's cluster keypair, as Backend.AI prepares them).
+#[derive(Debug, Clone)]
+pub struct Ssh {
+    pub program: String,
+    pub args: Vec<String>,
+    /// Where the other containers' SSH servers listen.
+    pub port: u16,
+    /// How long to wait for them to listen (`BAI_SLURM_SSH_WAIT` seconds, default 120).
+    pub wait: Duration,
+}
+
+/// Waits until `host:port` takes connections (or `limit` passes; ssh then says why not).
+fn wait_for_port(host: &str, port: u16, limit: Duration) {
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        let up = (host, port)
+            .to_socket_addrs()
+            .ok()
+            .and_then(|mut a| a.next())
+            .is_some_and(|addr| {
+                std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(2)).is_ok()
+            });
+        if up {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+impl Ssh {
+    pub fn from_env(env: &BTreeMap<String, String>) -> Ssh {
+        let mut args: Vec<String> = [
+            "-p",
+            "2200",
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "StrictHostKeyChecking=no",
+            "-o",
+            "UserKnownHostsFile=/dev/null",
+            "-o",
+            "LogLevel=ERROR",
+            "-o",
+            "ConnectTimeout=20",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // OpenSSH reads the passwd entry's ~/.ssh/config, not $HOME's; the cluster keys are
+        // set up in the work user's home (/home/work), so name that config when it is not ours.
+        let home = env.get("HOME").cloned().unwrap_or_default();
+        let work_config = std::path::Path::new("/home/work/.ssh/config");
+        if !std::path::Path::new(&home).join(".ssh/config").is_file() && work_config.is_file() {
+            args.insert(0, work_config.display().to_string());
+            args.insert(0, "-F".into());
+        }
+        Ssh {
+            program: env
+                .get(crate::envvars::BAI_SLURM_SSH)
+                .cloned()
+                .unwrap_or_else(|| "ssh".into()),
+            args,
+            port: 2200,
+            wait: Duration::from_secs(
+                env.get(crate::envvars::BAI_SLURM_SSH_WAIT)
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(120),
+            ),
+        }
+    }
+}
+
+/// The step servers of a job's session, one per container.
+struct JobStepServers {
+    local: std::sync::Arc<StepServer>,
+    remote: Vec<StepdProcess>,
+    nodes: Vec<(String, String)>,
+    secret: String,
+    kill_wait: u32,
+}
+
+impl JobStepServers {
+    fn start(hosts: &[String], kill_wait: u32, ssh: &Ssh) -> std::io::Result<JobStepServers> {
+        let secret = step_proto::random_hex(32);
+        let exe = std::env::current_exe()?;
+        // This container's server listens on its address in the session's network only (a
+        // job of one container, or a name that does not resolve: on loopback).
+        let bind = if hosts.len() > 1 {
+            let own = format!("{}:0", hosts[0]);
+            own.to_socket_addrs()
+                .ok()
+                .and_then(|mut a| a.next())
+                .map_or_else(|| "127.0.0.1:0".to_string(), |a| a.to_string())
+        } else {
+            "127.0.0.1:0".to_string()
+        };
+        let listener = std::net::TcpListener::bind(&bind)?;
+        let addr = listener.local_addr()?.to_string();
+        let local = std::sync::Arc::new(StepServer::new(
+            hosts[0].clone(),
+            secret.as_bytes().to_vec(),
+            std::sync::Arc::new(CountingRegistry::default()),
+            Box::new(std::io::stderr()),
+        ));
+        let s = std::sync::Arc::clone(&local);
+        std::thread::spawn(move || s.serve(listener));
+        let mut nodes = vec![(hosts[0].clone(), addr)];
+        let mut remote = Vec::new();
+        for host in &hosts[1..] {
+            // The containers of a session start together: the other's SSH server may not
+            // listen yet when this one's startup command runs.
+            wait_for_port(host, ssh.port, ssh.wait);
+            let mut cmd = std::process::Command::new(&ssh.program);
+            cmd.args(&ssh.args)
+                .arg(host)
+                .arg(exe.display().to_string())
+                .arg("__stepd")
+                .arg(host)
+                .arg(format!("{host}:0"));
+            let started = StepdProcess::start(
+                host,
+                cmd,
+                secret.as_bytes(),
+                Duration::from_secs(60),
+                Some(Box::new(std::io::stderr())),
+            )
+            .and_then(|p| StepdProcess::ping(&p.addr, secret.as_bytes()).map(|_| p));
+            match started {
+                Ok(p) => {
+                    nodes.push((host.clone(), p.addr.clone()));
+                    remote.push(p);
+                }
+                Err(e) => {
+                    local.kill_all();
+                    for p in remote {
+                        p.stop();
+                    }
+                    return Err(std::io::Error::other(format!(
+                        "cannot start the step server of {host}: {e}"
+                    )));
+                }
+            }
+        }
+        Ok(JobStepServers {
+            local,
+            remote,
+            nodes,
+            secret,
+            kill_wait,
+        })
+    }
+
+    fn env(&self) -> BTreeMap<String, String> {
+        let mut env = BTreeMap::new();
+        env.insert(STEPD_ENV.into(), Allocation::stepd_value(&self.nodes));
+        env.insert(SECRET_ENV.into(), self.secret.clone());
+        env.insert(KILL_WAIT_ENV.into(), self.kill_wait.to_string());
+        env
+    }
+
+    /// The job is over: its steps end on every node.
+    fn stop(self) {
+        self.local.kill_all();
+        for p in self.remote {
+            p.stop();
+        }
+    }
+}
+
 /// Runs the job; returns the launcher's exit status (the script's, so the session's result
 /// agrees with the job).
-pub fn run(encoded_meta: &str, env: BTreeMap<String, String>, console: &mut dyn Write) -> i32 {
+pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut dyn Write) -> i32 {
+    // The job's own PATH (the session's environ carries it under another name, so that
+    // the container's entrypoint ran with the image's).
+    if let Some(path) = env.remove(meta::PATH_ENV) {
+        env.insert("PATH".into(), path);
+    }
     let signals = match signal_hook::iterator::Signals::new(batch::HANDLED_SIGNALS) {
         Ok(s) => s,
         Err(e) => {
@@ -59,13 +238,31 @@ pub fn run(encoded_meta: &str, env: BTreeMap<String, String>, console: &mut dyn 
         .get(meta::SCRIPT_ENV)
         .and_then(|s| meta::decode_script(s))
         .unwrap_or_default();
-    let ending = match prepare(&meta, &script, env, console) {
-        Ok(plan) => batch::run(&plan, signals, |_| {}),
-        Err(e) => {
+    let node = env
+        .get("BACKENDAI_CLUSTER_HOST")
+        .cloned()
+        .unwrap_or_else(crate::sys::short_hostname);
+    let hosts = cluster_hosts(&env, &node);
+    // The step servers: this container's in this process, the others' over SSH. Their
+    // stderr (refusals, failures) goes to ours: the session log.
+    let servers = JobStepServers::start(&hosts, meta.kill_wait.max(1), &Ssh::from_env(&env));
+    let ending = match (&servers, prepare(&meta, &script, env, console)) {
+        (Ok(servers), Ok(mut plan)) => {
+            plan.env.extend(servers.env());
+            batch::run(&plan, signals, |_| {})
+        }
+        (Err(e), _) => {
+            let _ = writeln!(console, "slurmstepd: error: {e}");
+            Ending::LaunchFailed(ExitStatus::code(1))
+        }
+        (_, Err(e)) => {
             let _ = writeln!(console, "slurmstepd: error: {e}");
             Ending::LaunchFailed(ExitStatus::code(1))
         }
     };
+    if let Ok(servers) = servers {
+        servers.stop();
+    }
     let (kind, exit) = match ending {
         Ending::Exited(s) => (ResultKind::Exited, s),
         Ending::TimedOut(s) => (ResultKind::TimedOut, s),

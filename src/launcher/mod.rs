@@ -4,6 +4,7 @@
 pub mod batch;
 pub mod container;
 pub mod env;
+pub mod pmi;
 pub mod srun_client;
 pub mod step_proto;
 pub mod stepd;

@@ -2,6 +2,7 @@
 //! node's step server start them, prints their output (with `-l` labels), reports task
 //! failures in Slurm's words and returns srun's exit status.
 
+use super::pmi::{FenceCollector, PmiJob};
 use super::step_proto::{self, Control, Frame, TaskSpec};
 use crate::model::hostlist;
 use std::collections::BTreeMap;
@@ -12,6 +13,8 @@ use std::sync::mpsc;
 /// Variables that tell job processes where the step servers are and the job's secret.
 pub const STEPD_ENV: &str = "BAI_SLURM_STEPD";
 pub const SECRET_ENV: &str = "BAI_SLURM_JOB_SECRET";
+/// Seconds between SIGTERM and SIGKILL when a step is cancelled (Slurm's KillWait).
+pub const KILL_WAIT_ENV: &str = "BAI_SLURM_KILL_WAIT";
 
 /// The allocation a step runs in, as the job's environment describes it.
 #[derive(Debug, Clone)]
@@ -20,7 +23,25 @@ pub struct Allocation {
     /// Node names in allocation order, with their step server addresses.
     pub nodes: Vec<(String, String)>,
     pub secret: Vec<u8>,
-    pub cpus_per_node: u32,
+    /// CPUs of the job on each node, in node order.
+    pub cpus_per_node: Vec<u32>,
+    pub kill_wait: u32,
+}
+
+/// `2(x3),1` -> [2, 2, 2, 1] (SLURM_JOB_CPUS_PER_NODE, SLURM_TASKS_PER_NODE).
+pub fn expand_run_length(v: &str) -> Option<Vec<u32>> {
+    let mut out = Vec::new();
+    for part in v.split(',') {
+        match part.split_once("(x") {
+            Some((n, times)) => {
+                let n: u32 = n.parse().ok()?;
+                let times: usize = times.strip_suffix(')')?.parse().ok()?;
+                out.extend(std::iter::repeat_n(n, times));
+            }
+            None => out.push(part.parse().ok()?),
+        }
+    }
+    Some(out)
 }
 
 impl Allocation {
@@ -38,15 +59,21 @@ impl Allocation {
         if nodes.is_empty() {
             return None;
         }
-        let cpus_per_node = env
+        let mut cpus_per_node = env
             .get("SLURM_JOB_CPUS_PER_NODE")
-            .and_then(|v| v.split(['(', ',']).next()?.parse().ok())
-            .unwrap_or(1);
+            .and_then(|v| expand_run_length(v))
+            .unwrap_or_default();
+        let last = cpus_per_node.last().copied().unwrap_or(1);
+        cpus_per_node.resize(nodes.len(), last);
         Some(Allocation {
             job_id,
             nodes,
             secret: env.get(SECRET_ENV)?.as_bytes().to_vec(),
             cpus_per_node,
+            kill_wait: env
+                .get(KILL_WAIT_ENV)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(30),
         })
     }
 
@@ -111,56 +138,68 @@ pub fn layout(ntasks: u32, nnodes: u32, per_node: Option<u32>, cyclic: bool) -> 
     nodes
 }
 
+/// Where a step runs: its nodes (name, server address), the tasks of each, and facts every
+/// task's environment shares.
+struct StepLayout<'a> {
+    plan: &'a StepPlan,
+    job_id: u32,
+    step_id: u32,
+    nodes: Vec<(String, String)>,
+    tasks: Vec<Vec<u32>>,
+    cpus: Vec<u32>,
+    /// srun's own address as the step servers see it (SLURM_LAUNCH_NODE_IPADDR).
+    launch_host: String,
+}
+
+fn host_of(addr: &str) -> String {
+    addr.rsplit_once(':')
+        .map_or(addr, |(h, _)| h)
+        .trim_matches(['[', ']'])
+        .to_string()
+}
+
 /// The environment of one task (`env_array_for_step` / `setup_env` in Slurm), plus what
 /// PyTorch-style launchers read.
-#[allow(clippy::too_many_arguments)]
 fn task_env(
-    plan: &StepPlan,
-    alloc: &Allocation,
-    step_id: u32,
-    step_nodes: &[(String, String)],
-    tasks: &[Vec<u32>],
+    l: &StepLayout<'_>,
     node_index: usize,
     rank: u32,
     local_rank: u32,
 ) -> BTreeMap<String, String> {
+    let plan = l.plan;
     let mut env = plan.env.clone();
-    let ntasks: u32 = tasks.iter().map(|t| t.len() as u32).sum();
-    let names: Vec<&str> = step_nodes.iter().map(|(n, _)| n.as_str()).collect();
+    let ntasks: u32 = l.tasks.iter().map(|t| t.len() as u32).sum();
+    let names: Vec<&str> = l.nodes.iter().map(|(n, _)| n.as_str()).collect();
     let step_nodelist = hostlist::compress(&names);
-    let per_node: Vec<u32> = tasks.iter().map(|t| t.len() as u32).collect();
+    let per_node: Vec<u32> = l.tasks.iter().map(|t| t.len() as u32).collect();
     let per_node_str = hostlist::run_length(&per_node);
-    let (node, addr) = &step_nodes[node_index];
-    let launch_host = addr
-        .rsplit_once(':')
-        .map_or("127.0.0.1", |(h, _)| h)
-        .to_string();
+    let (node, addr) = &l.nodes[node_index];
     let port = addr.rsplit_once(':').map_or("0", |(_, p)| p).to_string();
     let mut set = |k: &str, v: String| {
         env.insert(k.to_string(), v);
     };
-    set("SLURM_STEP_ID", step_id.to_string());
-    set("SLURM_STEPID", step_id.to_string());
+    set("SLURM_STEP_ID", l.step_id.to_string());
+    set("SLURM_STEPID", l.step_id.to_string());
     set("SLURM_STEP_NODELIST", step_nodelist.clone());
-    set("SLURM_STEP_NUM_NODES", step_nodes.len().to_string());
+    set("SLURM_STEP_NUM_NODES", l.nodes.len().to_string());
     set("SLURM_STEP_NUM_TASKS", ntasks.to_string());
     set("SLURM_STEP_TASKS_PER_NODE", per_node_str.clone());
     set("SLURM_STEP_LAUNCHER_PORT", port.clone());
-    set("SLURM_SRUN_COMM_HOST", launch_host.clone());
+    set("SLURM_SRUN_COMM_HOST", l.launch_host.clone());
     set("SLURM_SRUN_COMM_PORT", port);
-    set("SLURM_LAUNCH_NODE_IPADDR", launch_host);
+    set("SLURM_LAUNCH_NODE_IPADDR", l.launch_host.clone());
     set("SLURM_PROCID", rank.to_string());
     set("SLURM_LOCALID", local_rank.to_string());
     set("SLURM_NODEID", node_index.to_string());
     set(
         "SLURM_GTIDS",
-        tasks[node_index]
+        l.tasks[node_index]
             .iter()
             .map(u32::to_string)
             .collect::<Vec<_>>()
             .join(","),
     );
-    set("SLURM_CPUS_ON_NODE", alloc.cpus_per_node.to_string());
+    set("SLURM_CPUS_ON_NODE", l.cpus[node_index].to_string());
     if plan.in_existing_job {
         set(
             "SLURM_DISTRIBUTION",
@@ -170,16 +209,16 @@ fn task_env(
     set("SLURM_UMASK", format!("{:04o}", plan.umask));
     set("SLURMD_NODENAME", node.clone());
     set("SLURM_TOPOLOGY_ADDR", node.clone());
-    set("SLURM_NNODES", step_nodes.len().to_string());
+    set("SLURM_NNODES", l.nodes.len().to_string());
     set("SLURM_NTASKS", ntasks.to_string());
     set("SLURM_NPROCS", ntasks.to_string());
     set("SLURM_TASKS_PER_NODE", per_node_str);
     set("SLURM_NODELIST", step_nodelist);
     set("SLURM_TOPOLOGY_ADDR_PATTERN", "node".to_string());
     if plan.in_existing_job
-        && let Some(v) = env_get(&plan.env, "SLURM_JOB_CPUS_PER_NODE")
+        && let Some(v) = plan.env.get("SLURM_JOB_CPUS_PER_NODE")
     {
-        set("SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", v);
+        set("SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", v.clone());
     }
     if let Some(c) = plan.cpus_per_task {
         set("SLURM_CPUS_PER_TASK", c.to_string());
@@ -187,54 +226,44 @@ fn task_env(
     if plan.label {
         set("SLURM_LABELIO", "1".to_string());
     }
-    // What torch.distributed and friends read: rank 0's node is the rendezvous point.
-    let master = step_nodes[0]
-        .1
-        .rsplit_once(':')
-        .map_or("127.0.0.1", |(h, _)| h)
-        .to_string();
-    set("MASTER_ADDR", master);
-    set(
-        "MASTER_PORT",
-        (20000 + alloc.job_id % 20000 + step_id % 100).to_string(),
-    );
+    // What torch.distributed and friends read: rank 0's node is the rendezvous point, on
+    // a port derived from the job and step (the same for every task of the step).
+    set("MASTER_ADDR", host_of(&l.nodes[0].1));
+    set("MASTER_PORT", master_port(l.job_id, l.step_id).to_string());
     set("WORLD_SIZE", ntasks.to_string());
     set("RANK", rank.to_string());
     set("LOCAL_RANK", local_rank.to_string());
-    set("LOCAL_WORLD_SIZE", tasks[node_index].len().to_string());
+    set("LOCAL_WORLD_SIZE", l.tasks[node_index].len().to_string());
+    set("GROUP_RANK", node_index.to_string());
     env
 }
 
-fn env_get(env: &BTreeMap<String, String>, k: &str) -> Option<String> {
-    env.get(k).cloned()
+/// The rendezvous port of a step: in 20000-39999, from the job and step ids.
+pub fn master_port(job_id: u32, step_id: u32) -> u32 {
+    20000 + (job_id.wrapping_mul(97).wrapping_add(step_id)) % 20000
 }
 
-/// Connects to a step server and proves the job's secret.
+/// Connects to a step server; both sides prove they know the job's secret.
 fn connect(addr: &str, secret: &[u8]) -> std::io::Result<(BufReader<TcpStream>, TcpStream)> {
     let stream = TcpStream::connect(addr)?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut writer = stream;
-    match step_proto::read_frame(&mut reader)? {
-        Some(Frame::Control(Control::Hello { nonce, .. })) => {
-            step_proto::write_control(
-                &mut writer,
-                &Control::Auth {
-                    mac: step_proto::answer(secret, &nonce),
-                },
-            )?;
-        }
-        _ => return Err(std::io::Error::other("the step server did not greet")),
-    }
+    step_proto::client_handshake(&mut reader, &mut writer, secret)?;
     Ok((reader, writer))
 }
 
-/// Asks node 0's server for something and waits for its answer.
-fn ask(addr: &str, secret: &[u8], msg: &Control) -> std::io::Result<Control> {
+/// Asks node 0's server for something and waits for its answer; also says which address
+/// this process reached it from.
+fn ask(addr: &str, secret: &[u8], msg: &Control) -> std::io::Result<(Control, String)> {
     let (mut r, mut w) = connect(addr, secret)?;
+    let me = w
+        .local_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_default();
     step_proto::write_control(&mut w, msg)?;
     match step_proto::read_frame(&mut r)? {
         Some(Frame::Control(Control::Refused { reason })) => Err(std::io::Error::other(reason)),
-        Some(Frame::Control(c)) => Ok(c),
+        Some(Frame::Control(c)) => Ok((c, me)),
         _ => Err(std::io::Error::other("no answer from the step server")),
     }
 }
@@ -249,53 +278,165 @@ enum Event {
         rank: u32,
         status: i32,
     },
+    Message(String),
+    /// A node's PMI fence (its new puts).
+    Fence(Vec<(String, String)>),
     Lost {
         node: usize,
         error: String,
     },
 }
 
+/// The nodes and task counts of a step, decided as srun does inside an allocation (with
+/// its warnings), or srun's error message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    /// Indexes into the allocation's nodes.
+    pub nodes: Vec<usize>,
+    pub ntasks: u32,
+    pub per_node: Option<u32>,
+    pub warnings: Vec<String>,
+}
+
+pub fn select_nodes(
+    plan: &StepPlan,
+    alloc_nodes: &[String],
+    cpus: &[u32],
+    job_id: u32,
+) -> Result<Selection, String> {
+    let unavailable = || {
+        format!(
+            "Unable to create step for job {job_id}: Requested node configuration is not available"
+        )
+    };
+    let required: Vec<String> = match plan.nodelist.as_deref() {
+        Some(w) => hostlist::expand(w).ok_or_else(unavailable)?,
+        None => Vec::new(),
+    };
+    if required.iter().any(|n| !alloc_nodes.contains(n)) {
+        return Err(unavailable());
+    }
+    let excluded: Vec<String> = match plan.exclude.as_deref() {
+        Some(x) => hostlist::expand(x).unwrap_or_default(),
+        None => Vec::new(),
+    };
+    if required.iter().any(|n| excluded.contains(n)) {
+        return Err(unavailable());
+    }
+    let candidates: Vec<usize> = (0..alloc_nodes.len())
+        .filter(|&i| !excluded.contains(&alloc_nodes[i]))
+        .collect();
+    let mut warnings = Vec::new();
+    let mut nnodes = match plan.nodes {
+        Some(n) => n.max(required.len() as u32),
+        None if !required.is_empty() => required.len() as u32,
+        None => {
+            let want = plan.ntasks.unwrap_or(candidates.len() as u32);
+            (candidates.len() as u32).min(want.max(1))
+        }
+    };
+    if nnodes as usize > candidates.len() {
+        let mut msg = format!(
+            "Only allocated {} nodes asked for {nnodes}",
+            candidates.len()
+        );
+        if !excluded.is_empty() {
+            msg.push_str("\nAre required nodes explicitly excluded?");
+        }
+        return Err(msg);
+    }
+    let mut per_node = plan.ntasks_per_node;
+    let ntasks = match (plan.ntasks, per_node) {
+        (Some(n), Some(tpn)) if n != tpn * nnodes => {
+            warnings.push(format!(
+                "can't honor --ntasks-per-node set to {tpn} which doesn't match the requested tasks {n} with the number of requested nodes {nnodes}. Ignoring --ntasks-per-node."
+            ));
+            per_node = None;
+            n
+        }
+        (Some(n), _) => n,
+        (None, Some(tpn)) => tpn * nnodes,
+        (None, None) => nnodes,
+    };
+    if ntasks < nnodes {
+        warnings.push(format!(
+            "can't run {ntasks} processes on {nnodes} nodes, setting nnodes to {ntasks}"
+        ));
+        nnodes = ntasks.max(1);
+    }
+    // The required nodes, then the others in allocation order.
+    let mut chosen: Vec<usize> = candidates
+        .iter()
+        .copied()
+        .filter(|&i| required.contains(&alloc_nodes[i]))
+        .collect();
+    for &i in &candidates {
+        if chosen.len() >= nnodes as usize {
+            break;
+        }
+        if !chosen.contains(&i) {
+            chosen.push(i);
+        }
+    }
+    chosen.sort_unstable();
+    let sel = Selection {
+        nodes: chosen,
+        ntasks,
+        per_node,
+        warnings,
+    };
+    // Each node's tasks times their CPUs must fit in what the job holds there (-O is
+    // ignored here, so this always applies).
+    let cpt = plan.cpus_per_task.unwrap_or(1);
+    let tasks = layout(ntasks, nnodes, sel.per_node, plan.cyclic);
+    for (slot, &i) in tasks.iter().zip(&sel.nodes) {
+        if slot.len() as u32 * cpt > cpus.get(i).copied().unwrap_or(u32::MAX) {
+            return Err(format!(
+                "Unable to create step for job {job_id}: More processors requested than permitted"
+            ));
+        }
+    }
+    Ok(sel)
+}
+
 /// Runs the step; returns srun's exit status.
 pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    // Nodes of the step: -w picks, -x removes, -N takes the first N, else as many as tasks need.
-    let mut candidates: Vec<(String, String)> = alloc.nodes.clone();
-    if let Some(w) = plan.nodelist.as_deref().and_then(hostlist::expand) {
-        candidates.retain(|(n, _)| w.contains(n));
+    let names: Vec<String> = alloc.nodes.iter().map(|(n, _)| n.clone()).collect();
+    let sel = match select_nodes(plan, &names, &alloc.cpus_per_node, alloc.job_id) {
+        Ok(s) => s,
+        Err(msg) => {
+            for line in msg.lines() {
+                let _ = writeln!(err, "srun: error: {line}");
+            }
+            return 1;
+        }
+    };
+    for w in &sel.warnings {
+        let _ = writeln!(err, "srun: Warning: {w}");
     }
-    if let Some(x) = plan.exclude.as_deref().and_then(hostlist::expand) {
-        candidates.retain(|(n, _)| !x.contains(n));
-    }
-    if candidates.is_empty() {
-        let _ = writeln!(
-            err,
-            "srun: error: Unable to create step for job {}: Requested node configuration is not available",
-            alloc.job_id
-        );
-        return 1;
-    }
-    let ntasks = plan.ntasks.unwrap_or_else(|| {
-        plan.nodes.unwrap_or(candidates.len() as u32) * plan.ntasks_per_node.unwrap_or(1)
-    });
-    let nnodes = plan
+    let ntasks = sel.ntasks;
+    let nnodes = sel.nodes.len() as u32;
+    let step_nodes: Vec<(String, String)> =
+        sel.nodes.iter().map(|&i| alloc.nodes[i].clone()).collect();
+    let cpus: Vec<u32> = sel
         .nodes
-        .unwrap_or_else(|| (candidates.len() as u32).min(ntasks.max(1)))
-        .min(candidates.len() as u32)
-        .max(1);
-    let step_nodes: Vec<(String, String)> = candidates.into_iter().take(nnodes as usize).collect();
-    let tasks = layout(ntasks, nnodes, plan.ntasks_per_node, plan.cyclic);
-    let names: Vec<&str> = step_nodes.iter().map(|(n, _)| n.as_str()).collect();
-    let step_id = match ask(
+        .iter()
+        .map(|&i| alloc.cpus_per_node.get(i).copied().unwrap_or(1))
+        .collect();
+    let tasks = layout(ntasks, nnodes, sel.per_node, plan.cyclic);
+    let step_names: Vec<&str> = step_nodes.iter().map(|(n, _)| n.as_str()).collect();
+    let (step_id, launch_host) = match ask(
         &alloc.nodes[0].1,
         &alloc.secret,
         &Control::AllocateStep {
             name: plan.name.clone(),
             ntasks,
             nnodes,
-            nodes: hostlist::compress(&names),
+            nodes: hostlist::compress(&step_names),
             cpus: ntasks * plan.cpus_per_task.unwrap_or(1),
         },
     ) {
-        Ok(Control::StepAllocated { step_id }) => step_id,
+        Ok((Control::StepAllocated { step_id }, me)) => (step_id, me),
         Ok(_) | Err(_) => {
             let _ = writeln!(
                 err,
@@ -305,8 +446,29 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             return 1;
         }
     };
+    let l = StepLayout {
+        plan,
+        job_id: alloc.job_id,
+        step_id,
+        nodes: step_nodes.clone(),
+        tasks: tasks.clone(),
+        cpus,
+        launch_host,
+    };
+    // Every step is one PMI-1 job (MPICH's simple PMI), whether or not it runs MPI.
+    let pmi_job = PmiJob {
+        kvsname: format!("kvs_{}_{step_id}", alloc.job_id),
+        size: ntasks,
+        preset: super::pmi::process_mapping(&tasks)
+            .map(|m| ("PMI_process_mapping".to_string(), m))
+            .into_iter()
+            .collect(),
+    };
     let (tx, rx) = mpsc::channel::<Event>();
-    let mut writers: Vec<TcpStream> = Vec::new();
+    // One lock per node connection: stdin, signals and PMI fences are written from
+    // different threads, and their frames must not interleave.
+    let mut writers: Vec<Option<Shared>> = Vec::new();
+    let mut launch_failed = false;
     for (i, (node, addr)) in step_nodes.iter().enumerate() {
         let specs: Vec<TaskSpec> = tasks[i]
             .iter()
@@ -315,16 +477,7 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                 rank,
                 local_rank: local as u32,
                 argv: plan.argv.clone(),
-                env: task_env(
-                    plan,
-                    alloc,
-                    step_id,
-                    &step_nodes,
-                    &tasks,
-                    i,
-                    rank,
-                    local as u32,
-                ),
+                env: task_env(&l, i, rank, local as u32),
                 cwd: plan.cwd.clone(),
                 stdout: plan
                     .stdout
@@ -337,9 +490,21 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             })
             .collect();
         if specs.is_empty() {
+            writers.push(None);
             continue;
         }
-        let (mut reader, mut writer) = match connect(addr, &alloc.secret) {
+        let launched = connect(addr, &alloc.secret).and_then(|(reader, mut writer)| {
+            step_proto::write_control(
+                &mut writer,
+                &Control::Launch {
+                    step_id,
+                    tasks: specs,
+                    pmi: Some(pmi_job.clone()),
+                },
+            )?;
+            Ok((reader, writer))
+        });
+        let (mut reader, writer) = match launched {
             Ok(c) => c,
             Err(e) => {
                 let _ = writeln!(
@@ -347,28 +512,11 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                     "srun: error: Task launch for StepId={}.{step_id} failed on node {node}: {e}",
                     alloc.job_id
                 );
-                return 1;
+                launch_failed = true;
+                break;
             }
         };
-        if step_proto::write_control(
-            &mut writer,
-            &Control::Launch {
-                step_id,
-                tasks: specs,
-            },
-        )
-        .is_err()
-        {
-            let _ = writeln!(
-                err,
-                "srun: error: Task launch for StepId={}.{step_id} failed on node {node}",
-                alloc.job_id
-            );
-            return 1;
-        }
-        if let Ok(w) = writer.try_clone() {
-            writers.push(w);
-        }
+        writers.push(Some(std::sync::Arc::new(std::sync::Mutex::new(writer))));
         let tx = tx.clone();
         std::thread::spawn(move || {
             loop {
@@ -378,6 +526,12 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                     }
                     Ok(Some(Frame::Control(Control::Exited { rank, status }))) => {
                         let _ = tx.send(Event::Exited { rank, status });
+                    }
+                    Ok(Some(Frame::Control(Control::Message { text }))) => {
+                        let _ = tx.send(Event::Message(text));
+                    }
+                    Ok(Some(Frame::Control(Control::PmiFence { kvs }))) => {
+                        let _ = tx.send(Event::Fence(kvs));
                     }
                     Ok(Some(Frame::Control(Control::Refused { reason }))) => {
                         let _ = tx.send(Event::Lost {
@@ -400,13 +554,40 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
         });
     }
     drop(tx);
-    forward_stdin(&writers, &tasks, &step_nodes);
+    let live: Vec<Shared> = writers.iter().flatten().cloned().collect();
+    if launch_failed {
+        // Whatever started elsewhere goes: closing the connections ends those tasks.
+        for w in &live {
+            if let Ok(w) = w.lock() {
+                let _ = w.shutdown(std::net::Shutdown::Both);
+            }
+        }
+        let _ = writeln!(err, "srun: error: Application launch failed");
+        finish_step(alloc, step_id, ("FAILED", 1, 0));
+        return 1;
+    }
+    if let Some(node0) = tasks.iter().position(|t| t.contains(&0))
+        && let Some(Some(w)) = writers.get(node0)
+    {
+        forward_stdin(std::sync::Arc::clone(w));
+    }
     let width = ntasks.saturating_sub(1).to_string().len();
     let mut partial: BTreeMap<(u32, bool), Vec<u8>> = BTreeMap::new();
     let mut exits: BTreeMap<u32, i32> = BTreeMap::new();
-    let mut killed = false;
+    let mut unreported: Vec<(u32, i32)> = Vec::new();
+    let mut cancelled = false;
+    let mut fences = FenceCollector::default();
     let node_of = |rank: u32| tasks.iter().position(|t| t.contains(&rank)).unwrap_or(0);
-    for event in rx {
+    loop {
+        let event = match rx.recv_timeout(std::time::Duration::from_millis(50)) {
+            Ok(e) => e,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                // Exits that came together are reported together, as slurmstepd sends them.
+                report_exits(err, &mut unreported, &step_nodes, node_of);
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
         match event {
             Event::Output { rank, stderr, data } => {
                 let sink: &mut dyn Write = if stderr { &mut *err } else { &mut *out };
@@ -424,23 +605,45 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             Event::Exited { rank, status } => {
                 flush_partial(out, err, &mut partial, rank, plan.label, width);
                 exits.insert(rank, status);
+                if libc::WIFSIGNALED(status) || libc::WEXITSTATUS(status) != 0 {
+                    unreported.push((rank, status));
+                }
                 if exits.len() as u32 == ntasks {
                     break;
                 }
                 let bad = libc::WIFSIGNALED(status) || libc::WEXITSTATUS(status) != 0;
-                if bad && plan.kill_on_bad_exit && !killed && (exits.len() as u32) < ntasks {
-                    killed = true;
-                    for w in writers.iter_mut() {
-                        let _ = step_proto::write_control(
+                if bad && plan.kill_on_bad_exit && !cancelled {
+                    cancelled = true;
+                    report_exits(err, &mut unreported, &step_nodes, node_of);
+                    let _ = writeln!(
+                        err,
+                        "srun: launch/slurm: _step_signal: Terminating StepId={}.{step_id}",
+                        alloc.job_id
+                    );
+                    for w in &live {
+                        send_to(
                             w,
-                            &Control::Signal {
-                                signal: libc::SIGKILL,
+                            &Control::Cancel {
+                                job_id: alloc.job_id,
+                                step_id,
+                                kill_wait: alloc.kill_wait,
                             },
                         );
                     }
                 }
             }
+            Event::Message(text) => {
+                let _ = writeln!(err, "{text}");
+            }
+            Event::Fence(kvs) => {
+                if let Some(all) = fences.arrive(kvs, live.len()) {
+                    for w in &live {
+                        send_to(w, &Control::PmiFenceDone { kvs: all.clone() });
+                    }
+                }
+            }
             Event::Lost { node, error } => {
+                report_exits(err, &mut unreported, &step_nodes, node_of);
                 let _ = writeln!(
                     err,
                     "srun: error: {}: lost contact with the step server: {error}",
@@ -449,51 +652,58 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             }
         }
     }
+    report_exits(err, &mut unreported, &step_nodes, node_of);
     let _ = out.flush();
-    report(err, &exits, &step_nodes, node_of, ntasks)
-        .inspect(|&code| {
-            let (state, c, s) = step_end(&exits, code);
-            let _ = ask(
-                &alloc.nodes[0].1,
-                &alloc.secret,
-                &Control::FinishStep {
-                    step_id,
-                    state: state.into(),
-                    code: c,
-                    signal: s,
-                },
-            );
-        })
-        .unwrap_or(1)
+    // slurm_step_launch_wait_finish: a task that ended by SIGKILL or SIGTERM.
+    if exits.values().any(|&s| {
+        libc::WIFSIGNALED(s) && matches!(libc::WTERMSIG(s), libc::SIGKILL | libc::SIGTERM)
+    }) {
+        let _ = writeln!(
+            err,
+            "srun: Force Terminated StepId={}.{step_id}",
+            alloc.job_id
+        );
+    }
+    let code = exit_code(&exits, ntasks);
+    finish_step(alloc, step_id, step_end(&exits, code));
+    code
+}
+
+fn finish_step(alloc: &Allocation, step_id: u32, (state, code, signal): (&str, i32, i32)) {
+    let _ = ask(
+        &alloc.nodes[0].1,
+        &alloc.secret,
+        &Control::FinishStep {
+            step_id,
+            state: state.into(),
+            code,
+            signal,
+        },
+    );
+}
+
+/// A node connection several threads write to.
+type Shared = std::sync::Arc<std::sync::Mutex<TcpStream>>;
+
+fn send_to(w: &Shared, msg: &Control) -> bool {
+    w.lock()
+        .is_ok_and(|mut s| step_proto::write_control(&mut *s, msg).is_ok())
 }
 
 /// Streams srun's stdin to task 0, as Slurm does.
-fn forward_stdin(writers: &[TcpStream], tasks: &[Vec<u32>], _nodes: &[(String, String)]) {
-    let Some(node0) = tasks.iter().position(|t| t.contains(&0)) else {
-        return;
-    };
-    let Some(w) = writers.get(node0).and_then(|w| w.try_clone().ok()) else {
-        return;
-    };
+fn forward_stdin(w: Shared) {
     std::thread::spawn(move || {
-        let mut w = w;
         let mut stdin = std::io::stdin().lock();
         let mut buf = [0u8; 8192];
         loop {
             match stdin.read(&mut buf) {
                 Ok(0) | Err(_) => {
-                    let _ = step_proto::write_control(&mut w, &Control::Stdin { data: Vec::new() });
+                    send_to(&w, &Control::Stdin { data: Vec::new() });
                     break;
                 }
                 Ok(n) => {
-                    if step_proto::write_control(
-                        &mut w,
-                        &Control::Stdin {
-                            data: buf[..n].to_vec(),
-                        },
-                    )
-                    .is_err()
-                    {
+                    let data = buf[..n].to_vec();
+                    if !send_to(&w, &Control::Stdin { data }) {
                         break;
                     }
                 }
@@ -575,48 +785,65 @@ fn flush_partial(
     }
 }
 
-/// srun's error lines for failed tasks and its exit status: the highest exit code, or
-/// 128 + the highest signal when a task was signalled (src/srun/srun_job.c).
-fn report(
+/// srun's error lines for tasks that failed since the last report, grouped by node and
+/// by what happened (`tasks 0-1: Terminated`), as srun prints each exit message.
+fn report_exits(
     err: &mut dyn Write,
-    exits: &BTreeMap<u32, i32>,
+    unreported: &mut Vec<(u32, i32)>,
     nodes: &[(String, String)],
     node_of: impl Fn(u32) -> usize,
-    ntasks: u32,
-) -> Option<i32> {
-    // Group the failures by what happened, then by node.
-    let mut groups: BTreeMap<(String, usize), Vec<u32>> = BTreeMap::new();
-    let mut code = 0;
-    let mut signal = 0;
-    for (&rank, &status) in exits {
-        let what = if libc::WIFSIGNALED(status) {
-            let sig = libc::WTERMSIG(status);
-            signal = signal.max(sig);
-            signal_text(sig)
-        } else {
-            let c = libc::WEXITSTATUS(status);
-            code = code.max(c);
-            if c == 0 {
-                continue;
-            }
-            format!("Exited with exit code {c}")
-        };
-        groups.entry((what, node_of(rank))).or_default().push(rank);
+) {
+    if unreported.is_empty() {
+        return;
     }
-    for ((what, node), ranks) in &groups {
+    let mut groups: BTreeMap<(usize, String), Vec<u32>> = BTreeMap::new();
+    let mut order: Vec<(usize, String)> = Vec::new();
+    for (rank, status) in unreported.drain(..) {
+        let what = if libc::WIFSIGNALED(status) {
+            signal_text(libc::WTERMSIG(status))
+        } else {
+            format!("Exited with exit code {}", libc::WEXITSTATUS(status))
+        };
+        let key = (node_of(rank), what);
+        if !order.contains(&key) {
+            order.push(key.clone());
+        }
+        groups.entry(key).or_default().push(rank);
+    }
+    for key in order {
+        let mut ranks = groups.remove(&key).unwrap_or_default();
+        ranks.sort_unstable();
         let label = if ranks.len() == 1 { "task" } else { "tasks" };
         let _ = writeln!(
             err,
-            "srun: error: {}: {label} {}: {what}",
-            nodes[*node].0,
-            crate::model::array::ranges(ranks)
+            "srun: error: {}: {label} {}: {}",
+            nodes[key.0].0,
+            crate::model::array::ranges(&ranks),
+            key.1
         );
     }
-    let lost = ntasks as usize - exits.len();
-    if lost > 0 {
-        return Some(1);
+}
+
+/// srun's exit status: 128 + the highest signal when a task was signalled, else the highest
+/// exit code (src/srun/srun_job.c); 1 when tasks were lost.
+fn exit_code(exits: &BTreeMap<u32, i32>, ntasks: u32) -> i32 {
+    if (exits.len() as u32) < ntasks {
+        return 1;
     }
-    Some(if signal > 0 { 128 + signal } else { code })
+    let signal = exits
+        .values()
+        .filter(|s| libc::WIFSIGNALED(**s))
+        .map(|s| libc::WTERMSIG(*s))
+        .max()
+        .unwrap_or(0);
+    if signal > 0 {
+        return 128 + signal;
+    }
+    exits
+        .values()
+        .map(|s| libc::WEXITSTATUS(*s))
+        .max()
+        .unwrap_or(0)
 }
 
 /// The state and exit status a step is accounted with.
@@ -695,21 +922,99 @@ mod tests {
         exits.insert(1, 7 << 8);
         exits.insert(2, 7 << 8);
         exits.insert(3, libc::SIGKILL);
+        assert_eq!(exit_code(&exits, 4), 128 + 9);
+        assert_eq!(exit_code(&exits, 5), 1);
+        exits.remove(&3);
+        assert_eq!(exit_code(&exits, 3), 7);
+        let mut pending = vec![(1, 7 << 8), (3, libc::SIGTERM), (2, libc::SIGTERM)];
         let mut err = Vec::new();
-        let code = report(&mut err, &exits, &nodes, |r| (r / 2) as usize, 4).unwrap();
-        assert_eq!(code, 128 + 9);
-        let text = String::from_utf8(err).unwrap();
-        assert!(
-            text.contains("srun: error: node01: task 1: Exited with exit code 7\n"),
-            "{text}"
+        report_exits(&mut err, &mut pending, &nodes, |r| (r / 2) as usize);
+        assert!(pending.is_empty());
+        assert_eq!(
+            String::from_utf8(err).unwrap(),
+            "srun: error: node01: task 1: Exited with exit code 7\nsrun: error: node02: tasks 2-3: Terminated\n"
         );
-        assert!(
-            text.contains("srun: error: node02: task 2: Exited with exit code 7\n"),
-            "{text}"
+    }
+
+    fn plan(ntasks: Option<u32>, nodes: Option<u32>) -> StepPlan {
+        StepPlan {
+            ntasks,
+            nodes,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn node_selection_follows_srun() {
+        let names = vec!["node01".to_string(), "node02".to_string()];
+        let cpus = [2, 2];
+        // Inside `sbatch -N2 -n4`: the step inherits both counts.
+        let s = select_nodes(&plan(Some(4), Some(2)), &names, &cpus, 10).unwrap();
+        assert_eq!((s.nodes, s.ntasks), (vec![0, 1], 4));
+        // -n 1 -w node02 with -N 2 inherited: srun's warning, one node.
+        let mut p = plan(Some(1), Some(2));
+        p.nodelist = Some("node02".into());
+        let s = select_nodes(&p, &names, &cpus, 10).unwrap();
+        assert_eq!(s.nodes, vec![1]);
+        assert_eq!(
+            s.warnings,
+            ["can't run 1 processes on 2 nodes, setting nnodes to 1"]
         );
-        assert!(
-            text.contains("srun: error: node02: task 3: Killed\n"),
-            "{text}"
+        // -n 2 -N 2 -w node02: the required node and another.
+        p.ntasks = Some(2);
+        assert_eq!(
+            select_nodes(&p, &names, &cpus, 10).unwrap().nodes,
+            vec![0, 1]
         );
+        // -x node01 with -N 2 inherited.
+        let mut p = plan(Some(2), Some(2));
+        p.exclude = Some("node01".into());
+        assert_eq!(
+            select_nodes(&p, &names, &cpus, 10).unwrap_err(),
+            "Only allocated 1 nodes asked for 2\nAre required nodes explicitly excluded?"
+        );
+        assert_eq!(
+            select_nodes(&plan(None, Some(3)), &names, &cpus, 11).unwrap_err(),
+            "Only allocated 2 nodes asked for 3"
+        );
+        let mut p = plan(None, None);
+        p.nodelist = Some("node03".into());
+        assert_eq!(
+            select_nodes(&p, &names, &cpus, 11).unwrap_err(),
+            "Unable to create step for job 11: Requested node configuration is not available"
+        );
+        // -N 1 with -n 4 inherited on 2-CPU nodes.
+        assert_eq!(
+            select_nodes(&plan(Some(4), Some(1)), &names, &cpus, 10).unwrap_err(),
+            "Unable to create step for job 10: More processors requested than permitted"
+        );
+        // --ntasks-per-node=1 against an inherited -n 4.
+        let mut p = plan(Some(4), Some(2));
+        p.ntasks_per_node = Some(1);
+        let s = select_nodes(&p, &names, &cpus, 10).unwrap();
+        assert_eq!((s.ntasks, s.per_node), (4, None));
+        assert_eq!(
+            s.warnings,
+            [
+                "can't honor --ntasks-per-node set to 1 which doesn't match the requested tasks 4 with the number of requested nodes 2. Ignoring --ntasks-per-node."
+            ]
+        );
+        // What Open MPI's mpirun runs to start its daemons: one per node.
+        let mut p = plan(Some(2), Some(2));
+        p.ntasks_per_node = Some(1);
+        p.nodelist = Some("node[01-02]".into());
+        let s = select_nodes(&p, &names, &cpus, 10).unwrap();
+        assert_eq!(
+            layout(s.ntasks, 2, s.per_node, false),
+            vec![vec![0], vec![1]]
+        );
+        assert!(s.warnings.is_empty());
+    }
+
+    #[test]
+    fn run_lengths_expand() {
+        assert_eq!(expand_run_length("2(x3),1"), Some(vec![2, 2, 2, 1]));
+        assert_eq!(expand_run_length("4"), Some(vec![4]));
+        assert_eq!(expand_run_length("x"), None);
     }
 }

@@ -3,9 +3,12 @@
 //! Frames: one type byte, a big-endian u32 length, the payload. Control messages are JSON;
 //! task output travels as raw bytes (rank, stream, data) so nothing is re-encoded.
 //!
-//! Authentication is challenge-response with the job's secret, which never crosses the
-//! network: the server sends a random nonce, the client answers HMAC-SHA256(secret, nonce),
-//! and only then may it ask for anything.
+//! Authentication is mutual challenge-response with the job's secret, which never crosses
+//! the network: the server sends a random nonce, the client answers with HMAC-SHA256 over
+//! both nonces and its own nonce, and the server proves itself the same way (with another
+//! label, so neither answer can be replayed as the other). Only then may the client ask for
+//! anything. srun authenticates the step servers this way, and they it; the launcher of
+//! node 0 checks the other nodes' servers the same way when it starts them.
 
 use hmac::{Hmac, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
@@ -36,8 +39,12 @@ pub struct TaskSpec {
 pub enum Control {
     /// Server -> client, first: the challenge.
     Hello { nonce: String, node: String },
-    /// Client -> server: HMAC of the nonce with the job secret.
-    Auth { mac: String },
+    /// Client -> server: its proof ([`client_proof`]) and its own nonce.
+    Auth { mac: String, nonce: String },
+    /// Server -> client, after a good Auth: the server's proof ([`server_proof`]).
+    Welcome { mac: String },
+    /// Client -> server: are you there (and the job's)? Answered with Ok.
+    Ping,
     /// Client -> server (node 0): give the new step an id and record it as running.
     AllocateStep {
         name: String,
@@ -57,10 +64,29 @@ pub enum Control {
     },
     /// Server -> client: done.
     Ok,
-    /// Client -> server: start these tasks of step `step_id` on this node.
-    Launch { step_id: u32, tasks: Vec<TaskSpec> },
+    /// Client -> server: start these tasks of step `step_id` on this node (with a PMI
+    /// server for them when `pmi` is given).
+    Launch {
+        step_id: u32,
+        tasks: Vec<TaskSpec>,
+        #[serde(default)]
+        pmi: Option<super::pmi::PmiJob>,
+    },
+    /// Server -> client: every local rank is in a PMI barrier; these are the node's new puts.
+    PmiFence { kvs: Vec<(String, String)> },
+    /// Client -> server: every node's puts; the barrier is over.
+    PmiFenceDone { kvs: Vec<(String, String)> },
     /// Client -> server: deliver a signal to every task of this connection's step.
     Signal { signal: i32 },
+    /// Client -> server: cancel this connection's tasks as slurmstepd cancels a step:
+    /// SIGCONT and SIGTERM, then SIGKILL after `kill_wait` seconds.
+    Cancel {
+        job_id: u32,
+        step_id: u32,
+        kill_wait: u32,
+    },
+    /// Server -> client: a line for srun's stderr from the step server itself.
+    Message { text: String },
     /// Client -> server: data for task 0's stdin; empty = end of input.
     Stdin { data: Vec<u8> },
     /// Server -> client: the tasks run, with their pids.
@@ -143,23 +169,83 @@ pub fn read_frame(r: &mut impl Read) -> std::io::Result<Option<Frame>> {
     }
 }
 
-/// HMAC-SHA256 of the nonce, hex.
-pub fn answer(secret: &[u8], nonce: &str) -> String {
+fn mac_of(secret: &[u8], label: &str, first: &str, second: &str) -> Hmac<Sha256> {
     let mut mac =
         <Hmac<Sha256> as KeyInit>::new_from_slice(secret).expect("HMAC takes keys of any size");
-    mac.update(nonce.as_bytes());
-    hex::encode(mac.finalize().into_bytes())
+    for part in [label, first, second] {
+        mac.update(&(part.len() as u32).to_be_bytes());
+        mac.update(part.as_bytes());
+    }
+    mac
 }
 
-/// Checks an answer in constant time.
-pub fn verify(secret: &[u8], nonce: &str, mac_hex: &str) -> bool {
-    let Ok(given) = hex::decode(mac_hex) else {
-        return false;
+/// What a client sends to prove it knows the secret: HMAC("client", server nonce, own nonce).
+pub fn client_proof(secret: &[u8], server_nonce: &str, client_nonce: &str) -> String {
+    hex::encode(
+        mac_of(secret, "client", server_nonce, client_nonce)
+            .finalize()
+            .into_bytes(),
+    )
+}
+
+/// What a server sends back: HMAC("server", client nonce, own nonce).
+pub fn server_proof(secret: &[u8], client_nonce: &str, server_nonce: &str) -> String {
+    hex::encode(
+        mac_of(secret, "server", client_nonce, server_nonce)
+            .finalize()
+            .into_bytes(),
+    )
+}
+
+fn check(mac: Hmac<Sha256>, mac_hex: &str) -> bool {
+    hex::decode(mac_hex).is_ok_and(|given| mac.verify_slice(&given).is_ok())
+}
+
+/// Checks a client's proof in constant time.
+pub fn verify_client(secret: &[u8], server_nonce: &str, client_nonce: &str, mac: &str) -> bool {
+    client_nonce.len() >= 32 && check(mac_of(secret, "client", server_nonce, client_nonce), mac)
+}
+
+/// Checks a server's proof in constant time.
+pub fn verify_server(secret: &[u8], client_nonce: &str, server_nonce: &str, mac: &str) -> bool {
+    check(mac_of(secret, "server", client_nonce, server_nonce), mac)
+}
+
+/// The client's side of the handshake on a fresh connection: reads the greeting, proves the
+/// secret, checks the server's proof. Returns the node name the server gave.
+pub fn client_handshake(
+    reader: &mut impl Read,
+    writer: &mut impl Write,
+    secret: &[u8],
+) -> std::io::Result<String> {
+    let (server_nonce, node) = match read_frame(reader)? {
+        Some(Frame::Control(Control::Hello { nonce, node })) => (nonce, node),
+        _ => return Err(std::io::Error::other("the step server did not greet")),
     };
-    let mut mac =
-        <Hmac<Sha256> as KeyInit>::new_from_slice(secret).expect("HMAC takes keys of any size");
-    mac.update(nonce.as_bytes());
-    mac.verify_slice(&given).is_ok()
+    let nonce = random_hex(16);
+    write_control(
+        writer,
+        &Control::Auth {
+            mac: client_proof(secret, &server_nonce, &nonce),
+            nonce: nonce.clone(),
+        },
+    )?;
+    match read_frame(reader)? {
+        Some(Frame::Control(Control::Welcome { mac }))
+            if verify_server(secret, &nonce, &server_nonce, &mac) =>
+        {
+            Ok(node)
+        }
+        Some(Frame::Control(Control::Welcome { .. })) => Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the step server does not know the job's secret",
+        )),
+        Some(Frame::Control(Control::Refused { reason })) => Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            reason,
+        )),
+        _ => Err(std::io::Error::other("the step server did not answer")),
+    }
 }
 
 /// A fresh random value, hex: nonces and job secrets.
@@ -228,13 +314,71 @@ mod tests {
     }
 
     #[test]
-    fn challenge_response() {
+    fn challenge_response_both_ways() {
         let secret = b"job-secret";
-        let nonce = random_hex(16);
-        assert_eq!(nonce.len(), 32);
-        let mac = answer(secret, &nonce);
-        assert!(verify(secret, &nonce, &mac));
-        assert!(!verify(b"other", &nonce, &mac));
-        assert!(!verify(secret, &nonce, "zz"));
+        let (sn, cn) = (random_hex(16), random_hex(16));
+        assert_eq!(sn.len(), 32);
+        let c = client_proof(secret, &sn, &cn);
+        assert!(verify_client(secret, &sn, &cn, &c));
+        assert!(!verify_client(b"other", &sn, &cn, &c));
+        assert!(!verify_client(secret, &sn, &cn, "zz"));
+        // A client's proof is no server proof (no reflection), and short nonces are refused.
+        assert!(!verify_server(secret, &sn, &cn, &c));
+        assert!(!verify_server(secret, &cn, &sn, &c));
+        assert!(!verify_client(
+            secret,
+            &sn,
+            "ab",
+            &client_proof(secret, &sn, "ab")
+        ));
+        let s = server_proof(secret, &cn, &sn);
+        assert!(verify_server(secret, &cn, &sn, &s));
+        assert!(!verify_client(secret, &sn, &cn, &s));
+    }
+
+    #[test]
+    fn handshake_over_a_socket() {
+        use std::net::{TcpListener, TcpStream};
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        let server = std::thread::spawn(move || {
+            for secret in [&b"s3cret"[..], b"s3cret"] {
+                let (mut c, _) = l.accept().unwrap();
+                let sn = random_hex(16);
+                write_control(
+                    &mut c,
+                    &Control::Hello {
+                        nonce: sn.clone(),
+                        node: "n1".into(),
+                    },
+                )
+                .unwrap();
+                let Some(Frame::Control(Control::Auth { mac, nonce })) =
+                    read_frame(&mut c).unwrap()
+                else {
+                    panic!()
+                };
+                if verify_client(secret, &sn, &nonce, &mac) {
+                    let mac = server_proof(secret, &nonce, &sn);
+                    write_control(&mut c, &Control::Welcome { mac }).unwrap();
+                } else {
+                    write_control(
+                        &mut c,
+                        &Control::Refused {
+                            reason: "no".into(),
+                        },
+                    )
+                    .unwrap();
+                }
+            }
+        });
+        let mut c = TcpStream::connect(addr).unwrap();
+        let mut r = c.try_clone().unwrap();
+        assert_eq!(client_handshake(&mut r, &mut c, b"s3cret").unwrap(), "n1");
+        let mut c = TcpStream::connect(addr).unwrap();
+        let mut r = c.try_clone().unwrap();
+        let e = client_handshake(&mut r, &mut c, b"wrong").unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied);
+        server.join().unwrap();
     }
 }

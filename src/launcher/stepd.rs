@@ -3,6 +3,7 @@
 //! started there; their output and exit statuses stream back over the same connection.
 //! Node 0's server also hands out step ids and records steps (for sacct).
 
+use super::pmi::{NodePmi, PmiJob};
 use super::step_proto::{self, Control, Frame, TaskSpec};
 use std::io::{BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -112,8 +113,17 @@ impl StepServer {
             },
         )?;
         match step_proto::read_frame(&mut reader)? {
-            Some(Frame::Control(Control::Auth { mac }))
-                if step_proto::verify(&self.secret, &nonce, &mac) => {}
+            Some(Frame::Control(Control::Auth {
+                mac,
+                nonce: client_nonce,
+            })) if step_proto::verify_client(&self.secret, &nonce, &client_nonce, &mac) => {
+                send(
+                    &writer,
+                    &Control::Welcome {
+                        mac: step_proto::server_proof(&self.secret, &client_nonce, &nonce),
+                    },
+                )?;
+            }
             _ => {
                 // Logged before answering: the job (and this process) may end right after.
                 let peer = conn.peer_addr().map(|a| a.to_string()).unwrap_or_default();
@@ -154,8 +164,9 @@ impl StepServer {
                     self.registry.finish(step_id, &state, code, signal);
                     send(&writer, &Control::Ok)?;
                 }
-                Frame::Control(Control::Launch { tasks, .. }) => {
-                    return run_tasks(tasks, reader, writer, &self.task_groups);
+                Frame::Control(Control::Ping) => send(&writer, &Control::Ok)?,
+                Frame::Control(Control::Launch { tasks, pmi, .. }) => {
+                    return run_tasks(&self.node, tasks, pmi, reader, writer, &self.task_groups);
                 }
                 _ => {
                     send(
@@ -176,6 +187,10 @@ fn send(w: &Arc<Mutex<TcpStream>>, msg: &Control) -> std::io::Result<()> {
         .lock()
         .map_err(|_| std::io::Error::other("writer poisoned"))?;
     step_proto::write_control(&mut *s, msg)
+}
+
+fn pmi_size(p: &Option<Arc<NodePmi>>) -> u32 {
+    p.as_ref().map_or(0, |p| p.size())
 }
 
 /// Finds a program the way execvp would, in the task's PATH.
@@ -206,12 +221,25 @@ enum Event {
 
 /// Starts the tasks, streams their output and exits, forwards signals and stdin.
 fn run_tasks(
+    node: &str,
     tasks: Vec<TaskSpec>,
+    pmi: Option<PmiJob>,
     mut reader: BufReader<TcpStream>,
     writer: Arc<Mutex<TcpStream>>,
     all_groups: &Mutex<Vec<i32>>,
 ) -> std::io::Result<()> {
     let (tx, rx) = mpsc::channel::<Event>();
+    // The tasks' PMI server: a fence goes to srun over this connection.
+    let node_pmi = pmi.map(|job| {
+        let w = Arc::clone(&writer);
+        NodePmi::new(
+            job,
+            tasks.len(),
+            Box::new(move |kvs| {
+                let _ = send(&w, &Control::PmiFence { kvs });
+            }),
+        )
+    });
     let mut pids = Vec::new();
     let mut stdin_of_rank0 = None;
     let mut children: Vec<(u32, Child)> = Vec::new();
@@ -245,12 +273,43 @@ fn run_tasks(
             }
         };
         cmd.stdout(to_file(&t.stdout)?).stderr(to_file(&t.stderr)?);
+        // PMI: one end of a socket pair stays open across exec as PMI_FD.
+        let mut pmi_conn = None;
+        if node_pmi.is_some() {
+            let (ours, theirs) = std::os::unix::net::UnixStream::pair()?;
+            use std::os::fd::IntoRawFd;
+            let fd = theirs.into_raw_fd();
+            cmd.env("PMI_FD", fd.to_string())
+                .env("PMI_RANK", t.rank.to_string())
+                .env("PMI_SIZE", pmi_size(&node_pmi).to_string());
+            // SAFETY: only fcntl(2) on a descriptor this process owns, between fork and exec.
+            unsafe {
+                cmd.pre_exec(move || {
+                    if libc::fcntl(fd, libc::F_SETFD, 0) < 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+            pmi_conn = Some((ours, fd));
+        }
         cmd.stdin(if t.rank == 0 {
             Stdio::piped()
         } else {
             Stdio::null()
         });
-        let mut child = match cmd.spawn() {
+        let spawned = cmd.spawn();
+        if let Some((ours, fd)) = pmi_conn {
+            // SAFETY: the task's end, now inherited by the task; ours no longer needs it.
+            unsafe { libc::close(fd) };
+            if spawned.is_ok()
+                && let Some(p) = &node_pmi
+            {
+                let p = Arc::clone(p);
+                std::thread::spawn(move || p.serve(ours));
+            }
+        }
+        let mut child = match spawned {
             Ok(c) => c,
             Err(e) => {
                 failed_to_start.push((
@@ -333,6 +392,9 @@ fn run_tasks(
     // Messages from srun: signals and stdin. When srun goes away, the step goes with it.
     let groups: Vec<i32> = pids.iter().map(|(_, p)| *p).collect();
     let control_groups = groups.clone();
+    let control_writer = Arc::clone(&writer);
+    let control_pmi = node_pmi.clone();
+    let node = node.to_string();
     std::thread::spawn(move || {
         let mut stdin = stdin_of_rank0;
         loop {
@@ -341,6 +403,50 @@ fn run_tasks(
                     for pg in &control_groups {
                         // SAFETY: killpg(2) on the process groups of this step's tasks.
                         unsafe { libc::killpg(*pg, signal) };
+                    }
+                }
+                Ok(Some(Frame::Control(Control::Cancel {
+                    job_id,
+                    step_id,
+                    kill_wait,
+                }))) => {
+                    // As slurmstepd cancels a step: say so, SIGCONT + SIGTERM, then SIGKILL.
+                    let alive: Vec<i32> = control_groups
+                        .iter()
+                        .copied()
+                        // SAFETY: signal 0 only checks that the group still exists.
+                        .filter(|pg| unsafe { libc::killpg(*pg, 0) } == 0)
+                        .collect();
+                    if alive.is_empty() {
+                        continue;
+                    }
+                    let at = chrono::Local::now().format("%Y-%m-%dT%H:%M:%S");
+                    let _ = send(
+                        &control_writer,
+                        &Control::Message {
+                            text: format!(
+                                "slurmstepd-{node}: error: *** STEP {job_id}.{step_id} ON {node} CANCELLED AT {at} ***"
+                            ),
+                        },
+                    );
+                    for pg in &alive {
+                        // SAFETY: killpg(2) on this step's own process groups.
+                        unsafe {
+                            libc::killpg(*pg, libc::SIGCONT);
+                            libc::killpg(*pg, libc::SIGTERM);
+                        }
+                    }
+                    std::thread::spawn(move || {
+                        std::thread::sleep(std::time::Duration::from_secs(u64::from(kill_wait)));
+                        for pg in alive {
+                            // SAFETY: as above; what did not stop in time is killed.
+                            unsafe { libc::killpg(pg, libc::SIGKILL) };
+                        }
+                    });
+                }
+                Ok(Some(Frame::Control(Control::PmiFenceDone { kvs }))) => {
+                    if let Some(p) = &control_pmi {
+                        p.fence_done(kvs);
                     }
                 }
                 Ok(Some(Frame::Control(Control::Stdin { data }))) => {
@@ -409,4 +515,187 @@ fn run_tasks(
         unsafe { libc::killpg(pg, libc::SIGKILL) };
     }
     Ok(())
+}
+
+/// `bai-slurm __stepd NODE BIND`: one node's step server as a process of its own, started
+/// by the launcher of node 0 (directly for simulated nodes, over SSH in other containers).
+///
+/// The job's secret arrives as the first line of stdin (never on the command line, which
+/// other users can read). The server answers `LISTENING <addr>` on stdout and then lets go
+/// of stdout, so nothing it starts can hold its starter's pipes open. The rest of stdin is
+/// its lifeline: when it ends (the launcher ended or dropped it), the server kills every
+/// task it started and exits; so do SIGTERM, SIGHUP and SIGINT.
+pub fn run_process(
+    node: &str,
+    bind: &str,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+    log: Box<dyn Write + Send>,
+) -> i32 {
+    let mut log = log;
+    let mut lifeline = BufReader::new(stdin);
+    let mut secret = String::new();
+    if std::io::BufRead::read_line(&mut lifeline, &mut secret).is_err() || secret.trim().is_empty()
+    {
+        let _ = writeln!(log, "step server {node}: no job secret on stdin");
+        return 2;
+    }
+    let listener = match TcpListener::bind(bind) {
+        Ok(l) => l,
+        Err(e) => {
+            let _ = writeln!(log, "step server {node}: cannot listen on {bind}: {e}");
+            return 1;
+        }
+    };
+    let addr = match listener.local_addr() {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = writeln!(log, "step server {node}: {e}");
+            return 1;
+        }
+    };
+    let server = Arc::new(StepServer::new(
+        node.to_string(),
+        secret.trim().as_bytes().to_vec(),
+        Arc::new(CountingRegistry::default()),
+        log,
+    ));
+    if writeln!(stdout, "LISTENING {addr}")
+        .and_then(|()| stdout.flush())
+        .is_err()
+    {
+        return 1;
+    }
+    let s = Arc::clone(&server);
+    std::thread::spawn(move || s.serve(listener));
+    let s = Arc::clone(&server);
+    if let Ok(mut signals) =
+        signal_hook::iterator::Signals::new([libc::SIGTERM, libc::SIGHUP, libc::SIGINT])
+    {
+        std::thread::spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                s.kill_all();
+                std::process::exit(128 + sig);
+            }
+        });
+    }
+    let mut buf = [0u8; 256];
+    while matches!(lifeline.read(&mut buf), Ok(n) if n > 0) {}
+    server.kill_all();
+    0
+}
+
+/// A step server process that node 0's launcher started and holds by its lifeline.
+pub struct StepdProcess {
+    pub node: String,
+    pub addr: String,
+    child: Child,
+    /// Dropping it (the launcher's end) ends the server and its tasks.
+    lifeline: std::process::ChildStdin,
+}
+
+impl StepdProcess {
+    /// Starts `cmd` (which runs `bai-slurm __stepd NODE BIND`, perhaps through ssh), hands
+    /// it the secret and waits up to `timeout` for its address. Its stderr goes to `log`
+    /// (else to ours).
+    pub fn start(
+        node: &str,
+        mut cmd: Command,
+        secret: &[u8],
+        timeout: std::time::Duration,
+        log: Option<Box<dyn Write + Send>>,
+    ) -> std::io::Result<StepdProcess> {
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
+        cmd.stderr(if log.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::inherit()
+        });
+        let mut child = cmd.spawn()?;
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        if let (Some(mut log), Some(mut err)) = (log, child.stderr.take()) {
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut err, &mut log);
+            });
+        }
+        let started = stdin
+            .write_all(secret)
+            .and_then(|()| stdin.write_all(b"\n"))
+            .and_then(|()| stdin.flush());
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let mut r = BufReader::new(stdout);
+            let got = std::io::BufRead::read_line(&mut r, &mut line).map(|_| line);
+            let _ = tx.send(got);
+            // Keep reading (and dropping) whatever else arrives, so the writer never blocks.
+            let _ = std::io::copy(&mut r, &mut std::io::sink());
+        });
+        let fail = |child: &mut Child, why: String| {
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(std::io::Error::other(why))
+        };
+        // A failed write means it is gone already: its answer (none) and status tell more.
+        let _ = started;
+        let line = match rx.recv_timeout(timeout) {
+            Ok(Ok(line)) => line,
+            Ok(Err(e)) => return fail(&mut child, e.to_string()),
+            Err(_) => return fail(&mut child, format!("no answer within {timeout:?}")),
+        };
+        let Some(addr) = line.trim().strip_prefix("LISTENING ") else {
+            // It said nothing: give it a moment to end, to report how it ended.
+            let mut status = None;
+            for _ in 0..40 {
+                status = child.try_wait().ok().flatten();
+                if status.is_some() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            return fail(
+                &mut child,
+                match status {
+                    Some(s) => format!("it ended ({s})"),
+                    None => format!("unexpected answer {:?}", line.trim()),
+                },
+            );
+        };
+        Ok(StepdProcess {
+            node: node.to_string(),
+            addr: addr.to_string(),
+            child,
+            lifeline: stdin,
+        })
+    }
+
+    /// Checks that the server answers and knows the job's secret (and that it is not an
+    /// impostor: the check is mutual).
+    pub fn ping(addr: &str, secret: &[u8]) -> std::io::Result<String> {
+        let stream = std::net::TcpStream::connect(addr)?;
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(30)))?;
+        let mut reader = BufReader::new(stream.try_clone()?);
+        let mut writer = stream;
+        let node = step_proto::client_handshake(&mut reader, &mut writer, secret)?;
+        step_proto::write_control(&mut writer, &Control::Ping)?;
+        match step_proto::read_frame(&mut reader)? {
+            Some(Frame::Control(Control::Ok)) => Ok(node),
+            _ => Err(std::io::Error::other("no answer to ping")),
+        }
+    }
+
+    /// Ends the server (and, through its lifeline, every task it runs).
+    pub fn stop(mut self) {
+        drop(self.lifeline);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while std::time::Instant::now() < deadline {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -647,7 +647,9 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SRUN,
         sbatch_env: &[],
-        support: Support::Ignored("has no effect here: no PMI is offered, see docs/COMPAT.md"),
+        support: Support::Ignored(
+            "has no effect here: every step offers PMI-1 (MPICH's simple PMI), see docs/COMPAT.md",
+        ),
     },
     Opt {
         long: "msg-timeout",

@@ -91,6 +91,10 @@ impl BackendAiCluster {
         Ok((partitions::visible(&self.config, &groups), agents))
     }
 
+    fn page_size(&self) -> u64 {
+        self.config.backendai.page_size.unwrap_or(views::PAGE)
+    }
+
     pub fn client(&self) -> &Client {
         &self.client
     }
@@ -154,7 +158,8 @@ impl BackendAiCluster {
         } else {
             views::names_of_jobs(&[target.job_id])
         };
-        let found = views::sessions(&self.client, filter.as_deref()).map_err(backend_error)?;
+        let found = views::sessions_paged(&self.client, filter.as_deref(), self.page_size())
+            .map_err(backend_error)?;
         Ok(found
             .into_iter()
             .filter(|s| {
@@ -225,7 +230,8 @@ impl Cluster for BackendAiCluster {
 
     fn jobs(&self) -> Result<Vec<JobRecord>, BackendError> {
         let filter = views::alive_or_ended_since(crate::sys::now() - MIN_JOB_AGE);
-        let sessions = views::sessions(&self.client, Some(&filter)).map_err(backend_error)?;
+        let sessions = views::sessions_paged(&self.client, Some(&filter), self.page_size())
+            .map_err(backend_error)?;
         self.remember_server();
         Ok(self.records(&sessions))
     }
@@ -235,7 +241,8 @@ impl Cluster for BackendAiCluster {
             views::names_of_jobs(&query.job_ids),
             views::window(query.start, query.end),
         );
-        let sessions = views::sessions(&self.client, filter.as_deref()).map_err(backend_error)?;
+        let sessions = views::sessions_paged(&self.client, filter.as_deref(), self.page_size())
+            .map_err(backend_error)?;
         self.remember_server();
         let mut recs = self.records(&sessions);
         // slurmdbd records a job the controller ended (cancel, time limit) as 0:0; only

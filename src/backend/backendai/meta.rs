@@ -22,6 +22,8 @@ pub const SCRIPT_ENV: &str = "BAI_SLURM_SCRIPT";
 pub const META_ENV: &str = "BAI_SLURM_META";
 /// The line the launcher prints first: `__BAI_SLURM_META__ <meta>`.
 pub const META_MARKER: &str = "__BAI_SLURM_META__";
+/// Environ key holding the job's PATH (the container's entrypoint needs the image's own).
+pub const PATH_ENV: &str = "BAI_SLURM_PATH";
 /// The line the launcher prints last: `__BAI_SLURM_RESULT__ <kind> <rc>:<sig>`.
 pub const RESULT_MARKER: &str = "__BAI_SLURM_RESULT__";
 

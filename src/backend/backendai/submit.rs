@@ -131,7 +131,18 @@ pub fn create_body(
         .iter()
         // The container has its own host name.
         .filter(|(k, _)| k.as_str() != "HOSTNAME")
-        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        // The container's entrypoint runs with this environ and needs the image's PATH
+        // (useradd in /usr/sbin makes the job's user; without it ssh between the containers
+        // fails with "No user exists for uid"): the job's PATH travels under another name
+        // and the launcher puts it back for the script.
+        .map(|(k, v)| {
+            let k = if k == "PATH" {
+                meta::PATH_ENV
+            } else {
+                k.as_str()
+            };
+            (k.to_string(), Value::String(v.clone()))
+        })
         .collect();
     environ.insert(meta::META_ENV.into(), Value::String(meta.encode()));
     environ.insert(
@@ -231,6 +242,7 @@ mod tests {
             mem_per_cpu: Some(500),
             nodes_min: Some(2),
             time_limit: Some(crate::model::TimeLimit::Minutes(10)),
+            environment: [("PATH".to_string(), "/home/alice/bin:/usr/bin".to_string())].into(),
             ..Default::default()
         };
         let meta = JobMeta {
@@ -251,9 +263,17 @@ mod tests {
             body.get("batchTimeout").is_none(),
             "23.09 refuses batchTimeout"
         );
-        assert_eq!(body["startupCommand"], "/opt/bai-slurm/bai-slurm __bai-launch");
+        assert_eq!(
+            body["startupCommand"],
+            "/opt/bai-slurm/bai-slurm __bai-launch"
+        );
         let encoded = body["config"]["environ"][meta::META_ENV].as_str().unwrap();
         assert_eq!(JobMeta::decode(encoded).unwrap().job_id, 62_000_000);
+        assert!(body["config"]["environ"].get("PATH").is_none());
+        assert_eq!(
+            body["config"]["environ"][meta::PATH_ENV],
+            "/home/alice/bin:/usr/bin"
+        );
         let script = body["config"]["environ"][meta::SCRIPT_ENV]
             .as_str()
             .unwrap();

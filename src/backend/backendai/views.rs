@@ -10,7 +10,8 @@ use super::partitions::Agent;
 use super::records::{SESSION_FIELDS, Session};
 use serde_json::{Value, json};
 
-/// Items per GraphQL page: a queue of this many jobs costs one request.
+/// Items per GraphQL page (`[backendai] page_size`): a queue of this many jobs costs one
+/// request.
 pub const PAGE: u64 = 1000;
 
 /// Session statuses that have ended.
@@ -86,6 +87,16 @@ pub fn and(a: Option<String>, b: Option<String>) -> Option<String> {
 /// Every session the keypair may see that matches `filter`, oldest first, in pages of
 /// [`PAGE`].
 pub fn sessions(client: &Client, filter: Option<&str>) -> Result<Vec<Session>, ClientError> {
+    sessions_paged(client, filter, PAGE)
+}
+
+/// [`sessions`] in pages of `page` items.
+pub fn sessions_paged(
+    client: &Client,
+    filter: Option<&str>,
+    page: u64,
+) -> Result<Vec<Session>, ClientError> {
+    let page = page.max(1);
     let query = format!(
         "query($limit: Int!, $offset: Int!, $filter: String) {{
            compute_session_list(limit: $limit, offset: $offset, filter: $filter,
@@ -97,7 +108,7 @@ pub fn sessions(client: &Client, filter: Option<&str>) -> Result<Vec<Session>, C
     loop {
         let data = client.graphql(
             &query,
-            json!({ "limit": PAGE, "offset": offset, "filter": filter }),
+            json!({ "limit": page, "offset": offset, "filter": filter }),
         )?;
         let list = &data["compute_session_list"];
         let items = list["items"].as_array().cloned().unwrap_or_default();

@@ -509,12 +509,15 @@ impl Tx<'_> {
     }
 
     /// (cpus, memory MB) of every running job.
-    pub fn running_allocations(&self) -> DbResult<Vec<(u32, u64)>> {
-        let mut stmt = self
-            .tx
-            .prepare_cached("SELECT alloc_cpus, alloc_mem_mb FROM jobs WHERE state = 'RUNNING'")?;
+    /// CPUs, memory and node list of every running job.
+    pub fn running_allocations(&self) -> DbResult<Vec<(u32, u64, Option<String>)>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT alloc_cpus, alloc_mem_mb, node FROM jobs WHERE state = 'RUNNING'",
+        )?;
         let rows = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)?.max(0) as u64)))?
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get::<_, i64>(1)?.max(0) as u64, r.get(2)?))
+            })?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }

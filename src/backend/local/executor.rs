@@ -184,7 +184,8 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
                 ncpus: row.alloc_cpus,
                 ntasks: 1,
                 nnodes: 1,
-                nodes: row.node.clone().unwrap_or_default(),
+                // The batch step runs on the job's first node.
+                nodes: job_nodes(cluster, &row)[0].clone(),
                 pgid: None,
             })?;
         }
@@ -203,12 +204,17 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
     };
 
     let job_dir = cluster.job_dir(job_id);
-    // srun inside the job reaches the job's step server(s) through these.
-    let servers = super::steps::StepServers::start(
-        cluster,
-        job_id,
-        std::slice::from_ref(&cluster.settings.node.name),
-    );
+    // srun inside the job reaches the job's step servers (one per node) through these.
+    let names = job_nodes(cluster, &row);
+    let all = cluster.settings.node_names();
+    let nodes: Vec<(String, String)> = names
+        .iter()
+        .map(|n| {
+            let i = all.iter().position(|m| m == n).unwrap_or(0);
+            (n.clone(), cluster.settings.node_addr(i))
+        })
+        .collect();
+    let servers = super::steps::StepServers::start(cluster, job_id, &nodes);
     let plan = prepare(cluster, &job_dir, &row, &spec).and_then(|mut plan| {
         let servers = servers
             .as_ref()
@@ -251,8 +257,8 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
             Ending::LaunchFailed(ExitStatus::code(1))
         }
     };
-    // Steps end with their job.
-    if let Ok(servers) = &servers {
+    // Steps end with their job, on every node.
+    if let Ok(servers) = servers {
         servers.kill_all();
     }
     let (kind, exit) = ending.into();
@@ -288,6 +294,15 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
     }
 }
 
+/// The job's nodes, in order (the one node when it was started before it had a list).
+fn job_nodes(cluster: &LocalCluster, row: &JobRow) -> Vec<String> {
+    row.node
+        .as_deref()
+        .and_then(crate::model::hostlist::expand)
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| vec![cluster.settings.node.name.clone()])
+}
+
 /// Writes the script where the job can run it and works out its environment and files.
 fn prepare(
     cluster: &LocalCluster,
@@ -313,7 +328,8 @@ fn prepare(
     }
     let s = &cluster.settings;
     let user = crate::sys::UserInfo::current();
-    let (stdout, stderr, stdin) = records::io_paths(row, spec, &user.name, &s.node.name);
+    let nodes = job_nodes(cluster, row);
+    let (stdout, stderr, stdin) = records::io_paths(row, spec, &user.name, &nodes[0]);
     let array = match (&row.array, &spec.array) {
         (
             Some(ArrayPart::Task {
@@ -334,6 +350,8 @@ fn prepare(
     let ntasks = spec
         .ntasks
         .or(spec.ntasks_per_node.map(|n| n * spec.nodes()));
+    let n = nodes.len().max(1) as u32;
+    let tasks = ntasks.unwrap_or(n);
     let facts = BatchEnvFacts {
         cluster_name: s.cluster_name.clone(),
         job_id: row.job_id,
@@ -344,10 +362,12 @@ fn prepare(
             .unwrap_or_else(|| s.partition.name.clone()),
         account: spec.account.clone(),
         qos: Some(spec.qos.clone().unwrap_or_else(|| "normal".into())),
-        nodelist: s.node.name.clone(),
-        node_name: s.node.name.clone(),
-        cpus_per_node: vec![row.alloc_cpus],
-        tasks_per_node: vec![ntasks.unwrap_or(1)],
+        nodelist: crate::model::hostlist::compress(&nodes),
+        node_name: nodes[0].clone(),
+        cpus_per_node: vec![row.alloc_cpus / n; nodes.len()],
+        tasks_per_node: (0..n)
+            .map(|i| tasks / n + u32::from(i < tasks % n))
+            .collect(),
         ntasks,
         cpus_per_task: spec.cpus_per_task,
         ntasks_per_node: spec.ntasks_per_node,

@@ -49,6 +49,55 @@ pub struct LocalSettings {
     pub max_array_size: u32,
     #[serde(default)]
     pub first_job_id: u32,
+    /// How many (simulated) nodes this machine is shown as; see [`LocalSettings::node_names`].
+    #[serde(default = "one")]
+    pub nodes: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl LocalSettings {
+    /// The nodes' names: the configured name alone, or for simulated nodes a numbered
+    /// series continuing it (`node01` -> node01, node02, ...; `box` -> box1, box2, ...).
+    pub fn node_names(&self) -> Vec<String> {
+        let n = self.nodes.max(1);
+        let name = &self.node.name;
+        if n == 1 {
+            return vec![name.clone()];
+        }
+        let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let (stem, first, width) = if digits == 0 {
+            (name.as_str(), 1, 1)
+        } else {
+            let stem = &name[..name.len() - digits];
+            (stem, name[stem.len()..].parse::<u32>().unwrap_or(1), digits)
+        };
+        (0..n)
+            .map(|i| format!("{stem}{:0width$}", first + i))
+            .collect()
+    }
+
+    /// Where node `i`'s step server listens: 127.0.0.1 for the one real node; 127.0.0.2,
+    /// 127.0.0.3, ... for simulated nodes, so each has an address of its own.
+    pub fn node_addr(&self, i: usize) -> String {
+        if self.nodes <= 1 {
+            "127.0.0.1".into()
+        } else {
+            format!("127.0.0.{}", 2 + i)
+        }
+    }
+
+    /// Indexes of the nodes in a job's node list.
+    pub fn node_indexes(&self, nodelist: &str) -> Vec<usize> {
+        let names = self.node_names();
+        crate::model::hostlist::expand(nodelist)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|n| names.iter().position(|m| m == n))
+            .collect()
+    }
 }
 
 pub struct LocalCluster {
@@ -84,6 +133,7 @@ impl LocalCluster {
             idle_exit: loaded.config.local.idle_exit.unwrap_or(60),
             max_array_size: loaded.config.local.max_array_size.unwrap_or(1001),
             first_job_id: loaded.config.local.first_job_id.unwrap_or(1),
+            nodes: loaded.config.local.nodes.unwrap_or(1).clamp(1, 200),
         };
         Self::with_settings(state_dir, settings)
     }
@@ -179,7 +229,7 @@ impl LocalCluster {
             return Err(SubmitError::errno(SlurmErrno::InvalidPartitionName)
                 .with_detail(format!("invalid partition specified: {p}")));
         }
-        if spec.nodes() > 1 {
+        if spec.nodes() > s.nodes.max(1) {
             return Err(SubmitError::errno(
                 SlurmErrno::RequestedNodeConfigUnavailable,
             ));
@@ -232,7 +282,12 @@ impl LocalCluster {
         } else {
             spec.cpus()
         };
-        let mem = records::memory_request(spec, &self.settings.partition).per_node_mb(cpus);
+        // Memory of the whole job: a per-node request counts once per node.
+        let nodes = spec.nodes().max(1);
+        let mem = match records::memory_request(spec, &self.settings.partition) {
+            crate::model::MemoryRequest::PerNode(mb) => mb.saturating_mul(u64::from(nodes)),
+            per_cpu => per_cpu.per_node_mb(cpus),
+        };
         let id = db
             .write(|tx| {
                 let id = tx.next_job_id()?;
@@ -590,14 +645,15 @@ impl Cluster for LocalCluster {
             availability: "up".into(),
             max_time: s.partition.max_time,
             default_time: s.partition.default_time,
-            nodes: vec![s.node.name.clone()],
-            total_cpus: s.node.cpus,
+            nodes: s.node_names(),
+            total_cpus: s.node.cpus * s.nodes.max(1),
             def_mem_per_cpu: Some(s.partition.def_mem_per_cpu),
             tres: Some(format!(
-                "cpu={},mem={},node=1,billing={}",
-                s.node.cpus,
-                crate::model::units::mb_str(s.node.memory_mb),
-                s.node.cpus
+                "cpu={},mem={},node={},billing={}",
+                s.node.cpus * s.nodes.max(1),
+                crate::model::units::mb_str(s.node.memory_mb * u64::from(s.nodes.max(1))),
+                s.nodes.max(1),
+                s.node.cpus * s.nodes.max(1)
             )),
             ..Default::default()
         }])
@@ -607,47 +663,68 @@ impl Cluster for LocalCluster {
         let mut db = self.db()?;
         let running = db.read(|tx| tx.running_allocations()).map_err(sql)?;
         let s = &self.settings;
-        let alloc_cpus: u32 = running.iter().map(|r| r.0).sum::<u32>().min(s.node.cpus);
-        let alloc_mem: u64 = running.iter().map(|r| r.1).sum();
-        let state = if alloc_cpus == 0 {
-            NodeState::Idle
-        } else if alloc_cpus >= s.node.cpus {
-            NodeState::Allocated
-        } else {
-            NodeState::Mixed
-        };
+        let names = s.node_names();
+        let mut used = vec![(0u32, 0u64); names.len()];
+        for (cpus, mem, nodes) in &running {
+            let on = match nodes {
+                Some(list) => s.node_indexes(list),
+                None => vec![0],
+            };
+            let n = on.len().max(1) as u32;
+            for i in on {
+                if let Some(u) = used.get_mut(i) {
+                    u.0 += cpus.div_ceil(n);
+                    u.1 += mem.div_ceil(u64::from(n));
+                }
+            }
+        }
         let mb = crate::model::units::mb_str;
-        Ok(vec![NodeRecord {
-            name: s.node.name.clone(),
-            hostname: crate::sys::short_hostname(),
-            address: crate::sys::short_hostname(),
-            state,
-            cpus: s.node.cpus,
-            alloc_cpus,
-            sockets: 1,
-            cores_per_socket: s.node.cpus,
-            threads_per_core: 1,
-            boards: 1,
-            real_memory: s.node.memory_mb,
-            alloc_memory: alloc_mem,
-            free_memory: crate::sys::meminfo_mb("MemFree"),
-            tmp_disk: 0,
-            weight: 1,
-            cpu_load: crate::sys::load_average(),
-            partitions: vec![s.partition.name.clone()],
-            boot_time: crate::sys::boot_time(),
-            os: crate::sys::os_description(),
-            arch: crate::sys::machine(),
-            version: "22.05.8".into(),
-            cfg_tres: Some(format!(
-                "cpu={},mem={},billing={}",
-                s.node.cpus,
-                mb(s.node.memory_mb),
-                s.node.cpus
-            )),
-            alloc_tres: (alloc_cpus > 0).then(|| format!("cpu={alloc_cpus},mem={}", mb(alloc_mem))),
-            ..Default::default()
-        }])
+        Ok(names
+            .into_iter()
+            .zip(used)
+            .map(|(name, (alloc_cpus, alloc_mem))| {
+                let alloc_cpus = alloc_cpus.min(s.node.cpus);
+                let state = if alloc_cpus == 0 {
+                    NodeState::Idle
+                } else if alloc_cpus >= s.node.cpus {
+                    NodeState::Allocated
+                } else {
+                    NodeState::Mixed
+                };
+                NodeRecord {
+                    name,
+                    hostname: crate::sys::short_hostname(),
+                    address: crate::sys::short_hostname(),
+                    state,
+                    cpus: s.node.cpus,
+                    alloc_cpus,
+                    sockets: 1,
+                    cores_per_socket: s.node.cpus,
+                    threads_per_core: 1,
+                    boards: 1,
+                    real_memory: s.node.memory_mb,
+                    alloc_memory: alloc_mem,
+                    free_memory: crate::sys::meminfo_mb("MemFree"),
+                    tmp_disk: 0,
+                    weight: 1,
+                    cpu_load: crate::sys::load_average(),
+                    partitions: vec![s.partition.name.clone()],
+                    boot_time: crate::sys::boot_time(),
+                    os: crate::sys::os_description(),
+                    arch: crate::sys::machine(),
+                    version: "22.05.8".into(),
+                    cfg_tres: Some(format!(
+                        "cpu={},mem={},billing={}",
+                        s.node.cpus,
+                        mb(s.node.memory_mb),
+                        s.node.cpus
+                    )),
+                    alloc_tres: (alloc_cpus > 0)
+                        .then(|| format!("cpu={alloc_cpus},mem={}", mb(alloc_mem))),
+                    ..Default::default()
+                }
+            })
+            .collect())
     }
 
     fn allocation(&self, job_id: u32) -> Result<Option<super::AllocationDetails>, BackendError> {
@@ -674,9 +751,9 @@ impl Cluster for LocalCluster {
             return Ok(None);
         };
         Ok(Some(super::AllocationDetails {
+            cpus_per_node: record.num_cpus / (file.nodes.len().max(1) as u32),
             nodes: file.nodes,
             secret: file.secret,
-            cpus_per_node: record.num_cpus,
             record,
         }))
     }

@@ -150,7 +150,14 @@ pub fn job_record(
             .max(spec.min_cpus.unwrap_or(1)),
         memory: memory_request(spec, ctx.partition),
         nodes: if started { row.node.clone() } else { None },
-        batch_host: if started { row.node.clone() } else { None },
+        batch_host: if started {
+            row.node
+                .as_deref()
+                .and_then(crate::model::hostlist::expand)
+                .and_then(|n| n.into_iter().next())
+        } else {
+            None
+        },
         req_nodes: spec.nodelist.clone(),
         exc_nodes: spec.exclude.clone(),
         features: spec.constraint.clone(),

@@ -108,7 +108,7 @@ fn file_id(path: &std::path::Path) -> Option<(u64, u64)> {
 
 /// This program's path, even after the file was replaced (Linux then shows the old file
 /// as `<path> (deleted)`).
-fn own_executable() -> Option<std::path::PathBuf> {
+pub(crate) fn own_executable() -> Option<std::path::PathBuf> {
     let p = std::env::current_exe().ok()?;
     let text = p.to_string_lossy();
     Some(match text.strip_suffix(" (deleted)") {
@@ -147,17 +147,28 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
             .collect();
         let specs = tx.submissions(&sub_ids)?;
         let before: HashMap<u32, JobRow> = jobs.iter().map(|j| (j.job_id, j.clone())).collect();
-        let node = &cluster.settings.node;
+        let settings = &cluster.settings;
+        let names = settings.node_names();
+        let capacity = vec![
+            Capacity {
+                cpus: settings.node.cpus,
+                mem_mb: settings.node.memory_mb,
+            };
+            names.len()
+        ];
         let decisions = schedule::plan(
             &mut jobs,
             |row| Request {
                 cpus: row.alloc_cpus,
                 mem_mb: row.alloc_mem_mb,
+                nodes: specs.get(&row.submission_id).map_or(1, |s| s.nodes()),
                 begin: specs.get(&row.submission_id).and_then(|s| s.begin),
             },
-            Capacity {
-                cpus: node.cpus,
-                mem_mb: node.memory_mb,
+            &capacity,
+            |row| {
+                row.node
+                    .as_deref()
+                    .map_or_else(|| vec![0], |n| settings.node_indexes(n))
             },
             now,
         );
@@ -167,8 +178,15 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                 continue;
             };
             match decision {
-                Decision::Start { tasks } => {
-                    to_launch.extend(start(tx, &mut row, tasks, &node.name, now)?)
+                Decision::Start { tasks, placements } => {
+                    let lists: Vec<String> = placements
+                        .iter()
+                        .map(|p| {
+                            let on: Vec<&str> = p.iter().map(|&i| names[i].as_str()).collect();
+                            crate::model::hostlist::compress(&on)
+                        })
+                        .collect();
+                    to_launch.extend(start(tx, &mut row, tasks, &lists, now)?)
                 }
                 Decision::Wait { reason: why }
                     if why == reason::DEPENDENCY_NEVER
@@ -247,12 +265,18 @@ fn check_running(
 }
 
 /// Marks a job (or `tasks` tasks of an array) as started. Returns the job ids to launch.
-fn start(tx: &Tx<'_>, row: &mut JobRow, tasks: u32, node: &str, now: i64) -> DbResult<Vec<u32>> {
-    let set_started = |r: &mut JobRow| {
+fn start(
+    tx: &Tx<'_>,
+    row: &mut JobRow,
+    tasks: u32,
+    nodes: &[String],
+    now: i64,
+) -> DbResult<Vec<u32>> {
+    let set_started = |r: &mut JobRow, i: usize| {
         r.state = JobState::Running;
         r.flag = StateFlag::Configuring;
         r.start_time = Some(now);
-        r.node = Some(node.to_string());
+        r.node = nodes.get(i).cloned();
         r.reason = reason::NONE.into();
         r.eligible_time.get_or_insert(now);
         r.last_sched_eval = Some(now);
@@ -266,7 +290,7 @@ fn start(tx: &Tx<'_>, row: &mut JobRow, tasks: u32, node: &str, now: i64) -> DbR
         throttle,
     }) = row.array.clone()
     else {
-        set_started(row);
+        set_started(row, 0);
         tx.update_job(row)?;
         return Ok(vec![row.job_id]);
     };
@@ -283,7 +307,7 @@ fn start(tx: &Tx<'_>, row: &mut JobRow, tasks: u32, node: &str, now: i64) -> DbR
             array_job_id,
             task_id: task,
         });
-        set_started(&mut r);
+        set_started(&mut r, i);
         if takes_over && i + 1 == batch.len() {
             tx.update_job(&r)?;
         } else {

@@ -1,10 +1,11 @@
 //! The local scheduler's decision for one pass: which pending jobs start now and why the
 //! others wait. Pure: the queue runner feeds it the records and applies the result.
 //!
-//! Policy (Slurm's main scheduler with one node, no backfill): pending jobs are taken in
-//! priority order (job id breaks ties); the first job that does not fit blocks every
-//! lower-priority job (reason `Priority`) so a big job is not starved. A job that could
-//! never fit on the node at all does not block others.
+//! Policy (Slurm's main scheduler, no backfill): pending jobs are taken in priority order
+//! (job id breaks ties); the first job that does not fit blocks every lower-priority job
+//! (reason `Priority`) so a big job is not starved. A job that could never fit at all does
+//! not block others. With several (simulated) nodes, a job of N nodes takes the first N
+//! nodes that each have its per-node share free (its CPUs and memory divided evenly).
 
 use super::db::JobRow;
 use super::deps::{self, DepOutcome};
@@ -16,19 +17,34 @@ pub struct Capacity {
     pub mem_mb: u64,
 }
 
-/// What a pending job needs and when it may start (from its submission).
+/// What a pending job needs and when it may start (from its submission). `cpus` and
+/// `mem_mb` are the whole job's, over its `nodes`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Request {
     pub cpus: u32,
     pub mem_mb: u64,
+    pub nodes: u32,
     pub begin: Option<i64>,
+}
+
+impl Request {
+    /// What the job takes on each of its nodes.
+    pub fn per_node(&self) -> Capacity {
+        let n = self.nodes.max(1);
+        Capacity {
+            cpus: self.cpus.div_ceil(n),
+            mem_mb: self.mem_mb.div_ceil(u64::from(n)),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
-    /// Start the job (for an array's meta record: start this many of its tasks).
+    /// Start the job (for an array's meta record: start this many of its tasks), each
+    /// started task on the nodes (indexes) given.
     Start {
         tasks: u32,
+        placements: Vec<Vec<usize>>,
     },
     Wait {
         reason: &'static str,
@@ -48,25 +64,32 @@ pub mod reason {
 }
 
 /// Decides every pending job. `jobs` holds all records (for dependencies and running load);
-/// pending rows get their dependency states updated in place.
+/// pending rows get their dependency states updated in place. `nodes` are the nodes'
+/// capacities; `placed_on` gives the node indexes a running job holds.
 pub fn plan(
     jobs: &mut [JobRow],
     request_of: impl Fn(&JobRow) -> Request,
-    node: Capacity,
+    nodes: &[Capacity],
+    placed_on: impl Fn(&JobRow) -> Vec<usize>,
     now: i64,
 ) -> Vec<(u32, Decision)> {
-    let used_cpus: u32 = jobs
-        .iter()
-        .filter(|j| j.state == JobState::Running)
-        .map(|j| j.alloc_cpus)
-        .sum();
-    let used_mem: u64 = jobs
-        .iter()
-        .filter(|j| j.state == JobState::Running)
-        .map(|j| j.alloc_mem_mb)
-        .sum();
-    let mut free_cpus = node.cpus.saturating_sub(used_cpus);
-    let mut free_mem = node.mem_mb.saturating_sub(used_mem);
+    let mut free: Vec<Capacity> = nodes.to_vec();
+    for j in jobs.iter().filter(|j| j.state == JobState::Running) {
+        let on = placed_on(j);
+        let share = Request {
+            cpus: j.alloc_cpus,
+            mem_mb: j.alloc_mem_mb,
+            nodes: on.len().max(1) as u32,
+            begin: None,
+        }
+        .per_node();
+        for i in on {
+            if let Some(f) = free.get_mut(i) {
+                f.cpus = f.cpus.saturating_sub(share.cpus);
+                f.mem_mb = f.mem_mb.saturating_sub(share.mem_mb);
+            }
+        }
+    }
 
     let mut order: Vec<usize> = (0..jobs.len())
         .filter(|&i| jobs[i].state == JobState::Pending)
@@ -134,7 +157,11 @@ pub fn plan(
                 }
                 wanted = allowed.min(tasks.len() as u32);
             }
-            if req.cpus > node.cpus || req.mem_mb > node.mem_mb {
+            let share = req.per_node();
+            let fits = |c: &Capacity| share.cpus <= c.cpus && share.mem_mb <= c.mem_mb;
+            if req.nodes.max(1) as usize > nodes.len()
+                || nodes.iter().filter(|n| fits(n)).count() < req.nodes.max(1) as usize
+            {
                 break 'decide Decision::Wait {
                     reason: reason::RESOURCES,
                 };
@@ -145,9 +172,20 @@ pub fn plan(
                 };
             }
             let mut started = 0;
-            while started < wanted && req.cpus <= free_cpus && req.mem_mb <= free_mem {
-                free_cpus -= req.cpus;
-                free_mem -= req.mem_mb;
+            let mut placements = Vec::new();
+            while started < wanted {
+                let chosen: Vec<usize> = (0..free.len())
+                    .filter(|&i| fits(&free[i]))
+                    .take(req.nodes.max(1) as usize)
+                    .collect();
+                if chosen.len() < req.nodes.max(1) as usize {
+                    break;
+                }
+                for &i in &chosen {
+                    free[i].cpus -= share.cpus;
+                    free[i].mem_mb -= share.mem_mb;
+                }
+                placements.push(chosen);
                 started += 1;
             }
             if started == 0 {
@@ -159,7 +197,10 @@ pub fn plan(
             if started < wanted {
                 blocked = true;
             }
-            Decision::Start { tasks: started }
+            Decision::Start {
+                tasks: started,
+                placements,
+            }
         };
         out.push((job.job_id, decision));
     }
@@ -204,14 +245,83 @@ mod tests {
         Request {
             cpus: 1,
             mem_mb: 100,
+            nodes: 1,
             begin: None,
         }
     }
 
-    const NODE: Capacity = Capacity {
+    const NODE: &[Capacity] = &[Capacity {
         cpus: 2,
         mem_mb: 1000,
-    };
+    }];
+
+    fn on_node0(_: &JobRow) -> Vec<usize> {
+        vec![0]
+    }
+
+    fn start(tasks: u32, on: &[&[usize]]) -> Decision {
+        Decision::Start {
+            tasks,
+            placements: on.iter().map(|p| p.to_vec()).collect(),
+        }
+    }
+
+    #[test]
+    fn jobs_of_several_nodes_take_the_first_nodes_with_room() {
+        let nodes = [Capacity {
+            cpus: 2,
+            mem_mb: 1000,
+        }; 3];
+        let mut running = row(1, JobState::Running);
+        running.alloc_cpus = 2;
+        let two = |j: &JobRow| Request {
+            cpus: if j.job_id == 2 { 4 } else { 2 },
+            mem_mb: 200,
+            nodes: if j.job_id == 2 { 2 } else { 1 },
+            begin: None,
+        };
+        let mut jobs = vec![
+            running,
+            row(2, JobState::Pending),
+            row(3, JobState::Pending),
+        ];
+        let d = plan(
+            &mut jobs,
+            two,
+            &nodes,
+            |j| if j.job_id == 1 { vec![1] } else { vec![] },
+            0,
+        );
+        assert_eq!(d[0], (2, start(1, &[&[0, 2]])));
+        assert_eq!(
+            d[1],
+            (
+                3,
+                Decision::Wait {
+                    reason: reason::RESOURCES
+                }
+            )
+        );
+        // More nodes than there are: never fits, blocks nobody.
+        let many = |j: &JobRow| Request {
+            cpus: 1,
+            mem_mb: 1,
+            nodes: if j.job_id == 2 { 4 } else { 1 },
+            begin: None,
+        };
+        let mut jobs = vec![row(2, JobState::Pending), row(3, JobState::Pending)];
+        let d = plan(&mut jobs, many, &nodes, |_| vec![], 0);
+        assert_eq!(
+            d[0],
+            (
+                2,
+                Decision::Wait {
+                    reason: reason::RESOURCES
+                }
+            )
+        );
+        assert_eq!(d[1], (3, start(1, &[&[0]])));
+    }
 
     #[test]
     fn fills_the_node_then_blocks_by_priority() {
@@ -221,9 +331,9 @@ mod tests {
             row(3, JobState::Pending),
             row(4, JobState::Pending),
         ];
-        let d = plan(&mut jobs, req, NODE, 0);
-        assert_eq!(d[0], (1, Decision::Start { tasks: 1 }));
-        assert_eq!(d[1], (2, Decision::Start { tasks: 1 }));
+        let d = plan(&mut jobs, req, NODE, on_node0, 0);
+        assert_eq!(d[0], (1, start(1, &[&[0]])));
+        assert_eq!(d[1], (2, start(1, &[&[0]])));
         assert_eq!(
             d[2],
             (
@@ -272,7 +382,7 @@ mod tests {
         let mut failed = row(5, JobState::Failed);
         failed.exit = ExitStatus::code(3);
         let mut jobs = vec![row(1, JobState::Running), held, dep, never, failed];
-        let d = plan(&mut jobs, req, NODE, 0);
+        let d = plan(&mut jobs, req, NODE, on_node0, 0);
         let reason_of = |id| d.iter().find(|(j, _)| *j == id).unwrap().1.clone();
         assert_eq!(
             reason_of(2),
@@ -313,7 +423,7 @@ mod tests {
         });
         let mut jobs = vec![meta.clone(), running];
         assert_eq!(
-            plan(&mut jobs, req, NODE, 0)[0],
+            plan(&mut jobs, req, NODE, on_node0, 0)[0],
             (
                 10,
                 Decision::Wait {
@@ -323,8 +433,8 @@ mod tests {
         );
         let mut jobs = vec![meta];
         assert_eq!(
-            plan(&mut jobs, req, NODE, 0)[0],
-            (10, Decision::Start { tasks: 1 })
+            plan(&mut jobs, req, NODE, on_node0, 0)[0],
+            (10, start(1, &[&[0]]))
         );
     }
 
@@ -334,9 +444,10 @@ mod tests {
         let big = |j: &JobRow| Request {
             cpus: if j.job_id == 1 { 64 } else { 1 },
             mem_mb: 1,
+            nodes: 1,
             begin: None,
         };
-        let d = plan(&mut jobs, big, NODE, 0);
+        let d = plan(&mut jobs, big, NODE, on_node0, 0);
         assert_eq!(
             d[0],
             (
@@ -346,6 +457,6 @@ mod tests {
                 }
             )
         );
-        assert_eq!(d[1], (2, Decision::Start { tasks: 1 }));
+        assert_eq!(d[1], (2, start(1, &[&[0]])));
     }
 }

@@ -3,9 +3,9 @@
 
 use super::LocalCluster;
 use super::db::StepRow;
-use crate::launcher::srun_client::{Allocation, SECRET_ENV, STEPD_ENV};
+use crate::launcher::srun_client::{Allocation, KILL_WAIT_ENV, SECRET_ENV, STEPD_ENV};
 use crate::launcher::step_proto;
-use crate::launcher::stepd::{StepRegistry, StepServer};
+use crate::launcher::stepd::{StepRegistry, StepServer, StepdProcess};
 use crate::model::{ExitStatus, JobState, StepId};
 use std::collections::BTreeMap;
 use std::net::TcpListener;
@@ -85,19 +85,24 @@ impl StepRegistry for DbRegistry {
     }
 }
 
-/// The running step servers of one job.
+/// The running step servers of one job: node 0's in this process (it numbers and records
+/// steps), the other (simulated) nodes' as `bai-slurm __stepd` processes of their own,
+/// each on its node's loopback address and held by its lifeline.
 pub struct StepServers {
     pub servers: Vec<Arc<StepServer>>,
+    pub others: Vec<StepdProcess>,
     pub nodes: Vec<(String, String)>,
     pub secret: String,
+    pub kill_wait: u32,
 }
 
 impl StepServers {
-    /// Starts one step server per node (each on loopback here), in threads of this process.
+    /// Starts one step server per node of the job (`nodes`: names with the address each
+    /// listens on).
     pub fn start(
         cluster: &LocalCluster,
         job_id: u32,
-        nodes: &[String],
+        nodes: &[(String, String)],
     ) -> std::io::Result<StepServers> {
         let secret = step_proto::random_hex(32);
         let registry: Arc<dyn StepRegistry> = Arc::new(DbRegistry {
@@ -106,25 +111,48 @@ impl StepServers {
             job_id,
         });
         let mut servers = Vec::new();
+        let mut others = Vec::new();
         let mut addrs = Vec::new();
-        for node in nodes {
-            let listener = TcpListener::bind("127.0.0.1:0")?;
-            let addr = listener.local_addr()?.to_string();
-            let server = Arc::new(StepServer::new(
-                node.clone(),
-                secret.as_bytes().to_vec(),
-                Arc::clone(&registry),
-                Box::new(std::io::stderr()),
-            ));
-            let s = Arc::clone(&server);
-            std::thread::spawn(move || s.serve(listener));
-            servers.push(server);
-            addrs.push((node.clone(), addr));
+        for (i, (node, host)) in nodes.iter().enumerate() {
+            if i == 0 {
+                let listener = TcpListener::bind(format!("{host}:0"))?;
+                let addr = listener.local_addr()?.to_string();
+                let server = Arc::new(StepServer::new(
+                    node.clone(),
+                    secret.as_bytes().to_vec(),
+                    Arc::clone(&registry),
+                    Box::new(std::io::stderr()),
+                ));
+                let s = Arc::clone(&server);
+                std::thread::spawn(move || s.serve(listener));
+                servers.push(server);
+                addrs.push((node.clone(), addr));
+                continue;
+            }
+            let exe = super::runner::own_executable()
+                .ok_or_else(|| std::io::Error::other("cannot find bai-slurm's own path"))?;
+            let mut cmd = std::process::Command::new(exe);
+            cmd.arg("__stepd").arg(node).arg(format!("{host}:0"));
+            let p = StepdProcess::start(
+                node,
+                cmd,
+                secret.as_bytes(),
+                std::time::Duration::from_secs(30),
+                None,
+            )
+            .map_err(|e| std::io::Error::other(format!("step server of {node}: {e}")))?;
+            // The servers check each other: node 0 makes sure this one is the job's own.
+            StepdProcess::ping(&p.addr, secret.as_bytes())
+                .map_err(|e| std::io::Error::other(format!("step server of {node}: {e}")))?;
+            addrs.push((node.clone(), p.addr.clone()));
+            others.push(p);
         }
         Ok(StepServers {
             servers,
+            others,
             nodes: addrs,
             secret,
+            kill_wait: cluster.settings.kill_wait,
         })
     }
 
@@ -133,12 +161,17 @@ impl StepServers {
         let mut env = BTreeMap::new();
         env.insert(STEPD_ENV.to_string(), Allocation::stepd_value(&self.nodes));
         env.insert(SECRET_ENV.to_string(), self.secret.clone());
+        env.insert(KILL_WAIT_ENV.to_string(), self.kill_wait.to_string());
         env
     }
 
-    pub fn kill_all(&self) {
+    /// Ends every step's tasks, on every node.
+    pub fn kill_all(self) {
         for s in &self.servers {
             s.kill_all();
+        }
+        for p in self.others {
+            p.stop();
         }
     }
 }

@@ -1,0 +1,241 @@
+//! A two-container job on a REAL Backend.AI 23.09 stack (`ci/backendai/up.sh`; endpoint and
+//! keys from `. ci/backendai/env.sh`): the session is made directly with the client and the
+//! create request sbatch sends (`submit::create_body`), with this build of bai-slurm in a
+//! vfolder mounted in every container. The startup command runs only in main1; its launcher
+//! must start a step server in sub1 over the session's SSH so that `srun -N 2 hostname`
+//! prints both hosts. Without the stack this test FAILS, saying how to start it.
+
+use bai_slurm::backend::backendai::client::{Client, ClientError, Method, Settings};
+use bai_slurm::backend::backendai::meta::{self, JobMeta, ResultKind};
+use bai_slurm::backend::backendai::submit::{self, SessionSettings};
+use bai_slurm::model::JobSpec;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+const HOW: &str = "the Backend.AI test stack is needed: run `ci/backendai/up.sh` (as root), then \
+                   `. ci/backendai/env.sh` before `cargo test` (./scripts/test.sh does both)";
+
+fn user() -> Client {
+    let s = Settings::from_env(|k| std::env::var(k).ok())
+        .unwrap_or_else(|| panic!("BACKEND_ENDPOINT is not set; {HOW}"));
+    let c = Client::new(s).expect("valid settings");
+    if let Err(e @ ClientError::Unreachable { .. }) = c.server_info() {
+        panic!("no Backend.AI manager answers ({e}); {HOW}");
+    }
+    c
+}
+
+/// A vfolder of the keypair (made when missing) and its directory on this host (the
+/// storage-proxy's vfs layout: <volume>/<quota scope>/<id[0:2]>/<id[2:4]>/<id[4:]>).
+fn vfolder(client: &Client, name: &str) -> PathBuf {
+    let (_, list) = client
+        .request(Method::Get, "/folders", None)
+        .expect("GET /folders");
+    let existing = list
+        .as_array()
+        .and_then(|a| a.iter().find(|f| f["name"] == name))
+        .and_then(|f| f["id"].as_str().map(str::to_string));
+    let id = match existing {
+        Some(id) => id,
+        None => {
+            let (_, made) = client
+                .request(
+                    Method::Post,
+                    "/folders",
+                    Some(&json!({ "name": name, "host": "local:volume1" })),
+                )
+                .unwrap_or_else(|e| panic!("creating vfolder {name}: {e}"));
+            made["id"].as_str().expect("vfolder id").to_string()
+        }
+    };
+    let id = id.replace('-', "");
+    let volume = Path::new(&std::env::var("BAI_STATE").unwrap_or_else(|_| "/tmp/bai-stack".into()))
+        .join("vfroot/local/volume1");
+    let scopes =
+        std::fs::read_dir(&volume).unwrap_or_else(|e| panic!("{}: {e}; {HOW}", volume.display()));
+    for scope in scopes.flatten() {
+        let dir = scope.path().join(&id[0..2]).join(&id[2..4]).join(&id[4..]);
+        if dir.is_dir() {
+            return dir;
+        }
+    }
+    panic!(
+        "vfolder {name} ({id}) has no directory under {}",
+        volume.display()
+    );
+}
+
+fn session(c: &Client, name: &str) -> Value {
+    let q = "query($f: String) { compute_session_list(limit: 5, offset: 0, filter: $f) {
+               total_count items { id name status status_info result } } }";
+    let d = c
+        .graphql(q, json!({ "f": format!("name == \"{name}\"") }))
+        .unwrap_or_else(|e| panic!("compute_session_list for {name}: {e}"));
+    d["compute_session_list"]["items"][0].clone()
+}
+
+fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        if c == '\u{1b}' && it.peek() == Some(&'[') {
+            it.next();
+            for d in it.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else if c != '\r' {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[test]
+fn srun_n2_in_a_two_container_job_prints_both_hosts() {
+    let c = user();
+    // This build of the launcher, in a vfolder of its own mounted in both containers
+    // (the image is the host's Debian 12, so the glibc build runs there).
+    let tools = vfolder(&c, "bai-slurm-mn-tools");
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_bai-slurm"));
+    let tmp = tools.join(format!(".bai-slurm.{}", std::process::id()));
+    std::fs::copy(&exe, &tmp).expect("copy the launcher into the vfolder");
+    std::fs::rename(&tmp, tools.join("bai-slurm")).expect("install the launcher");
+    // `srun` in the job's PATH, as installed by `bai-slurm install-links`.
+    let _ = std::fs::remove_file(tools.join("srun"));
+    std::os::unix::fs::symlink("bai-slurm", tools.join("srun")).expect("the srun link");
+
+    let t = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let job_id = 61_000_000 + (t % 1_000_000) as u32;
+    let script = "#!/bin/bash\necho \"path: $PATH\"\n\
+                  srun -N 2 hostname | sort | sed 's/^/host: /'\n\
+                  srun -N 2 -l bash -c 'echo $SLURMD_NODENAME $SLURM_NODEID $SLURM_STEP_NODELIST'\n\
+                  srun -N 2 -n 2 -l bash -c 'exit $SLURM_NODEID'\necho rc=$?\n";
+    let spec = JobSpec {
+        name: "mn".into(),
+        script: script.as_bytes().to_vec(),
+        nodes_min: Some(2),
+        // Not mounted in the containers: output goes to the session log.
+        work_dir: "/nonexistent/submit/dir".into(),
+        // The submitter's PATH, as sbatch exports it: the script must get it, and the
+        // containers' entrypoint must not (it needs /usr/sbin to make the job's user).
+        environment: [(
+            "PATH".to_string(),
+            "/home/alice/bin:/opt/bai-slurm-mn:/usr/bin:/bin".to_string(),
+        )]
+        .into(),
+        ..Default::default()
+    };
+    let job = JobMeta {
+        v: 1,
+        job_id,
+        user: "alice".into(),
+        uid: 1000,
+        gid: 1000,
+        cluster: "bai".into(),
+        kill_wait: 2,
+        spec: spec.clone(),
+        ..Default::default()
+    };
+    let settings = SessionSettings {
+        launcher: "/opt/bai-slurm-mn/bai-slurm".into(),
+        group: c.settings().group.clone(),
+        domain: c.settings().domain.clone(),
+        image: Some(
+            std::env::var("BAI_IMAGE").unwrap_or_else(|_| "local/bai-batch:bookworm".into()),
+        ),
+        resource_group: std::env::var("BAI_SCALING_GROUP").unwrap_or_else(|_| "default".into()),
+        def_mem_per_cpu: 512,
+        cluster_mode: "single-node".into(),
+        mounts: vec![("bai-slurm-mn-tools".into(), "/opt/bai-slurm-mn".into())],
+        batch_timeout: false,
+    };
+    let body = submit::create_body(&job, &spec, &settings, &[]).expect("a session request");
+    assert_eq!(body["clusterSize"], 2);
+    let name = body["name"].as_str().unwrap().to_string();
+    let (status, v) = c
+        .request(Method::Post, "/session", Some(&body))
+        .unwrap_or_else(|e| panic!("create {name}: {e}"));
+    assert_eq!(status, 201, "{v}");
+
+    let t0 = Instant::now();
+    let s = loop {
+        let s = session(&c, &name);
+        if ["TERMINATED", "CANCELLED", "ERROR"].contains(&s["status"].as_str().unwrap_or("")) {
+            break s;
+        }
+        if t0.elapsed() > Duration::from_secs(300) {
+            let _ = c.request(
+                Method::Delete,
+                &format!("/session/{name}?forced=true"),
+                None,
+            );
+            panic!("{name} did not end in 300 s (a job that never lets go of its console?): {s}");
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    // The logs of a session that just ended can take a moment to be served.
+    let mut tries = 0;
+    let v = loop {
+        match c.request(Method::Get, &format!("/session/{name}/logs"), None) {
+            Ok((_, v)) => break v,
+            Err(e) if tries < 10 => {
+                tries += 1;
+                eprintln!("logs of {name} ({s}): {e}; again");
+                std::thread::sleep(Duration::from_secs(1));
+            }
+            Err(e) => panic!("logs of {name} ({s}): {e}"),
+        }
+    };
+    let logs = strip_ansi(v["result"]["logs"].as_str().unwrap_or_default());
+    let r = meta::parse_result(&logs).unwrap_or_else(|| panic!("no result in {logs}"));
+    assert_eq!(
+        (r.kind, r.exit.code, r.exit.signal),
+        (ResultKind::Exited, 0, 0),
+        "{s}\n{logs}"
+    );
+    assert!(
+        logs.lines()
+            .any(|l| l == "path: /home/alice/bin:/opt/bai-slurm-mn:/usr/bin:/bin"),
+        "{logs}"
+    );
+    let mine: Vec<&str> = logs
+        .lines()
+        .filter(|l| {
+            l.starts_with("host: ")
+                || l.starts_with("0: ")
+                || l.starts_with("1: ")
+                || l.starts_with("rc=")
+                || l.starts_with("srun: ")
+        })
+        .collect();
+    assert_eq!(
+        mine.iter()
+            .filter(|l| l.starts_with("host: "))
+            .copied()
+            .collect::<Vec<_>>(),
+        ["host: main1", "host: sub1"],
+        "{logs}"
+    );
+    let mut rest: Vec<&str> = mine
+        .into_iter()
+        .filter(|l| !l.starts_with("host: "))
+        .collect();
+    rest.sort();
+    assert_eq!(
+        rest,
+        [
+            "0: main1 0 main1,sub1",
+            "1: sub1 1 main1,sub1",
+            "rc=1",
+            "srun: error: sub1: task 1: Exited with exit code 1",
+        ],
+        "{logs}"
+    );
+    assert_eq!(s["result"], "SUCCESS", "{s}");
+}

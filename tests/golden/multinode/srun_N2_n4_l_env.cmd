@@ -1,0 +1,1 @@
+srun -N2 -n4 -l bash -c env\ \|\ grep\ \^SLURM\ \|\ sort (alice)
