@@ -498,3 +498,49 @@ fn doctor_reports_the_local_backend() {
     assert!(out.contains("node: node01 (3 CPUs, 2048 MB)"), "{out}");
     assert!(out.contains("status: OK"), "{out}");
 }
+
+#[test]
+fn translate_prints_the_job_sbatch_would_submit_and_submits_nothing() {
+    let c = Cluster::new(2, 4096, 2);
+    c.write_script(
+        "t.sh",
+        &format!("{SH}#SBATCH -J from_directive\n#SBATCH --time=1:30:00 -n 2\necho hi\n"),
+    );
+    let o = c.tool(&[
+        "translate",
+        "--mem=1G",
+        "-J",
+        "from_cli",
+        "--array=1-3%1",
+        "t.sh",
+        "x",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON");
+    assert_eq!(doc["backend"], "local");
+    let spec = &doc["job_spec"];
+    assert_eq!(spec["name"], "from_cli");
+    assert_eq!(spec["ntasks"], 2);
+    assert_eq!(spec["mem_per_node"], 1024);
+    assert_eq!(spec["time_limit"]["Minutes"], 90);
+    assert_eq!(spec["array"]["tasks"], serde_json::json!([1, 2, 3]));
+    assert_eq!(spec["array"]["throttle"], 1);
+    assert_eq!(spec["script_args"], serde_json::json!(["x"]));
+    assert!(spec["script"].as_str().unwrap().ends_with("echo hi\n"));
+    assert_eq!(doc["requests"], serde_json::json!([]));
+    // Nothing was submitted.
+    let q = c.run("squeue", &["-h", "-t", "all"]).ok();
+    assert_eq!(q.stdout, "");
+    // Errors are sbatch's, with its exit codes.
+    let bad = c.tool(&["translate", "--time=bogus", "t.sh"]);
+    assert_eq!(
+        (bad.code, bad.stderr.as_str()),
+        (255, "sbatch: error: Invalid --time specification\n")
+    );
+    let part = c.tool(&["translate", "-p", "nope", "t.sh"]);
+    assert_eq!(part.code, 1);
+    assert_eq!(
+        part.stderr,
+        "sbatch: error: invalid partition specified: nope\nsbatch: error: Batch job submission failed: Invalid partition name specified\n"
+    );
+}

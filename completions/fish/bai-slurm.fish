@@ -31,6 +31,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "install-links" 
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "doctor" -d 'Show the backend and configuration in force, and check that they work'
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "login" -d 'Check your Backend.AI keypair against the configured endpoint and store it: in the OS keyring (Secret Service) where there is one, else in ~/.config/bai-slurm/credentials (mode 0600); --no-verify stores it unchecked. The secret key is read from stdin (one line; the access key first unless --access-key is given), or asked for without echo on a terminal; never from the command line'
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "logout" -d 'Remove the keypair login stored for the configured endpoint (keyring and file)'
+complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "translate" -d 'Print, as JSON, the job sbatch would submit: the job spec read from the options, #SBATCH directives and SBATCH_* variables exactly as sbatch reads them, checked as a submission is, and on the Backend.AI backend the session requests sbatch would send (with the job id it would get). Nothing is submitted. Values of variables named like credentials (SECRET, PASSWORD, TOKEN) are shown as (hidden)'
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "sbatch" -d 'Submit a batch script to Slurm; the same as running sbatch (see sbatch(1))'
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "squeue" -d 'View information about jobs in the scheduling queue; the same as running squeue (see squeue(1))'
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "scancel" -d 'Signal or cancel jobs, job arrays or job steps; the same as running scancel (see scancel(1))'
@@ -45,6 +46,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand login" -l access-key
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand login" -l no-verify -d 'store the keypair without checking it against the manager'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand login" -s h -l help -d 'Print help'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand logout" -s h -l help -d 'Print help'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand translate" -s h -l help -d 'Print help'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -s A -l account -d 'charge job to specified account' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l acctg-freq -d 'accounting and profiling sampling intervals. Supported datatypes: task=<interval> energy=<interval> network=<interval> filesystem=<interval> [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -s a -l array -d 'job array index values' -r

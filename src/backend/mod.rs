@@ -190,6 +190,15 @@ pub struct AllocationDetails {
     pub record: JobRecord,
 }
 
+/// A submission made but not sent: the backend, the id the job would get (where the
+/// backend chooses it before submitting) and the requests it would send.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Translation {
+    pub backend: &'static str,
+    pub job_id: Option<u32>,
+    pub requests: Vec<serde_json::Value>,
+}
+
 /// The scheduler, seen from the commands.
 pub trait Cluster {
     /// The cluster's name (SLURM_CLUSTER_NAME, sacct Cluster).
@@ -209,6 +218,11 @@ pub trait Cluster {
 
     /// Submits a batch job; returns its id.
     fn submit(&self, _spec: &JobSpec, _user: &UserInfo) -> Result<u32, SubmitError> {
+        Err(BackendError::Other("this backend does not accept jobs".into()).into())
+    }
+    /// What [`Cluster::submit`] would do with the job, checked as a submission is, without
+    /// submitting it (`bai-slurm translate`).
+    fn translate(&self, _spec: &JobSpec, _user: &UserInfo) -> Result<Translation, SubmitError> {
         Err(BackendError::Other("this backend does not accept jobs".into()).into())
     }
     /// Signals or cancels the job(s) one id names.

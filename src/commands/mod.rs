@@ -18,6 +18,7 @@ pub mod scontrol_control;
 pub mod sinfo;
 pub mod squeue;
 pub mod srun;
+pub mod translate;
 
 use crate::backend::Cluster;
 use crate::backend::local::LocalCluster;
@@ -49,6 +50,7 @@ pub const TOOL_COMMANDS: &[(&str, Run)] = &[
     ("doctor", doctor::run),
     ("login", login::login),
     ("logout", login::logout),
+    ("translate", |inv| with_cluster(inv, translate::run)),
 ];
 
 /// Commands the local backend runs itself; not for people.
@@ -136,6 +138,10 @@ fn tool_usage(out: &mut dyn Write) {
         "  login               store your Backend.AI keypair (OS keyring, else a 0600 file)"
     );
     let _ = writeln!(out, "  logout              remove the keypair login stored");
+    let _ = writeln!(
+        out,
+        "  translate [sbatch options] [script]\n                      print the job sbatch would submit, without submitting it"
+    );
 }
 
 /// The process entry point: builds the Invocation from the real process and runs.

@@ -3,33 +3,13 @@
 use crate::backend::{Cluster, SubmitError};
 use crate::cli::Invocation;
 use crate::model::JobSelector;
-use crate::options::sbatch::{self, SbatchInput, SbatchOutcome};
+use crate::options::sbatch::{self, SbatchInput, SbatchOutcome, SbatchRequest};
 use std::time::Duration;
 
 pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
-    let umask = current_umask();
-    let args = inv.args.clone();
-    let outcome = sbatch::parse(SbatchInput {
-        args: &args,
-        env: &inv.env,
-        cwd: &inv.cwd,
-        stdin: &mut *inv.stdin,
-        hostname: crate::sys::hostname(),
-        now: inv.now,
-        umask,
-        max_array_size: 1001,
-    });
-    let req = match outcome {
-        SbatchOutcome::Exit {
-            stdout,
-            stderr,
-            code,
-        } => {
-            let _ = inv.out.write_all(stdout.as_bytes());
-            let _ = inv.err.write_all(stderr.as_bytes());
-            return code;
-        }
-        SbatchOutcome::Submit(req) => req,
+    let req = match parse_request(inv) {
+        Ok(req) => req,
+        Err(code) => return code,
     };
     let error_exit = inv
         .var("SLURM_EXIT_ERROR")
@@ -71,7 +51,36 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
     }
 }
 
-fn report_submit_error(inv: &mut Invocation<'_>, e: &SubmitError) {
+/// Parses sbatch's command line, directives and environment. What ends the command before
+/// a submission (help, usage, version, an error) is printed here; its exit status is the Err.
+pub fn parse_request(inv: &mut Invocation<'_>) -> Result<Box<SbatchRequest>, i32> {
+    let umask = current_umask();
+    let args = inv.args.clone();
+    let outcome = sbatch::parse(SbatchInput {
+        args: &args,
+        env: &inv.env,
+        cwd: &inv.cwd,
+        stdin: &mut *inv.stdin,
+        hostname: crate::sys::hostname(),
+        now: inv.now,
+        umask,
+        max_array_size: 1001,
+    });
+    match outcome {
+        SbatchOutcome::Exit {
+            stdout,
+            stderr,
+            code,
+        } => {
+            let _ = inv.out.write_all(stdout.as_bytes());
+            let _ = inv.err.write_all(stderr.as_bytes());
+            Err(code)
+        }
+        SbatchOutcome::Submit(req) => Ok(req),
+    }
+}
+
+pub fn report_submit_error(inv: &mut Invocation<'_>, e: &SubmitError) {
     for d in &e.details {
         inv.error(d);
     }

@@ -778,7 +778,26 @@ fn tool() -> Def {
         )
         .subcommand(Command::new("logout").about(
             "Remove the keypair login stored for the configured endpoint (keyring and file)",
-        ));
+        ))
+        .subcommand(
+            Command::new("translate")
+                .override_usage("translate [sbatch options] [script [args...]]")
+                .about(
+                    "Print, as JSON, the job sbatch would submit: the job spec read from the \
+                     options, #SBATCH directives and SBATCH_* variables exactly as sbatch \
+                     reads them, checked as a submission is, and on the Backend.AI backend \
+                     the session requests sbatch would send (with the job id it would get). \
+                     Nothing is submitted. Values of variables named like credentials \
+                     (SECRET, PASSWORD, TOKEN) are shown as (hidden)",
+                )
+                .arg(
+                    Arg::new("ARGS")
+                        .num_args(0..)
+                        .trailing_var_arg(true)
+                        .allow_hyphen_values(true)
+                        .value_hint(ValueHint::FilePath),
+                ),
+        );
     for name in SLURM_COMMANDS {
         let sub = slurm_command(name).cmd;
         let about = format!(

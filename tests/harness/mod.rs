@@ -114,6 +114,19 @@ impl Cluster {
         c
     }
 
+    /// `bai-slurm <args>` with this cluster's environment, in the work directory.
+    pub fn tool(&self, args: &[&str]) -> Run {
+        Command::new(env!("CARGO_BIN_EXE_bai-slurm"))
+            .args(args)
+            .env_clear()
+            .envs(&self.env)
+            .current_dir(&self.work)
+            .stdin(Stdio::null())
+            .output()
+            .expect("spawn")
+            .into()
+    }
+
     /// Runs a Slurm command through its link, in the work directory.
     pub fn run(&self, name: &str, args: &[&str]) -> Run {
         self.cmd(name).args(args).output().expect("spawn").into()

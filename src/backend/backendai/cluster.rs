@@ -12,6 +12,7 @@ use super::submission;
 use super::views;
 use crate::backend::{
     AccountingQuery, BackendError, Cluster, HoldKind, SignalRequest, SlurmErrno, SubmitError,
+    Translation,
 };
 use crate::config::{Config, Loaded};
 use crate::model::{
@@ -283,6 +284,26 @@ impl Cluster for BackendAiCluster {
         let id = submission::submit(&ctx, spec, user);
         self.remember_server();
         id
+    }
+
+    fn translate(&self, spec: &JobSpec, user: &UserInfo) -> Result<Translation, SubmitError> {
+        let ctx = submission::Context {
+            client: &self.client,
+            cache: &self.cache,
+            config: &self.config,
+            cluster_name: &self.cluster_name,
+            now: crate::sys::now(),
+        };
+        let (job_id, bodies) = submission::preview(&ctx, spec, user)?;
+        self.remember_server();
+        Ok(Translation {
+            backend: "backendai",
+            job_id: Some(job_id),
+            requests: bodies
+                .into_iter()
+                .map(|body| serde_json::json!({"method": "POST", "path": "/session", "body": body}))
+                .collect(),
+        })
     }
 
     /// Backend.AI can end a session, not signal it: cancelling (and SIGKILL/SIGTERM/SIGINT,

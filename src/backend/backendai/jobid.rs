@@ -95,6 +95,15 @@ pub fn next_id(counter: &Path, now: i64) -> std::io::Result<u32> {
     Ok(id)
 }
 
+/// The id [`next_id`] would hand out now, without handing it out.
+pub fn peek_id(counter: &Path, now: i64) -> u32 {
+    let last: u32 = std::fs::read_to_string(counter)
+        .ok()
+        .and_then(|t| t.trim().parse().ok())
+        .unwrap_or(0);
+    clock_id(now).max(last.saturating_add(1))
+}
+
 /// After a name clash: remember that `id` is taken so the next call moves past it.
 pub fn mark_taken(counter: &Path, id: u32) -> std::io::Result<()> {
     let file = std::fs::OpenOptions::new()

@@ -211,8 +211,17 @@ fn create_one(
     Ok(Created::Yes)
 }
 
-/// Submits the job; returns its id.
-pub fn submit(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {
+/// A job checked against its partition and the site, ready to become session requests.
+struct Prepared {
+    spec: JobSpec,
+    part: Option<Partition>,
+    settings: SessionSettings,
+    dependencies: Vec<String>,
+}
+
+/// Everything before the create: the checks sbatch makes, the partition's defaults, the
+/// site's session settings and the sessions an afterok dependency names.
+fn prepare(ctx: &Context<'_>, spec: &JobSpec) -> Result<Prepared, SubmitError> {
     if spec.interactive {
         return Err(unsupported(
             "interactive allocations (salloc, srun outside a job) are not supported by the \
@@ -237,6 +246,59 @@ pub fn submit(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<u32,
         )));
     }
     let dependencies = dependency_sessions(ctx, &spec)?;
+    Ok(Prepared {
+        spec,
+        part,
+        settings,
+        dependencies,
+    })
+}
+
+fn job_meta(ctx: &Context<'_>, p: &Prepared, user: &UserInfo, id: u32) -> JobMeta {
+    JobMeta {
+        v: 1,
+        job_id: id,
+        array_task: None,
+        user: user.name.clone(),
+        uid: user.uid,
+        gid: user.gid,
+        group: user.group.clone(),
+        cluster: ctx.cluster_name.to_string(),
+        submit_time: ctx.now,
+        kill_wait: ctx.config.backendai.kill_wait.unwrap_or(30),
+        enforce_time_limit: !p.settings.batch_timeout,
+        spec: p.spec.clone(),
+    }
+}
+
+/// The `POST /session` bodies sbatch would send now (one per array task), with the id the
+/// job would get, sending nothing that changes state (`bai-slurm translate`).
+pub fn preview(
+    ctx: &Context<'_>,
+    spec: &JobSpec,
+    user: &UserInfo,
+) -> Result<(u32, Vec<serde_json::Value>), SubmitError> {
+    let p = prepare(ctx, spec)?;
+    let id = jobid::peek_id(&ctx.cache.job_id_counter(), ctx.now);
+    let meta = job_meta(ctx, &p, user, id);
+    let tasks: Vec<Option<u32>> = match &p.spec.array {
+        None => vec![None],
+        Some(a) => a.tasks.iter().map(|&t| Some(t)).collect(),
+    };
+    let bodies = tasks
+        .into_iter()
+        .map(|task| {
+            let mut m = meta.clone();
+            m.array_task = task;
+            body_for(&m, &p.spec, &p.settings, &p.dependencies)
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((id, bodies))
+}
+
+/// Submits the job; returns its id.
+pub fn submit(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {
+    let p = prepare(ctx, spec)?;
     let counter = ctx.cache.job_id_counter();
     let mut attempt = 0;
     loop {
@@ -247,30 +309,24 @@ pub fn submit(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<u32,
                 counter.display()
             ))
         })?;
-        let meta = JobMeta {
-            v: 1,
-            job_id: id,
-            array_task: None,
-            user: user.name.clone(),
-            uid: user.uid,
-            gid: user.gid,
-            group: user.group.clone(),
-            cluster: ctx.cluster_name.to_string(),
-            submit_time: ctx.now,
-            kill_wait: ctx.config.backendai.kill_wait.unwrap_or(30),
-            enforce_time_limit: !settings.batch_timeout,
-            spec: spec.clone(),
-        };
-        let outcome = match &spec.array {
-            None => create_job(ctx, &meta, &spec, &settings, &dependencies, part.as_ref()),
+        let meta = job_meta(ctx, &p, user, id);
+        let outcome = match &p.spec.array {
+            None => create_job(
+                ctx,
+                &meta,
+                &p.spec,
+                &p.settings,
+                &p.dependencies,
+                p.part.as_ref(),
+            ),
             Some(a) => create_array(
                 ctx,
                 &meta,
-                &spec,
-                &settings,
-                &dependencies,
+                &p.spec,
+                &p.settings,
+                &p.dependencies,
                 &a.tasks,
-                part.as_ref(),
+                p.part.as_ref(),
             ),
         };
         match outcome {

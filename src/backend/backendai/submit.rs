@@ -129,8 +129,9 @@ pub fn create_body(
     let mut environ: Map<String, Value> = spec
         .environment
         .iter()
-        // The container has its own host name.
-        .filter(|(k, _)| k.as_str() != "HOSTNAME")
+        // The container has its own host name. The keypair the commands use must not
+        // travel into the session (its environ is stored by the manager and seen by admins).
+        .filter(|(k, _)| !["HOSTNAME", "BACKEND_SECRET_KEY"].contains(&k.as_str()))
         // The container's entrypoint runs with this environ and needs the image's PATH
         // (useradd in /usr/sbin makes the job's user; without it ssh between the containers
         // fails with "No user exists for uid"): the job's PATH travels under another name
@@ -242,7 +243,11 @@ mod tests {
             mem_per_cpu: Some(500),
             nodes_min: Some(2),
             time_limit: Some(crate::model::TimeLimit::Minutes(10)),
-            environment: [("PATH".to_string(), "/home/alice/bin:/usr/bin".to_string())].into(),
+            environment: [
+                ("PATH".to_string(), "/home/alice/bin:/usr/bin".to_string()),
+                ("BACKEND_SECRET_KEY".to_string(), "s3cr3t".to_string()),
+            ]
+            .into(),
             ..Default::default()
         };
         let meta = JobMeta {
@@ -270,6 +275,11 @@ mod tests {
         let encoded = body["config"]["environ"][meta::META_ENV].as_str().unwrap();
         assert_eq!(JobMeta::decode(encoded).unwrap().job_id, 62_000_000);
         assert!(body["config"]["environ"].get("PATH").is_none());
+        assert!(
+            body["config"]["environ"]
+                .get("BACKEND_SECRET_KEY")
+                .is_none()
+        );
         assert_eq!(
             body["config"]["environ"][meta::PATH_ENV],
             "/home/alice/bin:/usr/bin"

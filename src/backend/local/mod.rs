@@ -18,6 +18,7 @@ pub mod steps;
 
 use super::{
     AccountingQuery, BackendError, Cluster, HoldKind, SignalRequest, SlurmErrno, SubmitError,
+    Translation,
 };
 use crate::config::Loaded;
 use crate::model::{
@@ -821,6 +822,16 @@ impl Cluster for LocalCluster {
 
     fn submit(&self, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {
         self.submit_job(spec, user, crate::sys::now())
+    }
+
+    /// The local backend sends no requests: the job spec is what it stores.
+    fn translate(&self, spec: &JobSpec, _user: &UserInfo) -> Result<Translation, SubmitError> {
+        self.validate(spec)?;
+        Ok(Translation {
+            backend: "local",
+            job_id: None,
+            requests: Vec::new(),
+        })
     }
 
     fn signal(&self, target: &JobSelector, req: &SignalRequest) -> Result<(), BackendError> {
