@@ -1,7 +1,8 @@
-//! sbatch against the outputs of a real Slurm 22.05.8 (tests/golden/sbatch_*): each case
-//! runs the recorded command line through the installed `sbatch` link on a local cluster
-//! shaped like the reference one (partition `debug`, 2 CPUs, 16000 MB) whose job id sequence
-//! starts where the reference cluster's was, and compares stdout, stderr and exit code.
+//! sbatch, srun and salloc against the outputs of a real Slurm 22.05.8
+//! (tests/golden/{sbatch,srun,salloc}_*): each case runs the recorded command line through
+//! the installed link on a local cluster shaped like the reference one (node `node01`,
+//! partition `debug`, 2 CPUs, 16000 MB) whose job id sequence starts where the reference
+//! cluster's was, and compares stdout, stderr and exit code.
 
 mod harness;
 
@@ -14,7 +15,7 @@ const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden");
 const NOT_REPRODUCIBLE: &[(&str, &str)] = &[
     (
         "sbatch_gpu",
-        "needs GPUs: the local node has none (Backend.AI GPU slots are issue 5)",
+        "needs GPUs: the local node has none (on Backend.AI, GPUs map to cuda.device/cuda.shares)",
     ),
     (
         "sbatch_gpu_pending",
@@ -24,7 +25,35 @@ const NOT_REPRODUCIBLE: &[(&str, &str)] = &[
         "sbatch_bob",
         "was run as another user (bob) from a script under /srv/refwork",
     ),
+    (
+        "srun_gpu_env",
+        "needs the reference cluster's `gpu` partition with GPUs",
+    ),
+    (
+        "srun_l_n2_env",
+        "prints alice's uid/account, the reference slurm.conf path, ports and pids; the \
+         same variables are checked by name and value shape in tests/local_steps.rs",
+    ),
+    (
+        "salloc_n1_env",
+        "prints alice's account and the reference slurm.conf path; salloc's environment is \
+         checked in tests/local_steps.rs",
+    ),
 ];
+
+/// What a case's output depends on that differs from the reference machine, made equal
+/// before comparing: srun_n2_hostname prints the host's name (`vm` there).
+fn normalise(name: &str, stdout: &str) -> String {
+    match name {
+        "srun_n2_hostname" => stdout.replace(&hostname(), "vm"),
+        _ => stdout.to_string(),
+    }
+}
+
+fn hostname() -> String {
+    let out = std::process::Command::new("hostname").output().unwrap();
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
 
 struct Case {
     name: String,
@@ -42,15 +71,34 @@ fn load(name: &str) -> Case {
     let line = cmd.lines().nth(2).unwrap();
     Case {
         name: name.to_string(),
-        argv: line
-            .split_whitespace()
-            .skip(1)
-            .map(str::to_string)
-            .collect(),
+        argv: shell_words(line).into_iter().skip(1).collect(),
         stdout: read("stdout"),
         stderr: read("stderr"),
         rc: read("rc").trim().parse().unwrap(),
     }
+}
+
+/// The .cmd line is printed as bash's `printf %q` does: words split at unescaped spaces,
+/// `\x` standing for `x`.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => word.extend(chars.next()),
+            ' ' => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }
 
 /// The scripts the reference capture used (their exact bodies do not show in any output).
@@ -71,6 +119,17 @@ fn write_scripts(c: &Cluster) {
 
 #[test]
 fn golden_sbatch() {
+    run_cases("sbatch");
+}
+
+#[test]
+fn golden_srun_salloc() {
+    run_cases("srun");
+    run_cases("salloc");
+}
+
+/// Runs every recorded case of `command`, prints the score and every difference.
+fn run_cases(command: &str) {
     let mut names: Vec<String> = std::fs::read_dir(GOLDEN)
         .unwrap()
         .filter_map(|e| e.ok())
@@ -80,7 +139,7 @@ fn golden_sbatch() {
                 .and_then(|n| n.strip_suffix(".cmd"))
                 .map(str::to_string)
         })
-        .filter(|n| n.starts_with("sbatch_"))
+        .filter(|n| n.starts_with(&format!("{command}_")))
         .collect();
     names.sort();
     let mut identical = 0;
@@ -109,27 +168,28 @@ fn golden_sbatch() {
         );
         write_scripts(&c);
         let args: Vec<&str> = case.argv.iter().map(String::as_str).collect();
-        let r = c.run("sbatch", &args);
-        if (r.stdout.as_str(), r.stderr.as_str(), r.code)
+        let r = c.run(command, &args);
+        let stdout = normalise(name, &r.stdout);
+        if (stdout.as_str(), r.stderr.as_str(), r.code)
             == (case.stdout.as_str(), case.stderr.as_str(), case.rc)
         {
             identical += 1;
         } else {
             differences.push(format!(
-                "{}: sbatch {}\n  want rc={} stdout={:?} stderr={:?}\n  got  rc={} stdout={:?} stderr={:?}",
+                "{}: {command} {}\n  want rc={} stdout={:?} stderr={:?}\n  got  rc={} stdout={:?} stderr={:?}",
                 case.name,
                 args.join(" "),
                 case.rc,
                 case.stdout,
                 case.stderr,
                 r.code,
-                r.stdout,
+                stdout,
                 r.stderr
             ));
         }
     }
     let total = names.len() - skipped.len();
-    println!("golden sbatch: {identical}/{total} identical");
+    println!("golden {command}: {identical}/{total} identical");
     for s in &skipped {
         println!("  not reproducible here: {s}");
     }
@@ -138,7 +198,7 @@ fn golden_sbatch() {
     }
     assert!(
         differences.is_empty(),
-        "{} sbatch golden cases differ",
+        "{} {command} golden cases differ",
         differences.len()
     );
 }
