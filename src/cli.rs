@@ -83,6 +83,14 @@ impl Invocation<'_> {
         let _ = writeln!(self.err, "{}: error: {msg}", self.prog);
     }
 
+    /// Prints what a parser decided ends the command (help, usage, version, an error) and
+    /// returns its exit status.
+    pub fn finish(&mut self, stdout: &str, stderr: &str, code: i32) -> i32 {
+        let _ = self.out.write_all(stdout.as_bytes());
+        let _ = self.err.write_all(stderr.as_bytes());
+        code
+    }
+
     /// Writes `<prog>: warning: <msg>` to stderr.
     pub fn warning(&mut self, msg: &str) {
         let _ = writeln!(self.err, "{}: warning: {msg}", self.prog);

@@ -3,15 +3,15 @@
 //! and image come from the environment, as `ci/backendai/env.sh` exports them. Without the
 //! stack these tests FAIL, saying how to start it: they never skip.
 
+mod stack;
+
 use bai_slurm::backend::backendai::client::{
     ApiVersion, Client, ClientError, MIN_API_VERSION, Method, Settings,
 };
 use serde_json::{Value, json};
+use stack::{HOW, strip_ansi};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-const HOW: &str = "the Backend.AI test stack is needed: run `ci/backendai/up.sh` (as root), then \
-                   `. ci/backendai/env.sh` before `cargo test` (./scripts/test.sh does both)";
 
 fn var(name: &str) -> String {
     match std::env::var(name) {
@@ -139,25 +139,6 @@ fn wait_status(c: &Client, name: &str, want: &[&str], timeout: Duration) -> Valu
         }
         std::thread::sleep(Duration::from_millis(300));
     }
-}
-
-/// Drop `ESC [ ... <letter>` sequences.
-fn strip_ansi(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut it = s.chars().peekable();
-    while let Some(c) = it.next() {
-        if c == '\u{1b}' && it.peek() == Some(&'[') {
-            it.next();
-            for d in it.by_ref() {
-                if d.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 const ENDED: &[&str] = &["TERMINATED", "CANCELLED", "ERROR"];

@@ -8,16 +8,16 @@
 //! its two vfolders, a config file, the command links and a state directory. Without the
 //! stack these tests FAIL, saying how to start it: they never skip.
 
-use bai_slurm::backend::backendai::client::{Client, ClientError, Method, Settings};
-use serde_json::json;
+mod stack;
+
+use bai_slurm::backend::backendai::client::{Client, ClientError, Settings};
+use stack::{HOW, vfolder};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-const HOW: &str = "the Backend.AI test stack is needed: run `ci/backendai/up.sh` (as root), then \
-                   `. ci/backendai/env.sh` before `cargo test` (./scripts/test.sh does both)";
 const COMMANDS: [&str; 9] = [
     "sbatch",
     "squeue",
@@ -63,46 +63,6 @@ fn admin() -> &'static Site {
             var("BAI_ADMIN_SECRET_KEY"),
         )
     })
-}
-
-/// A vfolder of the keypair (made when missing) and its directory on this host.
-fn vfolder(client: &Client, name: &str) -> PathBuf {
-    let (_, list) = client
-        .request(Method::Get, "/folders", None)
-        .expect("GET /folders");
-    let existing = list
-        .as_array()
-        .and_then(|a| a.iter().find(|f| f["name"] == name))
-        .and_then(|f| f["id"].as_str().map(str::to_string));
-    let id = match existing {
-        Some(id) => id,
-        None => {
-            let (_, made) = client
-                .request(
-                    Method::Post,
-                    "/folders",
-                    Some(&json!({ "name": name, "host": "local:volume1" })),
-                )
-                .unwrap_or_else(|e| panic!("creating vfolder {name}: {e}"));
-            made["id"].as_str().expect("vfolder id").to_string()
-        }
-    };
-    let id = id.replace('-', "");
-    // storage-proxy's vfs layout: <volume>/<quota scope>/<id[0:2]>/<id[2:4]>/<id[4:]>
-    let volume = Path::new(&std::env::var("BAI_STATE").unwrap_or_else(|_| "/tmp/bai-stack".into()))
-        .join("vfroot/local/volume1");
-    let scopes =
-        std::fs::read_dir(&volume).unwrap_or_else(|e| panic!("{}: {e}; {HOW}", volume.display()));
-    for scope in scopes.flatten() {
-        let dir = scope.path().join(&id[0..2]).join(&id[2..4]).join(&id[4..]);
-        if dir.is_dir() {
-            return dir;
-        }
-    }
-    panic!(
-        "vfolder {name} ({id}) has no directory under {}",
-        volume.display()
-    );
 }
 
 impl Site {

@@ -5,16 +5,16 @@
 //! must start a step server in sub1 over the session's SSH so that `srun -N 2 hostname`
 //! prints both hosts. Without the stack this test FAILS, saying how to start it.
 
+mod stack;
+
 use bai_slurm::backend::backendai::client::{Client, ClientError, Method, Settings};
 use bai_slurm::backend::backendai::meta::{self, JobMeta, ResultKind};
 use bai_slurm::backend::backendai::submit::{self, SessionSettings};
 use bai_slurm::model::JobSpec;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use stack::{HOW, strip_ansi, vfolder};
+use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-const HOW: &str = "the Backend.AI test stack is needed: run `ci/backendai/up.sh` (as root), then \
-                   `. ci/backendai/env.sh` before `cargo test` (./scripts/test.sh does both)";
 
 fn user() -> Client {
     let s = Settings::from_env(|k| std::env::var(k).ok())
@@ -26,46 +26,6 @@ fn user() -> Client {
     c
 }
 
-/// A vfolder of the keypair (made when missing) and its directory on this host (the
-/// storage-proxy's vfs layout: <volume>/<quota scope>/<id[0:2]>/<id[2:4]>/<id[4:]>).
-fn vfolder(client: &Client, name: &str) -> PathBuf {
-    let (_, list) = client
-        .request(Method::Get, "/folders", None)
-        .expect("GET /folders");
-    let existing = list
-        .as_array()
-        .and_then(|a| a.iter().find(|f| f["name"] == name))
-        .and_then(|f| f["id"].as_str().map(str::to_string));
-    let id = match existing {
-        Some(id) => id,
-        None => {
-            let (_, made) = client
-                .request(
-                    Method::Post,
-                    "/folders",
-                    Some(&json!({ "name": name, "host": "local:volume1" })),
-                )
-                .unwrap_or_else(|e| panic!("creating vfolder {name}: {e}"));
-            made["id"].as_str().expect("vfolder id").to_string()
-        }
-    };
-    let id = id.replace('-', "");
-    let volume = Path::new(&std::env::var("BAI_STATE").unwrap_or_else(|_| "/tmp/bai-stack".into()))
-        .join("vfroot/local/volume1");
-    let scopes =
-        std::fs::read_dir(&volume).unwrap_or_else(|e| panic!("{}: {e}; {HOW}", volume.display()));
-    for scope in scopes.flatten() {
-        let dir = scope.path().join(&id[0..2]).join(&id[2..4]).join(&id[4..]);
-        if dir.is_dir() {
-            return dir;
-        }
-    }
-    panic!(
-        "vfolder {name} ({id}) has no directory under {}",
-        volume.display()
-    );
-}
-
 fn session(c: &Client, name: &str) -> Value {
     let q = "query($f: String) { compute_session_list(limit: 5, offset: 0, filter: $f) {
                total_count items { id name status status_info result } } }";
@@ -73,24 +33,6 @@ fn session(c: &Client, name: &str) -> Value {
         .graphql(q, json!({ "f": format!("name == \"{name}\"") }))
         .unwrap_or_else(|e| panic!("compute_session_list for {name}: {e}"));
     d["compute_session_list"]["items"][0].clone()
-}
-
-fn strip_ansi(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut it = s.chars().peekable();
-    while let Some(c) = it.next() {
-        if c == '\u{1b}' && it.peek() == Some(&'[') {
-            it.next();
-            for d in it.by_ref() {
-                if d.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else if c != '\r' {
-            out.push(c);
-        }
-    }
-    out
 }
 
 #[test]

@@ -14,11 +14,7 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
             stdout,
             stderr,
             code,
-        } => {
-            let _ = inv.out.write_all(stdout.as_bytes());
-            let _ = inv.err.write_all(stderr.as_bytes());
-            return code;
-        }
+        } => return inv.finish(&stdout, &stderr, code),
         SallocOutcome::Run(req) => req,
     };
     let (spec, messages) =

@@ -71,11 +71,7 @@ pub fn parse_request(inv: &mut Invocation<'_>) -> Result<Box<SbatchRequest>, i32
             stdout,
             stderr,
             code,
-        } => {
-            let _ = inv.out.write_all(stdout.as_bytes());
-            let _ = inv.err.write_all(stderr.as_bytes());
-            Err(code)
-        }
+        } => Err(inv.finish(&stdout, &stderr, code)),
         SbatchOutcome::Submit(req) => Ok(req),
     }
 }

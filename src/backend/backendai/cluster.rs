@@ -153,6 +153,16 @@ impl BackendAiCluster {
 
     /// The sessions a selector names (one query by name; ids of sessions made elsewhere
     /// are derived from their UUIDs, so those are looked up among all live sessions).
+    fn submission_context(&self) -> submission::Context<'_> {
+        submission::Context {
+            client: &self.client,
+            cache: &self.cache,
+            config: &self.config,
+            cluster_name: &self.cluster_name,
+            now: crate::sys::now(),
+        }
+    }
+
     fn select(&self, target: &JobSelector) -> Result<Vec<Session>, BackendError> {
         let filter = if target.job_id >= jobid::FOREIGN_BASE {
             Some(views::alive_or_ended_since(crate::sys::now() - MIN_JOB_AGE))
@@ -274,26 +284,14 @@ impl Cluster for BackendAiCluster {
     }
 
     fn submit(&self, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {
-        let ctx = submission::Context {
-            client: &self.client,
-            cache: &self.cache,
-            config: &self.config,
-            cluster_name: &self.cluster_name,
-            now: crate::sys::now(),
-        };
+        let ctx = self.submission_context();
         let id = submission::submit(&ctx, spec, user);
         self.remember_server();
         id
     }
 
     fn translate(&self, spec: &JobSpec, user: &UserInfo) -> Result<Translation, SubmitError> {
-        let ctx = submission::Context {
-            client: &self.client,
-            cache: &self.cache,
-            config: &self.config,
-            cluster_name: &self.cluster_name,
-            now: crate::sys::now(),
-        };
+        let ctx = self.submission_context();
         let (job_id, bodies) = submission::preview(&ctx, spec, user)?;
         self.remember_server();
         Ok(Translation {
