@@ -185,16 +185,44 @@ pub fn check_script(body: &[u8]) -> Result<(), Vec<&'static str>> {
 const HELP: &str = include_str!("../commands/text/sbatch_help.txt");
 const USAGE: &str = include_str!("../commands/text/sbatch_usage.txt");
 
+/// sbatch's options after Slurm's two passes, as `slurm_opt_t` is when `_opt_verify`
+/// starts: the early options of the first pass, the script, and every other option applied
+/// from the `#SBATCH` directives, the SBATCH_* variables and the command line, in that order.
+#[derive(Debug)]
+pub struct SbatchOptions {
+    pub raw: JobOptions,
+    pub quiet: bool,
+    pub verbose: u32,
+    pub wrap: Option<String>,
+    pub script: Vec<u8>,
+    pub script_path: Option<PathBuf>,
+    /// The script name and its arguments (empty with `--wrap` or a script on stdin).
+    pub script_args: Vec<String>,
+    /// Directive notices to print, complete with their prefix.
+    pub messages: Vec<String>,
+    pub error_exit: i32,
+}
+
 /// Processes sbatch's command line, script and environment.
-pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
+pub fn parse(mut input: SbatchInput<'_>) -> SbatchOutcome {
+    match parse_options(&mut input) {
+        Ok(options) => verify_and_build(options, &input),
+        Err(outcome) => outcome,
+    }
+}
+
+/// Slurm's option passes (`process_options_first_pass`, the script, then
+/// `process_options_second_pass`): what sbatch was asked for, or how it ends early (help,
+/// usage, version, or an error).
+pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, SbatchOutcome> {
     let error_exit = match error_exit(input.env) {
         Ok(c) => c,
-        Err(msg) => return exit_err(msg, 1),
+        Err(msg) => return Err(exit_err(msg, 1)),
     };
     // First pass: every option is recognised, only the early ones act.
     let (first, rest) = match sbatch_getopt(input.args) {
         Ok(p) => p,
-        Err(line) => return getopt_failure(&line),
+        Err(line) => return Err(getopt_failure(&line)),
     };
     let mut quiet = false;
     let mut verbose: u32 = input.env.get("SBATCH_DEBUG").map_or(0, |_| 1);
@@ -203,25 +231,25 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
     for (opt, value) in &first {
         match opt.long {
             "help" => {
-                return SbatchOutcome::Exit {
+                return Err(SbatchOutcome::Exit {
                     stdout: HELP.into(),
                     stderr: String::new(),
                     code: 0,
-                };
+                });
             }
             "usage" => {
-                return SbatchOutcome::Exit {
+                return Err(SbatchOutcome::Exit {
                     stdout: USAGE.into(),
                     stderr: String::new(),
                     code: 0,
-                };
+                });
             }
             "version" => {
-                return SbatchOutcome::Exit {
+                return Err(SbatchOutcome::Exit {
                     stdout: format!("{}\n", crate::commands::SLURM_VERSION_LINE),
                     stderr: String::new(),
                     code: 0,
-                };
+                });
             }
             "quiet" => quiet = true,
             "verbose" => verbose += 1,
@@ -232,10 +260,10 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
     }
     let script_args: Vec<String> = input.args[rest..].to_vec();
     if wrap.is_some() && !script_args.is_empty() {
-        return exit_err(
+        return Err(exit_err(
             "sbatch: error: Script arguments not permitted with --wrap option\n".into(),
             error_exit,
-        );
+        ));
     }
 
     // The script: --wrap, a file, or stdin. It is copied now; the file may vanish later.
@@ -257,19 +285,19 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
                 (b, Some(path), label)
             }
             Err(_) => {
-                return exit_err(
+                return Err(exit_err(
                     format!("sbatch: error: Unable to open file {name}\n"),
                     error_exit,
-                );
+                ));
             }
         }
     } else {
         let mut b = Vec::new();
         if input.stdin.read_to_end(&mut b).is_err() {
-            return exit_err(
+            return Err(exit_err(
                 "sbatch: error: Unable to open file stdin\n".into(),
                 error_exit,
-            );
+            ));
         }
         (b, None, "stdin".to_string())
     };
@@ -278,7 +306,7 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
             .iter()
             .map(|l| format!("sbatch: error: {l}\n"))
             .collect();
-        return exit_err(text, error_exit);
+        return Err(exit_err(text, error_exit));
     }
 
     // Second pass: directives, then environment, then the command line.
@@ -291,11 +319,11 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
         Err(e) => {
             let mut text: String = e.notices.iter().map(notice_line).collect();
             text.push_str(&format!("sbatch: fatal: {e}\n"));
-            return exit_err(text, e.exit_code());
+            return Err(exit_err(text, e.exit_code()));
         }
     };
     // Notices print as they happen, before anything else can fail.
-    let mut messages: Vec<String> = scan
+    let messages: Vec<String> = scan
         .notices
         .iter()
         .map(|n| notice_line(n).trim_end().to_string())
@@ -303,13 +331,13 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
     let directive_args = scan.args();
     let (parsed, rest) = match sbatch_getopt(&directive_args) {
         Ok(p) => p,
-        Err(line) => return getopt_failure(&line),
+        Err(line) => return Err(getopt_failure(&line)),
     };
     if let Some(bad) = directive_args.get(rest) {
-        return exit_err(
+        return Err(exit_err(
             format!("sbatch: error: Invalid directive found in batch script: {bad}\n"),
             255,
-        );
+        ));
     }
     for (opt, value) in &parsed {
         if let Err(e) = raw.apply(
@@ -319,7 +347,7 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
             input.now,
             input.max_array_size,
         ) {
-            return value_failure(&e, error_exit);
+            return Err(value_failure(&e, error_exit));
         }
     }
     for opt in table::for_command(SBATCH) {
@@ -343,7 +371,7 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
                 )
             };
             if let Err(e) = result {
-                return value_failure(&e, error_exit);
+                return Err(value_failure(&e, error_exit));
             }
         }
     }
@@ -355,10 +383,36 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
             input.now,
             input.max_array_size,
         ) {
-            return value_failure(&e, error_exit);
+            return Err(value_failure(&e, error_exit));
         }
     }
 
+    Ok(SbatchOptions {
+        raw,
+        quiet,
+        verbose,
+        wrap,
+        script,
+        script_path,
+        script_args,
+        messages,
+        error_exit,
+    })
+}
+
+/// `_opt_verify` and the JobSpec: what to submit, or why not.
+fn verify_and_build(options: SbatchOptions, input: &SbatchInput<'_>) -> SbatchOutcome {
+    let SbatchOptions {
+        mut raw,
+        quiet,
+        verbose,
+        wrap,
+        script,
+        script_path,
+        script_args,
+        mut messages,
+        error_exit,
+    } = options;
     if quiet && verbose > 0 {
         return exit_err(
             "sbatch: error: don't specify both --verbose (-v) and --quiet (-Q)\n".into(),
