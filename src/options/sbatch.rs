@@ -4,7 +4,7 @@
 //! command line again, each later source overriding earlier ones; then verification; and
 //! finally the typed JobSpec.
 
-use super::getopt::{self, Event, HasArg};
+use super::getopt::{self, Event};
 use super::job_opts::{self, BuildContext, Failure, JobOptions, Source};
 use super::table::{self, SBATCH};
 use super::values::ValueError;
@@ -192,7 +192,6 @@ const USAGE: &str = include_str!("../commands/text/sbatch_usage.txt");
 pub struct SbatchOptions {
     pub raw: JobOptions,
     pub quiet: bool,
-    pub verbose: u32,
     pub wrap: Option<String>,
     pub script: Vec<u8>,
     pub script_path: Option<PathBuf>,
@@ -225,7 +224,6 @@ pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, Sbatc
         Err(line) => return Err(getopt_failure(&line)),
     };
     let mut quiet = false;
-    let mut verbose: u32 = input.env.get("SBATCH_DEBUG").map_or(0, |_| 1);
     let mut wrap: Option<String> = None;
     let mut chdir_first: Option<String> = None;
     for (opt, value) in &first {
@@ -252,7 +250,6 @@ pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, Sbatc
                 });
             }
             "quiet" => quiet = true,
-            "verbose" => verbose += 1,
             "wrap" => wrap = value.clone(),
             "chdir" => chdir_first = value.clone(),
             _ => {}
@@ -309,11 +306,25 @@ pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, Sbatc
         return Err(exit_err(text, error_exit));
     }
 
-    // Second pass: directives, then environment, then the command line.
+    // The early options as the first pass set them (one level per `-v`, ...).
     let mut raw = JobOptions {
         root: nix::unistd::getuid().is_root(),
         ..JobOptions::default()
     };
+    for (opt, value) in first.iter().filter(|(o, _)| o.sbatch_early_pass()) {
+        if let Err(e) = raw.apply(
+            opt,
+            value.as_deref(),
+            Source::Cli,
+            input.now,
+            input.max_array_size,
+        ) {
+            return Err(value_failure(&e, error_exit));
+        }
+    }
+    // Second pass: directives, then environment, then the command line. SBATCH_DEBUG
+    // sets the log level itself, after the `-v`s were counted and before the second
+    // pass, which skips them: `SBATCH_DEBUG=2 sbatch -v` logs at level 2.
     let scan = match super::directives::scan(&script, &file_label, &super::directives::SBATCH) {
         Ok(s) => s,
         Err(e) => {
@@ -339,7 +350,8 @@ pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, Sbatc
             255,
         ));
     }
-    for (opt, value) in &parsed {
+    // The second pass skips the early options, in directives as on the command line.
+    for (opt, value) in parsed.iter().filter(|(o, _)| !o.sbatch_early_pass()) {
         if let Err(e) = raw.apply(
             opt,
             value.as_deref(),
@@ -355,27 +367,12 @@ pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, Sbatc
             let Some(value) = input.env.get(*var) else {
                 continue;
             };
-            let result = if opt.arg == HasArg::No {
-                if job_opts::env_flag(value) {
-                    raw.apply(opt, None, Source::Env, input.now, input.max_array_size)
-                } else {
-                    Ok(())
-                }
-            } else {
-                raw.apply(
-                    opt,
-                    Some(value),
-                    Source::Env,
-                    input.now,
-                    input.max_array_size,
-                )
-            };
-            if let Err(e) = result {
+            if let Err(e) = raw.apply_env(opt, value, input.now, input.max_array_size) {
                 return Err(value_failure(&e, error_exit));
             }
         }
     }
-    for (opt, value) in &first {
+    for (opt, value) in first.iter().filter(|(o, _)| !o.sbatch_early_pass()) {
         if let Err(e) = raw.apply(
             opt,
             value.as_deref(),
@@ -390,7 +387,6 @@ pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, Sbatc
     Ok(SbatchOptions {
         raw,
         quiet,
-        verbose,
         wrap,
         script,
         script_path,
@@ -405,7 +401,6 @@ fn verify_and_build(options: SbatchOptions, input: &SbatchInput<'_>) -> SbatchOu
     let SbatchOptions {
         mut raw,
         quiet,
-        verbose,
         wrap,
         script,
         script_path,
@@ -413,7 +408,7 @@ fn verify_and_build(options: SbatchOptions, input: &SbatchInput<'_>) -> SbatchOu
         mut messages,
         error_exit,
     } = options;
-    if quiet && verbose > 0 {
+    if quiet && raw.verbose > 0 {
         return exit_err(
             "sbatch: error: don't specify both --verbose (-v) and --quiet (-Q)\n".into(),
             error_exit,
@@ -493,12 +488,89 @@ fn verify_and_build(options: SbatchOptions, input: &SbatchInput<'_>) -> SbatchOu
                 parsable: raw.parsable,
                 quiet,
                 wait: raw.wait,
-                verbose,
+                verbose: raw.verbose,
                 test_only: raw.test_only,
                 clusters: raw.clusters.clone(),
                 messages,
             }))
         }
         Err(f) => f.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// sbatch with a script on stdin: its outcome.
+    fn sbatch(args: &[&str], env: &[(&str, &str)], directives: &[&str]) -> SbatchOutcome {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let env: BTreeMap<String, String> = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let mut script = String::from("#!/bin/sh\n");
+        for d in directives {
+            script.push_str(&format!("#SBATCH {d}\n"));
+        }
+        script.push_str("true\n");
+        let mut stdin = std::io::Cursor::new(script.into_bytes());
+        parse(SbatchInput {
+            args: &args,
+            env: &env,
+            cwd: Path::new("/"),
+            stdin: &mut stdin,
+            hostname: "host".into(),
+            now: 0,
+            umask: 0o022,
+            max_array_size: 1001,
+        })
+    }
+
+    fn request(o: SbatchOutcome) -> SbatchRequest {
+        match o {
+            SbatchOutcome::Submit(r) => *r,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// SBATCH_DEBUG is a level: `0` (or anything not a number) resets it, so it does not
+    /// clash with `-Q`; `2` replaces the first pass's count of `-v`.
+    #[test]
+    fn sbatch_debug_sets_the_level() {
+        let r = request(sbatch(&["-Q"], &[("SBATCH_DEBUG", "0")], &[]));
+        assert_eq!((r.quiet, r.verbose), (true, 0));
+        assert_eq!(
+            request(sbatch(&["-v"], &[("SBATCH_DEBUG", "2")], &[])).verbose,
+            2
+        );
+        assert_eq!(request(sbatch(&["-vv"], &[], &[])).verbose, 2);
+        assert_eq!(
+            sbatch(&[], &[("SBATCH_DEBUG", "yes")], &[]),
+            SbatchOutcome::Exit {
+                stdout: String::new(),
+                stderr: "sbatch: error: Invalid numeric value \"yes\" for --verbose.\n".into(),
+                code: 1,
+            }
+        );
+    }
+
+    /// The second pass skips the early options: `#SBATCH -v`, `#SBATCH --wrap` do nothing.
+    #[test]
+    fn early_options_in_directives_do_nothing() {
+        let r = request(sbatch(&[], &[], &["-v", "--wrap=hostname", "--quiet"]));
+        assert_eq!((r.verbose, r.quiet), (0, false));
+        assert_eq!(r.spec.name, "sbatch");
+    }
+
+    /// A flag's variable with a false value resets what a directive set.
+    #[test]
+    fn false_flag_variables_reset_directives() {
+        let r = request(sbatch(&[], &[("SBATCH_REQUEUE", "no")], &["--requeue"]));
+        assert_eq!(r.spec.requeue, None);
+        let r = request(sbatch(&[], &[("SBATCH_REQUEUE", " 1")], &["--no-requeue"]));
+        assert_eq!(r.spec.requeue, Some(true));
+        let r = request(sbatch(&[], &[("SBATCH_WAIT", "0")], &["-W"]));
+        assert!(!r.wait);
     }
 }

@@ -2,8 +2,8 @@
 //! srun's input variables (`SLURM_NTASKS`, `SLURM_JOB_NUM_NODES`, ... — which is why a step
 //! inherits the batch job's request), with srun's own options among them.
 
-use super::getopt::{self, Event, HasArg};
-use super::job_opts::{self, JobOptions, Source};
+use super::getopt::{self, Event};
+use super::job_opts::{JobOptions, Source};
 use super::table::{self, SRUN};
 use super::values::ValueError;
 use std::collections::BTreeMap;
@@ -142,7 +142,6 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SrunO
             }
         }
     }
-    let mut verbose = 0;
     let mut quiet = false;
     for (opt, _) in &cli {
         match opt.long {
@@ -167,7 +166,6 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SrunO
                     code: 0,
                 };
             }
-            "verbose" => verbose += 1,
             "quiet" => quiet = true,
             _ => {}
         }
@@ -180,16 +178,7 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SrunO
         let (Some(value), Some(opt)) = (env.get(*var), table::find(SRUN, long)) else {
             continue;
         };
-        let result = if opt.arg == HasArg::No {
-            if job_opts::env_flag(value) {
-                opts.apply(opt, None, Source::Env, now, 1001)
-            } else {
-                Ok(())
-            }
-        } else {
-            opts.apply(opt, Some(value), Source::Env, now, 1001)
-        };
-        if let Err(e) = result {
+        if let Err(e) = opts.apply_env(opt, value, now, 1001) {
             return failure(&e);
         }
     }
@@ -209,9 +198,9 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SrunO
         };
     }
     SrunOutcome::Run(Box::new(SrunRequest {
+        verbose: opts.verbose,
         opts,
         argv,
-        verbose,
         quiet,
         from_cli,
     }))
