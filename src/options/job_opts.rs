@@ -276,7 +276,15 @@ impl JobOptions {
                 self.time_min = Some(values::duration::parse_time_limit(v, "--time-min")?)
             }
             "wait" => self.wait = true,
-            "exclusive" => self.exclusive = true,
+            // `arg_set_exclusive`: `user` and `mcs` keep other users' jobs off the node,
+            // which the whole node does too; `oversubscribe` shares it.
+            "exclusive" => {
+                self.exclusive = match value.map(str::to_ascii_lowercase).as_deref() {
+                    None | Some("exclusive" | "user" | "mcs") => true,
+                    Some("oversubscribe") => false,
+                    Some(_) => return Err(ValueError::invalid_spec("--exclusive")),
+                }
+            }
             "nodelist" => self.nodelist = Some(v.to_string()),
             "exclude" => self.exclude = Some(v.to_string()),
             "constraint" => self.constraint = Some(v.to_string()),
@@ -639,6 +647,29 @@ mod tests {
         o.apply_env(opt(SBATCH, "exclusive"), "", 0, 1001).unwrap();
         assert_eq!(o.values.get("exclusive"), Some(&None));
         assert_eq!(o.set_by.get("exclusive"), Some(&Source::Env));
+    }
+
+    #[test]
+    fn exclusive_values_as_slurm_takes_them() {
+        let exclusive = opt(SBATCH, "exclusive");
+        let mut o = JobOptions::default();
+        for (v, whole_node) in [
+            (None, true),
+            (Some("exclusive"), true),
+            (Some("USER"), true),
+            (Some("mcs"), true),
+            (Some("OverSubscribe"), false),
+        ] {
+            o.apply(exclusive, v, Source::Cli, 0, 1001).unwrap();
+            assert_eq!(o.exclusive, whole_node, "--exclusive={v:?}");
+        }
+        for bad in ["", "topo", "yes", "node"] {
+            assert_eq!(
+                o.apply(exclusive, Some(bad), Source::Cli, 0, 1001),
+                Err(ValueError::invalid("Invalid --exclusive specification")),
+                "--exclusive={bad}"
+            );
+        }
     }
 
     #[test]
