@@ -619,12 +619,15 @@ fn every_spelling_parses_the_same() {
             }
         }
     }
-    println!("option spellings: {options} options, {spellings} spellings, all equal");
     assert!(
         failures.is_empty(),
         "{} spellings differ:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+    println!(
+        "option spellings: {} options ({options} option-command pairs), {spellings} spellings, all equal",
+        OPTIONS.len()
     );
 }
 
@@ -790,13 +793,13 @@ fn precedence() {
             }
         }
     }
-    println!("option precedence: {checked} combinations");
     assert!(
         failures.is_empty(),
         "{} precedence failures:\n{}",
         failures.len(),
         failures.join("\n")
     );
+    println!("option precedence: {checked} combinations, command line > variable > directive");
 }
 
 /// A rejected option fails whatever its source: the first source that sets it ends sbatch.
@@ -820,5 +823,54 @@ fn rejected_options_fail_from_every_source() {
                 assert!(p.exited, "{} {word}: {}", name(cmd), p.view);
             }
         }
+    }
+}
+
+/// An optional argument is only ever attached (`--long=V`, `-sV`): a separate word is the
+/// next operand, as after `--` (glibc getopt; slurm-spec.md §1.5 `--exclusive[=...]`).
+#[test]
+fn optional_arguments_are_only_attached() {
+    for cmd in COMMANDS {
+        // A rejected option (salloc's --kill-command) fails before operands matter.
+        let optional = table::for_command(cmd)
+            .filter(|o| o.arg == HasArg::Optional && !matches!(o.support, Support::Rejected(_)));
+        for o in optional {
+            let v = samples(o)[0];
+            let attached = cli(cmd, &[&format!("--{}={v}", o.long)]);
+            let names =
+                std::iter::once(format!("--{}", o.long)).chain(o.short.map(|c| format!("-{c}")));
+            for n in names {
+                let separate = cli(cmd, &[&n, v]);
+                let operand = cli(cmd, &[&n, "--", v]);
+                assert_eq!(separate.view, operand.view, "{} {n} {v}", name(cmd));
+                assert_ne!(separate.view, attached.view, "{} {n} {v}", name(cmd));
+            }
+        }
+    }
+}
+
+/// Short options cluster: every flag letter of a command in one word, ending with an
+/// option that takes the rest of the word as its argument (`-HOsn2`).
+#[test]
+fn short_options_cluster() {
+    for cmd in COMMANDS {
+        let letters: Vec<char> = table::for_command(cmd)
+            .filter(|o| o.arg == HasArg::No && !matches!(o.support, Support::Rejected(_)))
+            .filter(|o| !matches!(o.long, "help" | "usage" | "version"))
+            .filter_map(|o| o.short)
+            .collect();
+        assert!(letters.len() >= 5, "{}: {letters:?}", name(cmd));
+        let cluster: String = letters.iter().collect();
+        let together = cli(cmd, &[&format!("-{cluster}n2")]);
+        let mut apart: Vec<String> = letters.iter().map(|c| format!("-{c}")).collect();
+        apart.extend(["-n".to_string(), "2".to_string()]);
+        let apart = parse(cmd, &apart, &[], &[]);
+        assert!(
+            !together.exited,
+            "{} -{cluster}n2: {}",
+            name(cmd),
+            together.view
+        );
+        assert_eq!(together.view, apart.view, "{} -{cluster}n2", name(cmd));
     }
 }
