@@ -2,6 +2,7 @@
 //! option as it is read (values are checked then, in source order), and turning the result
 //! into the typed JobSpec every backend consumes.
 
+use super::getopt::HasArg;
 use super::table::{self, SBATCH, Support};
 use super::values::{self, ValueError};
 use crate::model::jobspec::{ContainerRequest, GpuPer, GpuRequest};
@@ -23,6 +24,9 @@ pub struct JobOptions {
     /// Whether sbatch runs as root (`--uid`/`--gid` are root's options).
     pub root: bool,
     pub set_by: BTreeMap<&'static str, Source>,
+    /// Every option's value as last applied (`None`: a flag, or an optional argument left
+    /// out), kept for the options bai-slurm ignores too, as `slurm_opt_t` keeps them.
+    pub values: BTreeMap<&'static str, Option<String>>,
     pub account: Option<String>,
     pub array: Option<values::array::ArraySpec>,
     pub array_raw: Option<String>,
@@ -80,6 +84,9 @@ pub struct JobOptions {
     pub distribution: Option<String>,
     pub jobid: Option<u32>,
     pub preserve_env: bool,
+    /// The log level: one per `-v`, or the level an input variable (SBATCH_DEBUG,
+    /// SLURM_DEBUG, SALLOC_DEBUG) gives (`arg_set_verbose`).
+    pub verbose: u32,
     /// Options accepted without effect, warned about once each.
     pub ignored: BTreeSet<&'static str>,
 }
@@ -88,14 +95,62 @@ pub fn u32_of(v: i32) -> u32 {
     v.max(0) as u32
 }
 
-/// Flag-type input variables: empty, `yes` or a non-zero number set the flag.
+/// Flag-type input variables: empty, `yes` or a non-zero number (read by `strtol`, to the
+/// end of the value) set the flag; anything else resets it (`slurm_process_option`).
 pub fn env_flag(value: &str) -> bool {
-    value.is_empty()
-        || value.eq_ignore_ascii_case("yes")
-        || value.parse::<i64>().is_ok_and(|n| n != 0)
+    let b = values::cnum::c_bytes(value);
+    let n = values::cnum::strtol(b);
+    b.is_empty() || value.eq_ignore_ascii_case("yes") || (n.value != 0 && n.end == b.len())
 }
 
 impl JobOptions {
+    /// Applies an input variable as `slurm_process_option(..., set_by_env = true)` does: a
+    /// flag is set by an empty value, `yes` or a non-zero number and reset by anything
+    /// else ([`env_flag`]); an empty value of an optional argument counts as no argument.
+    pub fn apply_env(
+        &mut self,
+        opt: &'static table::Opt,
+        value: &str,
+        now: i64,
+        max_array: u32,
+    ) -> Result<(), ValueError> {
+        match opt.arg {
+            HasArg::No if !env_flag(value) => {
+                self.reset(opt);
+                Ok(())
+            }
+            // An input variable gives the log level itself (`SBATCH_DEBUG=2`).
+            HasArg::No if opt.long == "verbose" => {
+                self.apply(opt, Some(value), Source::Env, now, max_array)
+            }
+            HasArg::No => self.apply(opt, None, Source::Env, now, max_array),
+            HasArg::Optional if value.is_empty() => {
+                self.apply(opt, None, Source::Env, now, max_array)
+            }
+            _ => self.apply(opt, Some(value), Source::Env, now, max_array),
+        }
+    }
+
+    /// A flag's `reset_func`: back to its default, as if it had not been given.
+    pub fn reset(&mut self, opt: &'static table::Opt) {
+        let name = opt.long;
+        self.set_by.remove(name);
+        self.values.remove(name);
+        self.ignored.remove(name);
+        match name {
+            "requeue" | "no-requeue" => self.requeue = None,
+            "wait" => self.wait = false,
+            "hold" => self.hold = false,
+            "parsable" => self.parsable = false,
+            "test-only" => self.test_only = false,
+            "label" => self.label = false,
+            "unbuffered" => self.unbuffered = false,
+            "preserve-env" => self.preserve_env = false,
+            "verbose" => self.verbose = 0,
+            _ => {}
+        }
+    }
+
     /// Applies one option, as `slurm_process_option` does: values are checked when set.
     pub fn apply(
         &mut self,
@@ -108,6 +163,9 @@ impl JobOptions {
         let v = value.unwrap_or("");
         let name = opt.long;
         self.set_by.insert(name, source);
+        // A flag has no value; only an input variable passes one, which `verbose` reads.
+        let typed = value.filter(|_| opt.arg != HasArg::No);
+        self.values.insert(name, typed.map(str::to_string));
         match name {
             "account" => self.account = Some(v.to_string()),
             "array" => {
@@ -218,7 +276,15 @@ impl JobOptions {
                 self.time_min = Some(values::duration::parse_time_limit(v, "--time-min")?)
             }
             "wait" => self.wait = true,
-            "exclusive" => self.exclusive = true,
+            // `arg_set_exclusive`: `user` and `mcs` keep other users' jobs off the node,
+            // which the whole node does too; `oversubscribe` shares it.
+            "exclusive" => {
+                self.exclusive = match value.map(str::to_ascii_lowercase).as_deref() {
+                    None | Some("exclusive" | "user" | "mcs") => true,
+                    Some("oversubscribe") => false,
+                    Some(_) => return Err(ValueError::invalid_spec("--exclusive")),
+                }
+            }
             "nodelist" => self.nodelist = Some(v.to_string()),
             "exclude" => self.exclude = Some(v.to_string()),
             "constraint" => self.constraint = Some(v.to_string()),
@@ -269,8 +335,12 @@ impl JobOptions {
                     "--{name} only permitted by root user"
                 )));
             }
-            // Early-pass options act in the first pass only.
-            "help" | "usage" | "version" | "verbose" | "quiet" | "wrap" | "ignore-pbs" => {}
+            "verbose" => match value {
+                None => self.verbose += 1,
+                Some(v) => self.verbose = u32_of(values::int::parse_int("--verbose", v, false)?),
+            },
+            // Acted on where they are parsed (sbatch's first pass, srun, salloc).
+            "help" | "usage" | "version" | "quiet" | "wrap" | "ignore-pbs" => {}
             _ => {}
         }
         match opt.support {
@@ -520,4 +590,107 @@ fn env_from_file(name: &str, cwd: &Path) -> Result<BTreeMap<String, String>, Str
 fn process_priority() -> i32 {
     // SAFETY: getpriority has no memory-safety preconditions.
     unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opt(cmd: u8, long: &str) -> &'static table::Opt {
+        table::find(cmd, long).unwrap()
+    }
+
+    #[test]
+    fn flag_variables_are_read_as_strtol_reads_them() {
+        for set in [
+            "",
+            "yes",
+            "YES",
+            "1",
+            "-1",
+            " 7",
+            "+2",
+            "99999999999999999999",
+        ] {
+            assert!(env_flag(set), "{set:?} sets");
+        }
+        for unset in ["no", "0", " 0", "1x", "true", "y"] {
+            assert!(!env_flag(unset), "{unset:?} resets");
+        }
+    }
+
+    /// `SBATCH_REQUEUE=no` after `#SBATCH --requeue`: the flag's reset_func runs.
+    #[test]
+    fn a_false_flag_variable_resets_what_a_directive_set() {
+        let mut o = JobOptions::default();
+        let requeue = opt(SBATCH, "requeue");
+        o.apply(requeue, None, Source::Directive, 0, 1001).unwrap();
+        assert_eq!(o.requeue, Some(true));
+        o.apply_env(requeue, "no", 0, 1001).unwrap();
+        assert_eq!(o.requeue, None);
+        assert!(!o.set_by.contains_key("requeue") && !o.values.contains_key("requeue"));
+        let wait = opt(SBATCH, "wait");
+        o.apply(wait, None, Source::Directive, 0, 1001).unwrap();
+        o.apply_env(wait, "0", 0, 1001).unwrap();
+        assert!(!o.wait);
+        // An ignored flag reset by its variable is no longer warned about.
+        let overcommit = opt(SBATCH, "overcommit");
+        o.apply_env(overcommit, "yes", 0, 1001).unwrap();
+        assert!(o.ignored.contains("overcommit"));
+        o.apply_env(overcommit, "off", 0, 1001).unwrap();
+        assert!(!o.ignored.contains("overcommit"));
+    }
+
+    #[test]
+    fn an_empty_optional_argument_variable_is_no_argument() {
+        let mut o = JobOptions::default();
+        o.apply_env(opt(SBATCH, "exclusive"), "", 0, 1001).unwrap();
+        assert_eq!(o.values.get("exclusive"), Some(&None));
+        assert_eq!(o.set_by.get("exclusive"), Some(&Source::Env));
+    }
+
+    #[test]
+    fn exclusive_values_as_slurm_takes_them() {
+        let exclusive = opt(SBATCH, "exclusive");
+        let mut o = JobOptions::default();
+        for (v, whole_node) in [
+            (None, true),
+            (Some("exclusive"), true),
+            (Some("USER"), true),
+            (Some("mcs"), true),
+            (Some("OverSubscribe"), false),
+        ] {
+            o.apply(exclusive, v, Source::Cli, 0, 1001).unwrap();
+            assert_eq!(o.exclusive, whole_node, "--exclusive={v:?}");
+        }
+        for bad in ["", "topo", "yes", "node"] {
+            assert_eq!(
+                o.apply(exclusive, Some(bad), Source::Cli, 0, 1001),
+                Err(ValueError::invalid("Invalid --exclusive specification")),
+                "--exclusive={bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn verbose_variables_give_the_level() {
+        let verbose = opt(SBATCH, "verbose");
+        let mut o = JobOptions::default();
+        o.apply(verbose, None, Source::Cli, 0, 1001).unwrap();
+        o.apply(verbose, None, Source::Cli, 0, 1001).unwrap();
+        assert_eq!(o.verbose, 2);
+        o.apply_env(verbose, "5", 0, 1001).unwrap();
+        assert_eq!(o.verbose, 5);
+        o.apply_env(verbose, "", 0, 1001).unwrap();
+        assert_eq!(o.verbose, 0);
+        o.apply_env(verbose, "3", 0, 1001).unwrap();
+        o.apply_env(verbose, "no", 0, 1001).unwrap();
+        assert_eq!(o.verbose, 0);
+        assert_eq!(
+            o.apply_env(verbose, "yes", 0, 1001),
+            Err(ValueError::Numeric(
+                "Invalid numeric value \"yes\" for --verbose.".into()
+            ))
+        );
+    }
 }

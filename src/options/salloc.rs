@@ -1,8 +1,8 @@
 //! salloc's option processing: the shared option table, from the command line and from
 //! salloc's input variables (`SALLOC_*`).
 
-use super::getopt::{self, Event, HasArg};
-use super::job_opts::{self, JobOptions, Source};
+use super::getopt::{self, Event};
+use super::job_opts::{JobOptions, Source};
 use super::table::{self, SALLOC};
 use std::collections::BTreeMap;
 
@@ -124,16 +124,7 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> Sallo
         let (Some(value), Some(opt)) = (env.get(*var), table::find(SALLOC, long)) else {
             continue;
         };
-        let r = if opt.arg == HasArg::No {
-            if job_opts::env_flag(value) {
-                opts.apply(opt, None, Source::Env, now, 1001)
-            } else {
-                Ok(())
-            }
-        } else {
-            opts.apply(opt, Some(value), Source::Env, now, 1001)
-        };
-        if let Err(e) = r {
+        if let Err(e) = opts.apply_env(opt, value, now, 1001) {
             return fail(e);
         }
     }

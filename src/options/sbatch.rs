@@ -4,7 +4,7 @@
 //! command line again, each later source overriding earlier ones; then verification; and
 //! finally the typed JobSpec.
 
-use super::getopt::{self, Event, HasArg};
+use super::getopt::{self, Event};
 use super::job_opts::{self, BuildContext, Failure, JobOptions, Source};
 use super::table::{self, SBATCH};
 use super::values::ValueError;
@@ -185,46 +185,71 @@ pub fn check_script(body: &[u8]) -> Result<(), Vec<&'static str>> {
 const HELP: &str = include_str!("../commands/text/sbatch_help.txt");
 const USAGE: &str = include_str!("../commands/text/sbatch_usage.txt");
 
+/// sbatch's options after Slurm's two passes, as `slurm_opt_t` is when `_opt_verify`
+/// starts: the early options of the first pass, the script, and every other option applied
+/// from the `#SBATCH` directives, the SBATCH_* variables and the command line, in that order.
+#[derive(Debug)]
+pub struct SbatchOptions {
+    pub raw: JobOptions,
+    pub quiet: bool,
+    pub wrap: Option<String>,
+    pub script: Vec<u8>,
+    pub script_path: Option<PathBuf>,
+    /// The script name and its arguments (empty with `--wrap` or a script on stdin).
+    pub script_args: Vec<String>,
+    /// Directive notices to print, complete with their prefix.
+    pub messages: Vec<String>,
+    pub error_exit: i32,
+}
+
 /// Processes sbatch's command line, script and environment.
-pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
+pub fn parse(mut input: SbatchInput<'_>) -> SbatchOutcome {
+    match parse_options(&mut input) {
+        Ok(options) => verify_and_build(options, &input),
+        Err(outcome) => outcome,
+    }
+}
+
+/// Slurm's option passes (`process_options_first_pass`, the script, then
+/// `process_options_second_pass`): what sbatch was asked for, or how it ends early (help,
+/// usage, version, or an error).
+pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, SbatchOutcome> {
     let error_exit = match error_exit(input.env) {
         Ok(c) => c,
-        Err(msg) => return exit_err(msg, 1),
+        Err(msg) => return Err(exit_err(msg, 1)),
     };
     // First pass: every option is recognised, only the early ones act.
     let (first, rest) = match sbatch_getopt(input.args) {
         Ok(p) => p,
-        Err(line) => return getopt_failure(&line),
+        Err(line) => return Err(getopt_failure(&line)),
     };
     let mut quiet = false;
-    let mut verbose: u32 = input.env.get("SBATCH_DEBUG").map_or(0, |_| 1);
     let mut wrap: Option<String> = None;
     let mut chdir_first: Option<String> = None;
     for (opt, value) in &first {
         match opt.long {
             "help" => {
-                return SbatchOutcome::Exit {
+                return Err(SbatchOutcome::Exit {
                     stdout: HELP.into(),
                     stderr: String::new(),
                     code: 0,
-                };
+                });
             }
             "usage" => {
-                return SbatchOutcome::Exit {
+                return Err(SbatchOutcome::Exit {
                     stdout: USAGE.into(),
                     stderr: String::new(),
                     code: 0,
-                };
+                });
             }
             "version" => {
-                return SbatchOutcome::Exit {
+                return Err(SbatchOutcome::Exit {
                     stdout: format!("{}\n", crate::commands::SLURM_VERSION_LINE),
                     stderr: String::new(),
                     code: 0,
-                };
+                });
             }
             "quiet" => quiet = true,
-            "verbose" => verbose += 1,
             "wrap" => wrap = value.clone(),
             "chdir" => chdir_first = value.clone(),
             _ => {}
@@ -232,10 +257,10 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
     }
     let script_args: Vec<String> = input.args[rest..].to_vec();
     if wrap.is_some() && !script_args.is_empty() {
-        return exit_err(
+        return Err(exit_err(
             "sbatch: error: Script arguments not permitted with --wrap option\n".into(),
             error_exit,
-        );
+        ));
     }
 
     // The script: --wrap, a file, or stdin. It is copied now; the file may vanish later.
@@ -257,19 +282,19 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
                 (b, Some(path), label)
             }
             Err(_) => {
-                return exit_err(
+                return Err(exit_err(
                     format!("sbatch: error: Unable to open file {name}\n"),
                     error_exit,
-                );
+                ));
             }
         }
     } else {
         let mut b = Vec::new();
         if input.stdin.read_to_end(&mut b).is_err() {
-            return exit_err(
+            return Err(exit_err(
                 "sbatch: error: Unable to open file stdin\n".into(),
                 error_exit,
-            );
+            ));
         }
         (b, None, "stdin".to_string())
     };
@@ -278,76 +303,15 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
             .iter()
             .map(|l| format!("sbatch: error: {l}\n"))
             .collect();
-        return exit_err(text, error_exit);
+        return Err(exit_err(text, error_exit));
     }
 
-    // Second pass: directives, then environment, then the command line.
+    // The early options as the first pass set them (one level per `-v`, ...).
     let mut raw = JobOptions {
         root: nix::unistd::getuid().is_root(),
         ..JobOptions::default()
     };
-    let scan = match super::directives::scan(&script, &file_label, &super::directives::SBATCH) {
-        Ok(s) => s,
-        Err(e) => {
-            let mut text: String = e.notices.iter().map(notice_line).collect();
-            text.push_str(&format!("sbatch: fatal: {e}\n"));
-            return exit_err(text, e.exit_code());
-        }
-    };
-    // Notices print as they happen, before anything else can fail.
-    let mut messages: Vec<String> = scan
-        .notices
-        .iter()
-        .map(|n| notice_line(n).trim_end().to_string())
-        .collect();
-    let directive_args = scan.args();
-    let (parsed, rest) = match sbatch_getopt(&directive_args) {
-        Ok(p) => p,
-        Err(line) => return getopt_failure(&line),
-    };
-    if let Some(bad) = directive_args.get(rest) {
-        return exit_err(
-            format!("sbatch: error: Invalid directive found in batch script: {bad}\n"),
-            255,
-        );
-    }
-    for (opt, value) in &parsed {
-        if let Err(e) = raw.apply(
-            opt,
-            value.as_deref(),
-            Source::Directive,
-            input.now,
-            input.max_array_size,
-        ) {
-            return value_failure(&e, error_exit);
-        }
-    }
-    for opt in table::for_command(SBATCH) {
-        for var in opt.sbatch_env {
-            let Some(value) = input.env.get(*var) else {
-                continue;
-            };
-            let result = if opt.arg == HasArg::No {
-                if job_opts::env_flag(value) {
-                    raw.apply(opt, None, Source::Env, input.now, input.max_array_size)
-                } else {
-                    Ok(())
-                }
-            } else {
-                raw.apply(
-                    opt,
-                    Some(value),
-                    Source::Env,
-                    input.now,
-                    input.max_array_size,
-                )
-            };
-            if let Err(e) = result {
-                return value_failure(&e, error_exit);
-            }
-        }
-    }
-    for (opt, value) in &first {
+    for (opt, value) in first.iter().filter(|(o, _)| o.sbatch_early_pass()) {
         if let Err(e) = raw.apply(
             opt,
             value.as_deref(),
@@ -355,11 +319,96 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
             input.now,
             input.max_array_size,
         ) {
-            return value_failure(&e, error_exit);
+            return Err(value_failure(&e, error_exit));
+        }
+    }
+    // Second pass: directives, then environment, then the command line. SBATCH_DEBUG
+    // sets the log level itself, after the `-v`s were counted and before the second
+    // pass, which skips them: `SBATCH_DEBUG=2 sbatch -v` logs at level 2.
+    let scan = match super::directives::scan(&script, &file_label, &super::directives::SBATCH) {
+        Ok(s) => s,
+        Err(e) => {
+            let mut text: String = e.notices.iter().map(notice_line).collect();
+            text.push_str(&format!("sbatch: fatal: {e}\n"));
+            return Err(exit_err(text, e.exit_code()));
+        }
+    };
+    // Notices print as they happen, before anything else can fail.
+    let messages: Vec<String> = scan
+        .notices
+        .iter()
+        .map(|n| notice_line(n).trim_end().to_string())
+        .collect();
+    let directive_args = scan.args();
+    let (parsed, rest) = match sbatch_getopt(&directive_args) {
+        Ok(p) => p,
+        Err(line) => return Err(getopt_failure(&line)),
+    };
+    if let Some(bad) = directive_args.get(rest) {
+        return Err(exit_err(
+            format!("sbatch: error: Invalid directive found in batch script: {bad}\n"),
+            255,
+        ));
+    }
+    // The second pass skips the early options, in directives as on the command line.
+    for (opt, value) in parsed.iter().filter(|(o, _)| !o.sbatch_early_pass()) {
+        if let Err(e) = raw.apply(
+            opt,
+            value.as_deref(),
+            Source::Directive,
+            input.now,
+            input.max_array_size,
+        ) {
+            return Err(value_failure(&e, error_exit));
+        }
+    }
+    for opt in table::for_command(SBATCH) {
+        for var in opt.sbatch_env {
+            let Some(value) = input.env.get(*var) else {
+                continue;
+            };
+            if let Err(e) = raw.apply_env(opt, value, input.now, input.max_array_size) {
+                return Err(value_failure(&e, error_exit));
+            }
+        }
+    }
+    for (opt, value) in first.iter().filter(|(o, _)| !o.sbatch_early_pass()) {
+        if let Err(e) = raw.apply(
+            opt,
+            value.as_deref(),
+            Source::Cli,
+            input.now,
+            input.max_array_size,
+        ) {
+            return Err(value_failure(&e, error_exit));
         }
     }
 
-    if quiet && verbose > 0 {
+    Ok(SbatchOptions {
+        raw,
+        quiet,
+        wrap,
+        script,
+        script_path,
+        script_args,
+        messages,
+        error_exit,
+    })
+}
+
+/// `_opt_verify` and the JobSpec: what to submit, or why not.
+fn verify_and_build(options: SbatchOptions, input: &SbatchInput<'_>) -> SbatchOutcome {
+    let SbatchOptions {
+        mut raw,
+        quiet,
+        wrap,
+        script,
+        script_path,
+        script_args,
+        mut messages,
+        error_exit,
+    } = options;
+    if quiet && raw.verbose > 0 {
         return exit_err(
             "sbatch: error: don't specify both --verbose (-v) and --quiet (-Q)\n".into(),
             error_exit,
@@ -439,12 +488,89 @@ pub fn parse(input: SbatchInput<'_>) -> SbatchOutcome {
                 parsable: raw.parsable,
                 quiet,
                 wait: raw.wait,
-                verbose,
+                verbose: raw.verbose,
                 test_only: raw.test_only,
                 clusters: raw.clusters.clone(),
                 messages,
             }))
         }
         Err(f) => f.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// sbatch with a script on stdin: its outcome.
+    fn sbatch(args: &[&str], env: &[(&str, &str)], directives: &[&str]) -> SbatchOutcome {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let env: BTreeMap<String, String> = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let mut script = String::from("#!/bin/sh\n");
+        for d in directives {
+            script.push_str(&format!("#SBATCH {d}\n"));
+        }
+        script.push_str("true\n");
+        let mut stdin = std::io::Cursor::new(script.into_bytes());
+        parse(SbatchInput {
+            args: &args,
+            env: &env,
+            cwd: Path::new("/"),
+            stdin: &mut stdin,
+            hostname: "host".into(),
+            now: 0,
+            umask: 0o022,
+            max_array_size: 1001,
+        })
+    }
+
+    fn request(o: SbatchOutcome) -> SbatchRequest {
+        match o {
+            SbatchOutcome::Submit(r) => *r,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// SBATCH_DEBUG is a level: `0` (or anything not a number) resets it, so it does not
+    /// clash with `-Q`; `2` replaces the first pass's count of `-v`.
+    #[test]
+    fn sbatch_debug_sets_the_level() {
+        let r = request(sbatch(&["-Q"], &[("SBATCH_DEBUG", "0")], &[]));
+        assert_eq!((r.quiet, r.verbose), (true, 0));
+        assert_eq!(
+            request(sbatch(&["-v"], &[("SBATCH_DEBUG", "2")], &[])).verbose,
+            2
+        );
+        assert_eq!(request(sbatch(&["-vv"], &[], &[])).verbose, 2);
+        assert_eq!(
+            sbatch(&[], &[("SBATCH_DEBUG", "yes")], &[]),
+            SbatchOutcome::Exit {
+                stdout: String::new(),
+                stderr: "sbatch: error: Invalid numeric value \"yes\" for --verbose.\n".into(),
+                code: 1,
+            }
+        );
+    }
+
+    /// The second pass skips the early options: `#SBATCH -v`, `#SBATCH --wrap` do nothing.
+    #[test]
+    fn early_options_in_directives_do_nothing() {
+        let r = request(sbatch(&[], &[], &["-v", "--wrap=hostname", "--quiet"]));
+        assert_eq!((r.verbose, r.quiet), (0, false));
+        assert_eq!(r.spec.name, "sbatch");
+    }
+
+    /// A flag's variable with a false value resets what a directive set.
+    #[test]
+    fn false_flag_variables_reset_directives() {
+        let r = request(sbatch(&[], &[("SBATCH_REQUEUE", "no")], &["--requeue"]));
+        assert_eq!(r.spec.requeue, None);
+        let r = request(sbatch(&[], &[("SBATCH_REQUEUE", " 1")], &["--no-requeue"]));
+        assert_eq!(r.spec.requeue, Some(true));
+        let r = request(sbatch(&[], &[("SBATCH_WAIT", "0")], &["-W"]));
+        assert!(!r.wait);
     }
 }

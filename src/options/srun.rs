@@ -2,8 +2,8 @@
 //! srun's input variables (`SLURM_NTASKS`, `SLURM_JOB_NUM_NODES`, ... — which is why a step
 //! inherits the batch job's request), with srun's own options among them.
 
-use super::getopt::{self, Event, HasArg};
-use super::job_opts::{self, JobOptions, Source};
+use super::getopt::{self, Event};
+use super::job_opts::{JobOptions, Source};
 use super::table::{self, SRUN};
 use super::values::ValueError;
 use std::collections::BTreeMap;
@@ -13,6 +13,7 @@ pub const SRUN_ENV: &[(&str, &str)] = &[
     ("SLURM_ACCOUNT", "account"),
     ("SLURM_ACCTG_FREQ", "acctg-freq"),
     ("SLURM_BCAST", "bcast"),
+    ("SLURM_BCAST_EXCLUDE", "bcast-exclude"),
     ("SLURM_BURST_BUFFER", "bb"),
     ("SLURM_CLUSTERS", "clusters"),
     ("SLURM_CLUSTER_CONSTRAINT", "cluster-constraint"),
@@ -51,12 +52,15 @@ pub const SRUN_ENV: &[(&str, &str)] = &[
     ("SLURM_MEM_PER_GPU", "mem-per-gpu"),
     ("SLURM_MEM_PER_NODE", "mem"),
     ("SLURM_MPI_TYPE", "mpi"),
+    ("SLURM_NCORES_PER_SOCKET", "cores-per-socket"),
     ("SLURM_NETWORK", "network"),
     ("SLURM_NO_KILL", "no-kill"),
     ("SLURM_NPROCS", "ntasks"),
     ("SLURM_NTASKS", "ntasks"),
+    ("SLURM_NSOCKETS_PER_NODE", "sockets-per-node"),
     ("SLURM_NTASKS_PER_NODE", "ntasks-per-node"),
     ("SLURM_NTASKS_PER_GPU", "ntasks-per-gpu"),
+    ("SLURM_NTASKS_PER_TRES", "ntasks-per-tres"),
     ("SLURM_OPEN_MODE", "open-mode"),
     ("SLURM_OVERCOMMIT", "overcommit"),
     ("SLURM_OVERLAP", "overlap"),
@@ -68,8 +72,10 @@ pub const SRUN_ENV: &[(&str, &str)] = &[
     ("SLURM_REMOTE_CWD", "chdir"),
     ("SLURM_RESERVATION", "reservation"),
     ("SLURM_RESV_PORTS", "resv-ports"),
+    ("SLURM_SEND_LIBS", "send-libs"),
     ("SLURM_SIGNAL", "signal"),
     ("SLURM_SPREAD_JOB", "spread-job"),
+    ("SLURM_SRUN_MULTI", "multi-prog"),
     ("SLURM_STDERRMODE", "error"),
     ("SLURM_STDINMODE", "input"),
     ("SLURM_STDOUTMODE", "output"),
@@ -84,6 +90,7 @@ pub const SRUN_ENV: &[(&str, &str)] = &[
     ("SLURM_WAIT", "wait"),
     ("SLURM_WCKEY", "wckey"),
     ("SLURM_WORKING_DIR", "chdir"),
+    ("SLURMD_DEBUG", "slurmd-debug"),
     ("SRUN_CONTAINER", "container"),
     ("SLURM_DEBUG", "verbose"),
 ];
@@ -142,7 +149,6 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SrunO
             }
         }
     }
-    let mut verbose = 0;
     let mut quiet = false;
     for (opt, _) in &cli {
         match opt.long {
@@ -167,7 +173,6 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SrunO
                     code: 0,
                 };
             }
-            "verbose" => verbose += 1,
             "quiet" => quiet = true,
             _ => {}
         }
@@ -180,16 +185,7 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SrunO
         let (Some(value), Some(opt)) = (env.get(*var), table::find(SRUN, long)) else {
             continue;
         };
-        let result = if opt.arg == HasArg::No {
-            if job_opts::env_flag(value) {
-                opts.apply(opt, None, Source::Env, now, 1001)
-            } else {
-                Ok(())
-            }
-        } else {
-            opts.apply(opt, Some(value), Source::Env, now, 1001)
-        };
-        if let Err(e) = result {
+        if let Err(e) = opts.apply_env(opt, value, now, 1001) {
             return failure(&e);
         }
     }
@@ -209,9 +205,9 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SrunO
         };
     }
     SrunOutcome::Run(Box::new(SrunRequest {
+        verbose: opts.verbose,
         opts,
         argv,
-        verbose,
         quiet,
         from_cli,
     }))
@@ -239,6 +235,25 @@ mod tests {
             panic!()
         };
         assert_eq!(r.opts.ntasks, Some(2), "the command line wins");
+    }
+
+    /// Every variable of srun's `env_vars[]` that stands for an option of the table.
+    #[test]
+    fn input_variables_of_ignored_and_rejected_options() {
+        let mut env = BTreeMap::new();
+        env.insert("SLURM_NSOCKETS_PER_NODE".to_string(), "2".to_string());
+        env.insert("SLURMD_DEBUG".to_string(), "3".to_string());
+        let SrunOutcome::Run(r) = parse(&args(&["true"]), &env, 0) else {
+            panic!()
+        };
+        assert!(r.opts.ignored.contains("sockets-per-node"));
+        assert!(r.opts.ignored.contains("slurmd-debug"));
+        let mut env = BTreeMap::new();
+        env.insert("SLURM_SRUN_MULTI".to_string(), "1".to_string());
+        let SrunOutcome::Exit { stderr, .. } = parse(&args(&["true"]), &env, 0) else {
+            panic!()
+        };
+        assert!(stderr.contains("--multi-prog is not supported"), "{stderr}");
     }
 
     #[test]

@@ -1318,6 +1318,19 @@ pub const OPTIONS: &[Opt] = &[
     },
 ];
 
+impl Opt {
+    /// Whether sbatch acts on this option in its first pass only (`sbatch_early_pass` in
+    /// slurm_opt.c). Its second pass, over the directives and the command line, skips it,
+    /// so `#SBATCH --wrap=...` or `#SBATCH -v` does nothing; the input variable is still
+    /// read (SBATCH_DEBUG for `--verbose`).
+    pub fn sbatch_early_pass(&self) -> bool {
+        matches!(
+            self.long,
+            "help" | "quiet" | "usage" | "verbose" | "version" | "wrap"
+        )
+    }
+}
+
 /// The options one command takes.
 pub fn for_command(cmd: u8) -> impl Iterator<Item = &'static Opt> {
     OPTIONS.iter().filter(move |o| o.cmds & cmd != 0)
