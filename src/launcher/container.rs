@@ -216,6 +216,8 @@ impl JobStepServers {
 /// Runs the job; returns the launcher's exit status (the script's, so the session's result
 /// agrees with the job).
 pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut dyn Write) -> i32 {
+    let launched = std::time::Instant::now();
+    let in_session = env.contains_key("BACKENDAI_KERNEL_ID");
     // The job's own PATH (the session's environ carries it under another name, so that
     // the container's entrypoint ran with the image's).
     if let Some(path) = env.remove(meta::PATH_ENV) {
@@ -272,13 +274,33 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
     let _ = writeln!(
         console,
         "{}",
-        meta::result_line(&LaunchResult { kind, exit })
+        meta::result_line(&LaunchResult {
+            kind,
+            exit,
+            end: Some(crate::sys::now()),
+        })
     );
     let _ = console.flush();
+    if in_session {
+        linger(launched);
+    }
     if exit.signal != 0 {
         128 + exit.signal
     } else {
         exit.code
+    }
+}
+
+/// How long the startup command lives at least.
+const MIN_LIFETIME: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Backend.AI 23.09 cannot end a session whose batch task finished before the manager
+/// marked it RUNNING: the session then stays RUNNING (see `records::Session::batch_ended`,
+/// which the views also handle). Outliving that window avoids it; the job's own end is
+/// already recorded in the result line.
+fn linger(launched: std::time::Instant) {
+    if let Some(rest) = MIN_LIFETIME.checked_sub(launched.elapsed()) {
+        std::thread::sleep(rest);
     }
 }
 

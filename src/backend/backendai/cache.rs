@@ -9,8 +9,7 @@
 //! Losing any of it costs requests, never jobs: everything can be asked again.
 
 use super::client::{ApiVersion, ServerInfo};
-use super::meta::{JobMeta, LaunchResult, ResultKind};
-use crate::model::ExitStatus;
+use super::meta::{JobMeta, LaunchResult};
 use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -66,22 +65,7 @@ impl Cache {
         if text == "-" {
             return Some(None);
         }
-        let (kind, exit) = text.split_once(' ')?;
-        let (rc, sig) = exit.split_once(':')?;
-        let kind = match kind {
-            "exited" => ResultKind::Exited,
-            "timeout" => ResultKind::TimedOut,
-            "cancelled" => ResultKind::Cancelled,
-            "launch-failed" => ResultKind::LaunchFailed,
-            _ => return None,
-        };
-        Some(Some(LaunchResult {
-            kind,
-            exit: ExitStatus {
-                code: rc.parse().ok()?,
-                signal: sig.parse().ok()?,
-            },
-        }))
+        Some(Some(LaunchResult::from_words(text)?))
     }
 
     pub fn store_result(&self, session_id: &str, result: Option<&LaunchResult>) {
@@ -89,7 +73,7 @@ impl Cache {
             return;
         };
         let text = match result {
-            Some(r) => format!("{} {}", r.kind.word(), r.exit),
+            Some(r) => r.words(),
             None => "-".to_string(),
         };
         self.write_atomically(&path, text.as_bytes());
@@ -148,6 +132,8 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::backendai::meta::ResultKind;
+    use crate::model::ExitStatus;
 
     #[test]
     fn server_facts_expire_and_results_round_trip() {
@@ -168,6 +154,7 @@ mod tests {
         let r = LaunchResult {
             kind: ResultKind::Exited,
             exit: ExitStatus { code: 3, signal: 0 },
+            end: Some(1_764_520_000),
         };
         c.store_result(id, Some(&r));
         assert_eq!(c.result(id), Some(Some(r)));

@@ -116,6 +116,7 @@ impl BackendAiCluster {
 
     fn records(&self, sessions: &[Session]) -> Vec<JobRecord> {
         let facts = views::facts(&self.client, &self.cache, sessions);
+        self.end_stuck_sessions(sessions);
         let mut recs: Vec<JobRecord> = sessions
             .iter()
             .zip(&facts)
@@ -140,6 +141,20 @@ impl BackendAiCluster {
             .collect();
         merge_pending_tasks(&mut recs);
         recs
+    }
+
+    /// Ends this keypair's sessions that Backend.AI left RUNNING after their job ended
+    /// ([`Session::batch_ended`]; their results are read by then): one DELETE each, so they
+    /// free their resources. Best effort: a failure is tried again by the next command.
+    fn end_stuck_sessions(&self, sessions: &[Session]) {
+        let own = &self.client.settings().access_key;
+        for s in sessions
+            .iter()
+            .filter(|s| s.batch_ended() && &s.access_key == own)
+        {
+            let path = views::session_path(&self.client, s, "");
+            let _ = self.client.request(Method::Delete, &path, None);
+        }
     }
 
     fn remember_server(&self) {

@@ -133,6 +133,40 @@ pub fn decode_script(text: &str) -> Option<Vec<u8>> {
 pub struct LaunchResult {
     pub kind: ResultKind,
     pub exit: crate::model::ExitStatus,
+    /// When the job ended (seconds since the epoch), as the launcher saw it: sacct's End.
+    /// The session ends seconds later (container teardown), or never (see
+    /// `records::Session::batch_ended`).
+    pub end: Option<i64>,
+}
+
+impl LaunchResult {
+    /// `exited 3:0 1764520000`: kind, `rc:signal`, end time (older launchers omit it).
+    pub fn words(&self) -> String {
+        match self.end {
+            Some(t) => format!("{} {} {t}", self.kind.word(), self.exit),
+            None => format!("{} {}", self.kind.word(), self.exit),
+        }
+    }
+
+    pub fn from_words(text: &str) -> Option<LaunchResult> {
+        let mut words = text.split_whitespace();
+        let kind = match words.next()? {
+            "exited" => ResultKind::Exited,
+            "timeout" => ResultKind::TimedOut,
+            "cancelled" => ResultKind::Cancelled,
+            "launch-failed" => ResultKind::LaunchFailed,
+            _ => return None,
+        };
+        let (rc, sig) = words.next()?.split_once(':')?;
+        Some(LaunchResult {
+            kind,
+            exit: crate::model::ExitStatus {
+                code: rc.parse().ok()?,
+                signal: sig.parse().ok()?,
+            },
+            end: words.next().and_then(|t| t.parse().ok()),
+        })
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,30 +189,14 @@ impl ResultKind {
 }
 
 pub fn result_line(r: &LaunchResult) -> String {
-    format!("{RESULT_MARKER} {} {}", r.kind.word(), r.exit)
+    format!("{RESULT_MARKER} {}", r.words())
 }
 
 /// Finds the launcher's result in a session's log (the container's console has CRLF line
 /// ends and start-up noise; the last marker wins).
 pub fn parse_result(log: &str) -> Option<LaunchResult> {
     log.lines().rev().find_map(|line| {
-        let rest = line.trim_end_matches('\r').split(RESULT_MARKER).nth(1)?;
-        let mut words = rest.split_whitespace();
-        let kind = match words.next()? {
-            "exited" => ResultKind::Exited,
-            "timeout" => ResultKind::TimedOut,
-            "cancelled" => ResultKind::Cancelled,
-            "launch-failed" => ResultKind::LaunchFailed,
-            _ => return None,
-        };
-        let (rc, sig) = words.next()?.split_once(':')?;
-        Some(LaunchResult {
-            kind,
-            exit: crate::model::ExitStatus {
-                code: rc.parse().ok()?,
-                signal: sig.parse().ok()?,
-            },
-        })
+        LaunchResult::from_words(line.trim_end_matches('\r').split(RESULT_MARKER).nth(1)?)
     })
 }
 
@@ -249,11 +267,15 @@ mod tests {
             (r.kind, r.exit.code, r.exit.signal),
             (ResultKind::Exited, 3, 0)
         );
+        assert_eq!(r.end, None, "older launchers wrote no end time");
         assert_eq!(parse_result("no marker"), None);
-        let line = result_line(&LaunchResult {
+        let timed_out = LaunchResult {
             kind: ResultKind::TimedOut,
             exit: crate::model::ExitStatus::signal(15),
-        });
-        assert_eq!(parse_result(&line).unwrap().kind, ResultKind::TimedOut);
+            end: Some(1_764_520_000),
+        };
+        let line = result_line(&timed_out);
+        assert_eq!(line, "__BAI_SLURM_RESULT__ timeout 0:15 1764520000");
+        assert_eq!(parse_result(&line), Some(timed_out));
     }
 }

@@ -118,6 +118,23 @@ impl Session {
     pub fn is_finished(&self) -> bool {
         matches!(self.status.as_str(), "TERMINATED" | "CANCELLED" | "ERROR")
     }
+
+    /// Backend.AI 23.09 records a batch task's result and then destroys its session; when
+    /// the task ends before the manager has marked the session RUNNING (a job of a second
+    /// or so), the destroy is refused ("Cannot destroy sessions in ... preparing ...
+    /// status") and the session stays RUNNING for good with its result set. Its job has
+    /// ended all the same.
+    pub fn batch_ended(&self) -> bool {
+        matches!(
+            self.status.as_str(),
+            "RUNNING" | "RUNNING_DEGRADED" | "RESTARTING"
+        ) && matches!(self.result.as_str(), "SUCCESS" | "FAILURE")
+    }
+
+    /// Whether the job has ended, whatever became of its session.
+    pub fn job_ended(&self) -> bool {
+        self.is_finished() || self.batch_ended()
+    }
 }
 
 /// The Slurm state of a session, with the flag squeue shows instead (CF, CG) and the
@@ -131,6 +148,7 @@ pub fn state_of(s: &Session, result: Option<&LaunchResult>) -> (JobState, StateF
         "SCHEDULED" | "PREPARING" | "PULLING" | "PREPARED" | "CREATING" => {
             (JobState::Running, StateFlag::Configuring, "None".into())
         }
+        _ if s.batch_ended() => ended_state(s, result, info),
         "RUNNING" | "RUNNING_DEGRADED" | "RESTARTING" => {
             (JobState::Running, StateFlag::None, "None".into())
         }
@@ -152,40 +170,43 @@ pub fn state_of(s: &Session, result: Option<&LaunchResult>) -> (JobState, StateF
                 (JobState::Failed, StateFlag::None, "JobLaunchFailure".into())
             }
         }
-        _ => {
-            // TERMINATED: the launcher's own report is the truth when there is one.
-            if let Some(r) = result {
-                return match r.kind {
-                    ResultKind::Exited if r.exit.is_success() => {
-                        (JobState::Completed, StateFlag::None, "None".into())
-                    }
-                    ResultKind::Exited if r.exit.signal != 0 => {
-                        (JobState::Failed, StateFlag::None, "RaisedSignal".into())
-                    }
-                    ResultKind::Exited => {
-                        (JobState::Failed, StateFlag::None, "NonZeroExitCode".into())
-                    }
-                    ResultKind::TimedOut => {
-                        (JobState::Timeout, StateFlag::None, "TimeLimit".into())
-                    }
-                    ResultKind::Cancelled => (JobState::Cancelled, StateFlag::None, "None".into()),
-                    ResultKind::LaunchFailed => {
-                        (JobState::Failed, StateFlag::None, "JobLaunchFailure".into())
-                    }
-                };
+        _ => ended_state(s, result, info),
+    }
+}
+
+/// The state of a job whose session has ended (TERMINATED, or see
+/// [`Session::batch_ended`]): the launcher's own report is the truth when there is one.
+fn ended_state(
+    s: &Session,
+    result: Option<&LaunchResult>,
+    info: &str,
+) -> (JobState, StateFlag, String) {
+    if let Some(r) = result {
+        return match r.kind {
+            ResultKind::Exited if r.exit.is_success() => {
+                (JobState::Completed, StateFlag::None, "None".into())
             }
-            match (s.result.as_str(), info) {
-                (_, "user-requested" | "force-terminated" | "task-cancelled") => {
-                    (JobState::Cancelled, StateFlag::None, "None".into())
-                }
-                (_, "task-timeout" | "exec-timeout") => {
-                    (JobState::Timeout, StateFlag::None, "TimeLimit".into())
-                }
-                ("SUCCESS", _) => (JobState::Completed, StateFlag::None, "None".into()),
-                ("FAILURE", _) => (JobState::Failed, StateFlag::None, "NonZeroExitCode".into()),
-                _ => (JobState::Completed, StateFlag::None, "None".into()),
+            ResultKind::Exited if r.exit.signal != 0 => {
+                (JobState::Failed, StateFlag::None, "RaisedSignal".into())
             }
+            ResultKind::Exited => (JobState::Failed, StateFlag::None, "NonZeroExitCode".into()),
+            ResultKind::TimedOut => (JobState::Timeout, StateFlag::None, "TimeLimit".into()),
+            ResultKind::Cancelled => (JobState::Cancelled, StateFlag::None, "None".into()),
+            ResultKind::LaunchFailed => {
+                (JobState::Failed, StateFlag::None, "JobLaunchFailure".into())
+            }
+        };
+    }
+    match (s.result.as_str(), info) {
+        (_, "user-requested" | "force-terminated" | "task-cancelled") => {
+            (JobState::Cancelled, StateFlag::None, "None".into())
         }
+        (_, "task-timeout" | "exec-timeout") => {
+            (JobState::Timeout, StateFlag::None, "TimeLimit".into())
+        }
+        ("SUCCESS", _) => (JobState::Completed, StateFlag::None, "None".into()),
+        ("FAILURE", _) => (JobState::Failed, StateFlag::None, "NonZeroExitCode".into()),
+        _ => (JobState::Completed, StateFlag::None, "None".into()),
     }
 }
 
@@ -289,7 +310,7 @@ pub fn job_record(
             start.or(s.terminated_at)
         },
         end_time: if state.is_finished() {
-            s.terminated_at
+            result.and_then(|r| r.end).or(s.terminated_at).or(start)
         } else {
             None
         },
@@ -497,6 +518,7 @@ mod tests {
         let r = LaunchResult {
             kind: ResultKind::Exited,
             exit: ExitStatus::code(3),
+            end: None,
         };
         let rec = job_record(
             &item("TERMINATED", "task-finished", "FAILURE"),
@@ -515,5 +537,32 @@ mod tests {
         assert_eq!(rec.num_cpus, 2);
         assert_eq!(rec.steps.len(), 1);
         assert_eq!(rec.name, "train");
+    }
+
+    #[test]
+    fn a_session_left_running_after_its_batch_task_ended_is_an_ended_job() {
+        // Backend.AI 23.09: the task ended before the session was marked RUNNING, so its
+        // destroy was refused; the result is set, terminated_at is not.
+        let mut stuck = item("RUNNING", "", "SUCCESS");
+        stuck.terminated_at = None;
+        assert!(stuck.batch_ended() && stuck.job_ended() && !stuck.is_finished());
+        assert!(!item("RUNNING", "", "UNDEFINED").batch_ended());
+        assert_eq!(state_of(&stuck, None).0, JobState::Completed);
+        let r = LaunchResult {
+            kind: ResultKind::Exited,
+            exit: ExitStatus::code(3),
+            end: Some(1_796_047_205),
+        };
+        let rec = job_record(&stuck, None, Some(&r), "c", |_| "u".into());
+        assert_eq!(
+            (rec.state, rec.exit_code, rec.end_time),
+            (JobState::Failed, ExitStatus::code(3), Some(1_796_047_205))
+        );
+        // Without the launcher's end time: its start.
+        let rec = job_record(&stuck, None, None, "c", |_| "u".into());
+        assert_eq!(
+            (rec.state, rec.end_time),
+            (JobState::Completed, Some(1_796_047_203))
+        );
     }
 }

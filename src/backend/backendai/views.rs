@@ -219,7 +219,7 @@ pub fn facts(client: &Client, cache: &Cache, sessions: &[Session]) -> Vec<Facts>
                 return Facts::default();
             }
             let mut meta = cache.meta(&s.id);
-            let has_log = s.is_finished() && s.status != "CANCELLED";
+            let has_log = s.job_ended() && s.status != "CANCELLED";
             let mut result = if has_log { cache.result(&s.id) } else { None };
             if has_log
                 && (result.is_none() || meta.is_none())
