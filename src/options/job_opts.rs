@@ -2,7 +2,7 @@
 //! option as it is read (values are checked then, in source order), and turning the result
 //! into the typed JobSpec every backend consumes.
 
-use super::table::{self, SBATCH, Support};
+use super::table::{self, Support};
 use super::values::{self, ValueError};
 use crate::model::jobspec::{ContainerRequest, GpuPer, GpuRequest};
 use crate::model::{ArrayRequest, JobSpec, OpenMode, WarnSignal};
@@ -418,18 +418,10 @@ pub fn build(
             per: *per,
         })
     });
-    for opt in &raw.ignored {
-        if let Some(table::Opt {
-            support: Support::Ignored(why),
-            ..
-        }) = table::find(SBATCH, opt)
-        {
-            messages.push(format!(
-                "{}: warning: --{opt} {why} and is ignored",
-                ctx.prog
-            ));
-        }
-    }
+    messages.extend(table::ignored_warnings(
+        ctx.prog,
+        raw.ignored.iter().copied(),
+    ));
     let spec = JobSpec {
         name,
         script,
