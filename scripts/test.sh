@@ -1,11 +1,11 @@
 #!/bin/bash
 # The whole test suite: formatting, lints, then unit, golden and end-to-end tests, real
-# workflow engines (dask-jobqueue, Parsl) driving the commands, and the integration tests
-# against a REAL Backend.AI (manager + Docker agent), which ci/backendai/up.sh brings up on
-# 127.0.0.1 (idempotent: about a second when it already runs, about 20 s to restart it,
-# 3-4 min on a fresh machine; needs root). It runs in the background while formatting,
-# lints and the engines' venv are prepared. Golden tests print their score
-# (`N/M identical`), hence --nocapture.
+# workflow engines (dask-jobqueue, Parsl, Snakemake) driving the commands, and the
+# integration tests against a REAL Backend.AI (manager + Docker agent), which
+# ci/backendai/up.sh brings up on 127.0.0.1 (idempotent: about a second when it already
+# runs, about 20 s to restart it, 3-4 min on a fresh machine; needs root). It runs in the
+# background while formatting, lints and the engines' venv are prepared. Golden tests
+# print their score (`N/M identical`), hence --nocapture.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ci/backendai/up.sh -q &

@@ -6,9 +6,6 @@
 //! ran: the engine's work must report the job's own SLURM_JOB_ID, and sacct must know
 //! the job and how it ended.
 //!
-//! Snakemake is not here yet: its slurm executor runs `srun` inside every job, and srun is
-//! not implemented (issue 6).
-//!
 //! Without the venv these tests fail under CI (CI=true) and are skipped with a message
 //! elsewhere; scripts/test.sh creates the venv first.
 
@@ -192,5 +189,119 @@ fn parsl_two_apps_in_one_block() {
         "parsl 2026.10.26",
         o.seconds,
         &format!("job {job}: two apps ran in the job; sacct: {state}"),
+    );
+}
+
+/// Snakemake 9 with snakemake-executor-plugin-slurm: a workflow of two rules, the second
+/// consuming the first's output, runs as two batch jobs (`sbatch --parsable --job-name
+/// <run uuid> ... --wrap="python -m snakemake ... --executor slurm-jobstep"`, each rule then
+/// under `srun` in its job), which the plugin follows with `sacct -X --parsable2 --clusters
+/// all ... --name <run uuid>` until both are COMPLETED.
+#[test]
+fn snakemake_two_rules_as_two_jobs() {
+    let Some(venv) = venv() else { return };
+    let c = harness::Cluster::new(4, 8000, 2);
+    let o = run_driver(&c, &venv, "snakemake_squares.py", Duration::from_secs(240));
+    let j = &o.json;
+    let run_uuid = j["run_uuid"].as_str().unwrap_or_default();
+    assert!(!run_uuid.is_empty(), "{j}");
+    let submitted: Vec<String> = serde_json::from_value(j["submitted_job_ids"].clone()).unwrap();
+    // Each rule recorded the job and the step it ran in: step 0, the jobstep's srun.
+    let first = j["squares_job"].as_str().unwrap_or_default().to_string();
+    let second = j["total_job"].as_str().unwrap_or_default().to_string();
+    assert_eq!(submitted, [first.clone(), second.clone()], "{j}");
+    assert_ne!(first, second, "{j}");
+    assert_eq!(j["squares_step"], "0", "{j}");
+    assert_eq!(j["total_step"], "0", "{j}");
+    // The second rule computed from the first's output: its squares and its job id.
+    let squares: Vec<i64> = serde_json::from_value(j["squares"].clone()).unwrap();
+    assert_eq!(
+        squares,
+        (1..=10).map(|i| i * i).collect::<Vec<i64>>(),
+        "{j}"
+    );
+    assert_eq!(j["total_from_job"].as_str(), Some(first.as_str()), "{j}");
+    assert_eq!(j["total_count"], 10, "{j}");
+    assert_eq!(j["total_sum"], squares.iter().sum::<i64>(), "{j}");
+    // Both through sbatch, as the plugin builds the call.
+    let calls: Vec<String> = serde_json::from_value(j["sbatch_calls"].clone()).unwrap();
+    assert_eq!(calls.len(), 2, "{j}");
+    for (call, rule) in calls.iter().zip(["squares", "total"]) {
+        assert!(
+            call.starts_with(&format!("sbatch --parsable --job-name {run_uuid} "))
+                && call.contains(&format!("--comment rule_{rule} "))
+                && call.contains(" --wrap=\"")
+                && call.contains("--executor slurm-jobstep"),
+            "{call}"
+        );
+    }
+    // The plugin's status checks all went through sacct, and none failed.
+    let checks = j["status_checks"].as_array().cloned().unwrap_or_default();
+    assert!(checks.len() >= 2, "{j}");
+    for check in &checks {
+        assert_eq!(check["command"], "sacct", "{j}");
+        assert_eq!(check["failed_attempts"], 0, "{j}");
+    }
+    // sacct: the run's two jobs by name, each with its batch step and the rule's srun step.
+    let r = c
+        .run(
+            "sacct",
+            &[
+                "-X",
+                "-P",
+                "-n",
+                "-o",
+                "JobID,JobName,State,ExitCode,Comment",
+                "--name",
+                run_uuid,
+                "-E",
+                "now+60",
+            ],
+        )
+        .ok();
+    assert_eq!(
+        r.stdout,
+        format!(
+            "{first}|{run_uuid}|COMPLETED|0:0|rule_squares\n\
+             {second}|{run_uuid}|COMPLETED|0:0|rule_total\n"
+        )
+    );
+    for job in [&first, &second] {
+        let rows = c.wait_done(job, Duration::from_secs(30));
+        for step in [format!("{job}.batch"), format!("{job}.0")] {
+            assert!(
+                rows.contains(&(step.clone(), "COMPLETED".into(), "0:0".into())),
+                "{step}: {rows:?}"
+            );
+        }
+    }
+    // The second job started only once the first had ended.
+    let r = c
+        .run(
+            "sacct",
+            &[
+                "-X",
+                "-P",
+                "-n",
+                "-o",
+                "Start,End",
+                "-j",
+                &format!("{first},{second}"),
+            ],
+        )
+        .ok();
+    let times: Vec<Vec<&str>> = r.stdout.lines().map(|l| l.split('|').collect()).collect();
+    assert!(
+        times.len() == 2 && times[1][0] >= times[0][1],
+        "{}",
+        r.stdout
+    );
+    report(
+        "snakemake 9.27.1 + snakemake-executor-plugin-slurm 2.8.0",
+        o.seconds,
+        &format!(
+            "jobs {first} (rule squares) and {second} (rule total: sum {} of {first}'s output); sacct: COMPLETED, COMPLETED",
+            j["total_sum"]
+        ),
     );
 }

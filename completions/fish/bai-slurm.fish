@@ -253,7 +253,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s c -l cpus-p
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min])) [bai-slurm: rejected with an error (it is not implemented yet)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l delay-boot -d 'delay boot for desired node features [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s d -l dependency -d 'defer job until condition on jobid is satisfied' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary) [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary)' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l epilog -d 'run "program" after launching job step [bai-slurm: rejected with an error (it is not implemented yet)]' -r -f -a "(__fish_complete_command)"
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s e -l error -d 'location of stderr redirection' -r -F
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s x -l exclude -d 'exclude a specific list of hosts' -r

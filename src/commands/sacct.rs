@@ -115,6 +115,32 @@ struct Params {
     cond: JobCond,
     users: Option<Vec<u32>>,
     states: Option<Vec<JobState>>,
+    clusters: Clusters,
+}
+
+/// `-M`, `-L`, `--local` and `--federation` as `options.c` keeps them: `-M all` (or the
+/// vestigial `-1`) and `-L` ask for every cluster; other `-M` names add up to the list the
+/// database filters on; `--local` and `--federation` undo an earlier `-L`. No list means
+/// every cluster here: the records are this cluster's own, and there is no federation.
+#[derive(Default)]
+struct Clusters {
+    all: bool,
+    list: Option<Vec<String>>,
+}
+
+impl Clusters {
+    fn named(&mut self, arg: &str) {
+        if arg.eq_ignore_ascii_case("all") || arg.eq_ignore_ascii_case("-1") {
+            self.all = true;
+            return;
+        }
+        self.all = false;
+        extend(&mut self.list, arg);
+    }
+
+    fn condition(&self) -> Option<Vec<String>> {
+        if self.all { None } else { self.list.clone() }
+    }
 }
 
 struct Exit(i32);
@@ -257,7 +283,9 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             o if o == c('c') => p.completion = true,
             o if o == c('C') => extend(&mut p.cond.constraints, &arg_s),
             DELIMITER => p.delimiter = Some(arg_s),
-            o if o == c('M') || o == c('D') || o == c('L') || o == c('x') || o == c('F') => {}
+            o if o == c('M') => p.clusters.named(&arg_s),
+            o if o == c('L') => p.clusters.all = true,
+            o if o == c('D') || o == c('x') || o == c('F') => {}
             o if o == c('e') => p.help = 2,
             o if o == c('E') => p.end = Some(time_arg(inv, &arg_s)?),
             ENV => {
@@ -311,7 +339,8 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
                 }
             }
             o if o == c('l') => p.long_output = true,
-            FEDERATION | LOCAL | LOCAL_UID | WHOLE_HETJOB => {}
+            FEDERATION | LOCAL => p.clusters.all = false,
+            LOCAL_UID | WHOLE_HETJOB => {}
             NOCONVERT => p.convert = Some(Convert::No),
             UNITS => match unit(&arg_s) {
                 Some(u) => p.units = Some(u),
@@ -490,6 +519,7 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
     };
     p.cond.states = p.states.clone().filter(|s| !s.is_empty());
     p.cond.jobs = if has_jobs { Some(jobs) } else { None };
+    p.cond.clusters = p.clusters.condition();
 
     if !parsed.operands.is_empty() {
         inv.error("Unknown arguments:");
@@ -665,5 +695,49 @@ fn unit(s: &str) -> Option<Unit> {
         'T' => Some(Unit::Tera),
         'P' => Some(Unit::Peta),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Clusters;
+
+    fn condition(args: &[&str]) -> Option<Vec<String>> {
+        let mut c = Clusters::default();
+        for a in args {
+            match *a {
+                "-L" => c.all = true,
+                "--local" => c.all = false,
+                m => c.named(m),
+            }
+        }
+        c.condition()
+    }
+
+    #[test]
+    fn clusters_all_and_lists() {
+        // snakemake-executor-plugin-slurm's status query: `--clusters all`.
+        assert_eq!(condition(&["all"]), None);
+        assert_eq!(condition(&["ALL"]), None);
+        assert_eq!(condition(&["-1"]), None);
+        assert_eq!(condition(&[]), None);
+        assert_eq!(
+            condition(&["Testcluster,other"]),
+            Some(vec!["testcluster".to_string(), "other".to_string()])
+        );
+        // Names add up; a later `all` or -L wins, a later name undoes `all` but keeps
+        // the names given before it.
+        assert_eq!(
+            condition(&["a", "b,a"]),
+            Some(vec!["a".to_string(), "b".to_string()])
+        );
+        assert_eq!(condition(&["a", "all"]), None);
+        assert_eq!(condition(&["a", "-L"]), None);
+        assert_eq!(
+            condition(&["a", "all", "b"]),
+            Some(vec!["a".into(), "b".into()])
+        );
+        assert_eq!(condition(&["-L", "--local"]), None);
+        assert_eq!(condition(&["a", "-L", "--local"]), Some(vec!["a".into()]));
     }
 }

@@ -19,6 +19,9 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
     };
     match Allocation::from_env(&inv.env) {
         Some(alloc) if req.opts.jobid.is_none_or(|j| j == alloc.job_id) => {
+            for w in req.step_warnings() {
+                let _ = writeln!(inv.err, "{w}");
+            }
             let plan = step_plan(inv, &req);
             srun_client::run(&plan, &alloc, inv.out, inv.err)
         }

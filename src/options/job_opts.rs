@@ -3,7 +3,7 @@
 //! into the typed JobSpec every backend consumes.
 
 use super::getopt::HasArg;
-use super::table::{self, SBATCH, Support};
+use super::table::{self, Support};
 use super::values::{self, ValueError};
 use crate::model::jobspec::{ContainerRequest, GpuPer, GpuRequest};
 use crate::model::{ArrayRequest, JobSpec, OpenMode, WarnSignal};
@@ -488,18 +488,10 @@ pub fn build(
             per: *per,
         })
     });
-    for opt in &raw.ignored {
-        if let Some(table::Opt {
-            support: Support::Ignored(why),
-            ..
-        }) = table::find(SBATCH, opt)
-        {
-            messages.push(format!(
-                "{}: warning: --{opt} {why} and is ignored",
-                ctx.prog
-            ));
-        }
-    }
+    messages.extend(table::ignored_warnings(
+        ctx.prog,
+        raw.ignored.iter().copied(),
+    ));
     let spec = JobSpec {
         name,
         script,
@@ -595,6 +587,7 @@ fn process_priority() -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::table::SBATCH;
 
     fn opt(cmd: u8, long: &str) -> &'static table::Opt {
         table::find(cmd, long).unwrap()

@@ -213,6 +213,25 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SrunO
     }))
 }
 
+impl SrunRequest {
+    /// The warnings for options given on srun's own command line that do nothing here
+    /// (none with `--quiet`). A step does not repeat them for options it inherits through
+    /// SLURM_* variables: those were the allocation's, warned about when it was made.
+    pub fn step_warnings(&self) -> Vec<String> {
+        if self.quiet {
+            return Vec::new();
+        }
+        table::ignored_warnings(
+            "srun",
+            self.opts
+                .ignored
+                .iter()
+                .copied()
+                .filter(|o| self.from_cli.contains(o)),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,5 +298,35 @@ mod tests {
             (stderr.as_str(), code),
             ("srun: fatal: No command given to execute.\n", 1)
         );
+    }
+
+    #[test]
+    fn a_step_warns_about_ignored_options_from_its_command_line() {
+        // snakemake-executor-plugin-slurm-jobstep's step: `srun -n1 --cpu-bind=q ...`.
+        let mut env = BTreeMap::new();
+        env.insert("SLURM_GPU_BIND".to_string(), "closest".to_string());
+        let SrunOutcome::Run(r) = parse(
+            &args(&[
+                "-n1",
+                "--cpu-bind=q",
+                "--cpus-per-task=1",
+                "--nodes=1",
+                "true",
+            ]),
+            &env,
+            0,
+        ) else {
+            panic!()
+        };
+        assert_eq!(
+            r.step_warnings(),
+            [
+                "srun: warning: --cpu-bind does nothing here: tasks are not bound to CPUs and is ignored"
+            ]
+        );
+        let SrunOutcome::Run(r) = parse(&args(&["-Q", "--cpu-bind=q", "true"]), &env, 0) else {
+            panic!()
+        };
+        assert!(r.step_warnings().is_empty());
     }
 }

@@ -301,9 +301,17 @@ pub const OPTIONS: &[Opt] = &[
         long: "distribution",
         short: Some('m'),
         arg: HasArg::Required,
-        cmds: SALLOC | SBATCH | SRUN,
+        cmds: SALLOC | SBATCH,
         sbatch_env: &["SBATCH_DISTRIBUTION"],
         support: Support::Ignored("has no effect here"),
+    },
+    Opt {
+        long: "distribution",
+        short: Some('m'),
+        arg: HasArg::Required,
+        cmds: SRUN,
+        sbatch_env: &[],
+        support: Support::Honoured,
     },
     Opt {
         long: "epilog",
@@ -1386,6 +1394,30 @@ pub fn find(cmd: u8, long: &str) -> Option<&'static Opt> {
     for_command(cmd).find(|o| o.long == long)
 }
 
+/// The command bit of a program name (`sbatch`, `srun`, `salloc`).
+pub fn command_named(prog: &str) -> u8 {
+    match prog {
+        "srun" => SRUN,
+        "salloc" => SALLOC,
+        _ => SBATCH,
+    }
+}
+
+/// `<prog>: warning: --<option> <why> and is ignored` for each of `names` that `prog`
+/// accepts without acting on it (the table's [`Support::Ignored`]).
+pub fn ignored_warnings<'a>(prog: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    names
+        .into_iter()
+        .filter_map(|name| match find(command_named(prog), name) {
+            Some(Opt {
+                support: Support::Ignored(why),
+                ..
+            }) => Some(format!("{prog}: warning: --{name} {why} and is ignored")),
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1410,6 +1442,22 @@ mod tests {
             letters.dedup();
             assert_eq!(before, letters.len(), "command {cmd}");
         }
+    }
+
+    #[test]
+    fn ignored_warnings_use_the_command_s_own_rows() {
+        // --cpu-bind is srun's alone: looked up among sbatch's options it was never found.
+        assert_eq!(
+            ignored_warnings("srun", ["cpu-bind", "ntasks"]),
+            [
+                "srun: warning: --cpu-bind does nothing here: tasks are not bound to CPUs and is ignored"
+            ]
+        );
+        assert!(ignored_warnings("sbatch", ["cpu-bind"]).is_empty());
+        assert_eq!(
+            ignored_warnings("sbatch", ["acctg-freq"]),
+            ["sbatch: warning: --acctg-freq has no effect here and is ignored"]
+        );
     }
 
     /// docs/COMPAT.md lists every option of the table with its class.

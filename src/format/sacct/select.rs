@@ -39,6 +39,9 @@ pub struct JobCond {
     pub timelimit_max: Option<u32>,
     /// `-T`: clip start and end times to the window.
     pub truncate: bool,
+    /// `-M` names (lower-cased); None = every cluster (`-M all`, `-L`, or no `-M`: this
+    /// backend keeps the records of its own cluster only).
+    pub clusters: Option<Vec<String>>,
 }
 
 /// `slurmdb_job_cond_def_start_end`: defaults for the window.
@@ -138,7 +141,8 @@ pub fn matches(job: &JobRecord, c: &JobCond) -> bool {
     {
         return false;
     }
-    if !any_eq(&c.accounts, job.account.as_deref())
+    if !any_eq(&c.clusters, Some(&job.cluster))
+        || !any_eq(&c.accounts, job.account.as_deref())
         || !any_eq(&c.partitions, Some(&job.partition))
         || !any_eq(&c.names, Some(&job.name))
         || !any_eq(&c.qos, job.qos.as_deref())
@@ -293,5 +297,23 @@ mod tests {
         };
         assert!(matches(&job(JobState::Completed, 150, 160, 170), &c));
         assert!(!matches(&job(JobState::Failed, 150, 160, 170), &c));
+    }
+
+    #[test]
+    fn cluster_list_filters_by_the_job_cluster() {
+        let mut j = job(JobState::Completed, 150, 160, 170);
+        j.cluster = "testcluster".into();
+        let mut c = JobCond {
+            start: 100,
+            end: 500,
+            ..Default::default()
+        };
+        assert!(matches(&j, &c));
+        c.clusters = Some(vec!["testcluster".into()]);
+        assert!(matches(&j, &c));
+        c.clusters = Some(vec!["other".into(), "TestCluster".into()]);
+        assert!(matches(&j, &c));
+        c.clusters = Some(vec!["other".into()]);
+        assert!(!matches(&j, &c));
     }
 }
