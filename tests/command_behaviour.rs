@@ -185,6 +185,47 @@ fn sacct_step_selection_and_delimiter() {
 }
 
 #[test]
+fn sacct_options_without_meaning_here_are_honoured_or_warned_about() {
+    let plain = run(&["sacct", "-j", "3", "-X", "-n", "-P", "-o", "jobid,state"]);
+    assert_eq!(text(&plain.stdout), "3|COMPLETED\n");
+    // No id is reused and there are no hetjobs: the same records.
+    for extra in [["-D"], ["--use-local-uid"], ["--whole-hetjob"]] {
+        let mut argv = vec!["sacct", "-j", "3", "-X", "-n", "-P", "-o", "jobid,state"];
+        argv.extend(extra);
+        let o = run(&argv);
+        assert_eq!(
+            (o.rc, o.stdout.as_slice()),
+            (0, plain.stdout.as_slice()),
+            "{extra:?}"
+        );
+        assert!(o.stderr.is_empty(), "{extra:?}");
+    }
+    for (opt, name) in [
+        ("-x5", "--associations"),
+        ("-Fx", "--flags"),
+        ("--reason=x", "--reason"),
+    ] {
+        let o = run(&[
+            "sacct",
+            opt,
+            "-j",
+            "3",
+            "-X",
+            "-n",
+            "-P",
+            "-o",
+            "jobid,state",
+        ]);
+        assert_eq!(o.rc, 0);
+        assert_eq!(o.stdout, plain.stdout);
+        assert_eq!(
+            text(&o.stderr),
+            format!("sacct: warning: {name} has no effect here and is ignored\n")
+        );
+    }
+}
+
+#[test]
 fn sacct_units_and_noconvert() {
     let o = run(&[
         "sacct",

@@ -285,7 +285,17 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             DELIMITER => p.delimiter = Some(arg_s),
             o if o == c('M') => p.clusters.named(&arg_s),
             o if o == c('L') => p.clusters.all = true,
-            o if o == c('D') || o == c('x') || o == c('F') => {}
+            // No job id is ever reused here, so there are no duplicates to hide.
+            o if o == c('D') => {}
+            // Associations, scheduler flags and previous reasons are not recorded here.
+            o if o == c('x') || o == c('F') || o == c('R') => {
+                let name = match o {
+                    o if o == c('x') => "--associations",
+                    o if o == c('F') => "--flags",
+                    _ => "--reason",
+                };
+                inv.warning(&format!("{name} has no effect here and is ignored"));
+            }
             o if o == c('e') => p.help = 2,
             o if o == c('E') => p.end = Some(time_arg(inv, &arg_s)?),
             ENV => {
@@ -340,6 +350,7 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             }
             o if o == c('l') => p.long_output = true,
             FEDERATION | LOCAL => p.clusters.all = false,
+            // User names are always resolved on this host; there are no heterogeneous jobs.
             LOCAL_UID | WHOLE_HETJOB => {}
             NOCONVERT => p.convert = Some(Convert::No),
             UNITS => match unit(&arg_s) {
@@ -364,7 +375,6 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             o if o == c('P') => p.layout_ending = Some(false),
             o if o == c('q') => extend(&mut p.cond.qos, &arg_s),
             o if o == c('r') => extend(&mut p.cond.partitions, &arg_s),
-            o if o == c('R') => {}
             o if o == c('s') => {
                 let states = p.states.get_or_insert_with(Vec::new);
                 for name in parse_char_list(&arg_s) {
