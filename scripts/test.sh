@@ -21,4 +21,4 @@ fi
 # endpoint, keys and job image for tests/backendai_client.rs (the local backend's tests
 # clear their environment, so these reach only the tests meant for Backend.AI)
 . ci/backendai/env.sh
-cargo test --locked -- --nocapture
+cargo test --locked --no-fail-fast -- --nocapture

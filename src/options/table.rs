@@ -1040,7 +1040,8 @@ pub const OPTIONS: &[Opt] = &[
         short: None,
         arg: HasArg::Required,
         cmds: SALLOC | SBATCH | SRUN,
-        sbatch_env: &[],
+        // Slurm reads the count and the wait from two variables; both mean nothing here.
+        sbatch_env: &["SBATCH_REQ_SWITCH", "SBATCH_WAIT4SWITCH"],
         support: Support::Ignored("has no effect here"),
     },
     Opt {
