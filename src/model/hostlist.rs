@@ -180,13 +180,250 @@ pub fn compress_ordered<S: AsRef<str>>(hosts: &[S]) -> String {
     out
 }
 
-/// Expands `a[1-3,5],b` into host names. Returns None on malformed input.
+/// Slurm's `MAX_RANGE`: one range naming more hosts is an error ("Too many hosts in range").
+const MAX_RANGE: u64 = 64 * 1024;
+/// Slurm's `MAX_PREFIX_CNT`: most values the brackets of one prefix level may take.
+const MAX_PREFIX_CNT: u64 = 64 * 1024;
+/// Most hosts (and prefixes) [`expand`] lists. Slurm keeps ranges and never lists them;
+/// a list naming more than this (`a[0-65535]b[0-65535]` names four billion) is refused
+/// here rather than listed for minutes.
+const MAX_HOSTS: u64 = 1 << 20;
+
+/// One parsed range of a bracket: `lo-hi`, printed `width` digits wide.
+#[derive(Debug, Clone, Copy)]
+struct Range {
+    lo: u64,
+    hi: u64,
+    width: usize,
+}
+
+/// One host, or a range of hosts sharing a prefix, in the order the list names them.
+#[derive(Debug)]
+enum Entry {
+    Host(String),
+    Range(String, Range),
+}
+
+/// Why a hostlist could not be expanded.
+#[derive(Debug)]
+enum Stop {
+    /// Malformed (Slurm's `hostlist_create` fails).
+    Invalid,
+    /// More than [`MAX_HOSTS`] hosts or prefixes.
+    TooMany,
+}
+
+/// Expands a hostlist as Slurm 22.05's `hostlist_create` reads one (1-D clusters):
+/// `a[1-3,5],b` into `a1 a2 a3 a5 b`. Returns None on malformed input.
+///
+/// Hosts are separated by commas, blanks or tabs outside brackets. In each, the *last*
+/// bracket must end the name (`n[1-2]x` is an error) and holds `N` or `A-B` items (read
+/// by `strtoul`, printed as wide as `A` was written, at most 65536 hosts each); brackets
+/// earlier in the name multiply it (`rack[1-2]-n[1-3]`, at most 65536 values a level).
+/// Slurm's quirks are kept: a last `[` without a `]` names the host `<prefix>]`, a `]`
+/// without a `[` is part of a name, and a bad bracket early in a name only drops the
+/// hosts it would have named.
+///
+/// Difference: a list naming more than 2^20 hosts (`MAX_HOSTS`) is refused; Slurm would
+/// hold it as ranges.
 pub fn expand(list: &str) -> Option<Vec<String>> {
-    let mut hosts = Vec::new();
-    for item in split_outside_brackets(list.trim()).filter(|i| !i.is_empty()) {
-        expand_item(item, &mut hosts)?;
+    let list = &list[..list.find('\0').unwrap_or(list.len())];
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut budget = MAX_HOSTS;
+    let mut pos = 0;
+    while let Some((start, end)) = next_token(list.as_bytes(), &mut pos) {
+        let tok = &list[start..end];
+        let Some(open) = tok.rfind('[') else {
+            push_host(&mut entries, tok, &mut budget).ok()?;
+            continue;
+        };
+        let (prefix, inner) = (&tok[..open], &tok[open + 1..]);
+        let Some(close) = inner.find(']') else {
+            // As 22.05.8 does: the name cut at the `[`, with a `]` added.
+            let name = if prefix.is_empty() {
+                inner.to_string()
+            } else {
+                format!("{prefix}]")
+            };
+            push_host(&mut entries, &name, &mut budget).ok()?;
+            continue;
+        };
+        if !matches!(inner.as_bytes().get(close + 1), None | Some(b',')) {
+            return None;
+        }
+        let ranges = range_list(&inner[..close]).ok()?;
+        push_range_list(prefix, &ranges, &mut entries, &mut budget).ok()?;
+    }
+    let count: u64 = entries
+        .iter()
+        .map(|e| match e {
+            Entry::Host(_) => 1,
+            Entry::Range(_, r) => r.hi - r.lo + 1,
+        })
+        .sum();
+    if count > MAX_HOSTS {
+        return None;
+    }
+    let mut hosts = Vec::with_capacity(count as usize);
+    for e in entries {
+        match e {
+            Entry::Host(name) => hosts.push(name),
+            Entry::Range(prefix, r) => {
+                for n in r.lo..=r.hi {
+                    hosts.push(format!("{prefix}{n:0w$}", w = r.width));
+                }
+            }
+        }
     }
     Some(hosts)
+}
+
+fn push_host(entries: &mut Vec<Entry>, name: &str, budget: &mut u64) -> Result<(), Stop> {
+    spend(budget, 1)?;
+    entries.push(Entry::Host(name.to_string()));
+    Ok(())
+}
+
+fn spend(budget: &mut u64, n: u64) -> Result<(), Stop> {
+    *budget = budget.checked_sub(n).ok_or(Stop::TooMany)?;
+    Ok(())
+}
+
+/// `_next_tok` with the separators `"\t, "`: the next host expression and where it ends;
+/// separators inside brackets do not split (`a[1, 2]` is one token).
+fn next_token(b: &[u8], pos: &mut usize) -> Option<(usize, usize)> {
+    let sep = |c: u8| matches!(c, b'\t' | b',' | b' ');
+    let find = |from: usize, ch: u8| {
+        b[from.min(b.len())..]
+            .iter()
+            .position(|&c| c == ch)
+            .map(|i| from + i)
+    };
+    while *pos < b.len() && sep(b[*pos]) {
+        *pos += 1;
+    }
+    if *pos >= b.len() {
+        return None;
+    }
+    let start = *pos;
+    let mut parse = start;
+    let mut end = start;
+    'token: loop {
+        while end < b.len() && !sep(b[end]) {
+            end += 1;
+        }
+        loop {
+            let Some(open) = find(parse, b'[').filter(|&o| o <= end) else {
+                break 'token;
+            };
+            let Some(close) = find(parse, b']').filter(|&c| c > open) else {
+                break 'token;
+            };
+            if close < end {
+                parse = close + 1;
+            } else {
+                end = close;
+                continue 'token;
+            }
+        }
+    }
+    *pos = end;
+    while *pos < b.len() && sep(b[*pos]) {
+        *pos += 1;
+    }
+    Some((start, end))
+}
+
+/// `_parse_range_list`: the comma-separated items of a bracket.
+fn range_list(s: &str) -> Result<Vec<Range>, Stop> {
+    s.split(',')
+        .map(|item| single_range(item.as_bytes()).ok_or(Stop::Invalid))
+        .collect()
+}
+
+/// `_parse_single_range`: `N`, `A-B` or `A-` (= `A`), numbers read by `strtoul`. As in
+/// Slurm, junk after `A` is only noticed when no `B` follows (`5a-7` is 5 to 7).
+fn single_range(s: &[u8]) -> Option<Range> {
+    use crate::options::values::cnum::strtoull;
+    if s.contains(&b'x') {
+        return None;
+    }
+    let (lo_s, hi_s) = match s.iter().position(|&c| c == b'-') {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    if hi_s.is_some_and(|h| h.first() == Some(&b'-')) {
+        return None;
+    }
+    let lo = strtoull(lo_s);
+    if !lo.digits {
+        return None;
+    }
+    let hi = match hi_s {
+        Some(h) if !h.is_empty() => {
+            let p = strtoull(h);
+            if !p.digits || p.end != h.len() {
+                return None;
+            }
+            p.value
+        }
+        _ if lo.end != lo_s.len() => return None,
+        _ => lo.value,
+    };
+    // Slurm computes the count in unsigned arithmetic, where 0-18446744073709551615 wraps
+    // to zero hosts; that is refused here.
+    if lo.value > hi || hi - lo.value >= MAX_RANGE {
+        return None;
+    }
+    Some(Range {
+        lo: lo.value,
+        hi,
+        width: lo_s.len(),
+    })
+}
+
+/// `_push_range_list`: the ranges of `prefix` followed by `ranges`, where a
+/// bracket in the prefix multiplies it. A bad bracket further left only drops the hosts
+/// it would have named, as in Slurm (which ignores the error of its recursive call).
+/// Every prefix and range spends one of `budget`.
+fn push_range_list(
+    prefix: &str,
+    ranges: &[Range],
+    out: &mut Vec<Entry>,
+    budget: &mut u64,
+) -> Result<(), Stop> {
+    let bracket = prefix
+        .rfind('[')
+        .and_then(|p| prefix[p..].rfind(']').map(|q| (p, p + q)));
+    let Some((open, close)) = bracket else {
+        spend(budget, ranges.len() as u64)?;
+        out.extend(ranges.iter().map(|r| Entry::Range(prefix.to_string(), *r)));
+        return Ok(());
+    };
+    let (before, after) = (&prefix[..open], &prefix[close + 1..]);
+    let recurse = before.contains('[');
+    let levels = range_list(&prefix[open + 1..close])?;
+    let mut count: u64 = 0;
+    for level in levels {
+        count += level.hi - level.lo + 1;
+        if count > MAX_PREFIX_CNT {
+            return Err(Stop::Invalid);
+        }
+        for j in level.lo..=level.hi {
+            spend(budget, 1)?;
+            let p = format!("{before}{j:0w$}{after}", w = level.width);
+            if recurse {
+                match push_range_list(&p, ranges, out, budget) {
+                    Err(Stop::TooMany) => return Err(Stop::TooMany),
+                    Ok(()) | Err(Stop::Invalid) => {}
+                }
+            } else {
+                spend(budget, ranges.len() as u64)?;
+                out.extend(ranges.iter().map(|r| Entry::Range(p.clone(), *r)));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Splits at commas that are not inside `[...]`: `a[1,2],b` is `a[1,2]` and `b`, as host
@@ -218,37 +455,6 @@ pub fn split_outside_brackets(s: &str) -> impl Iterator<Item = &str> {
             }
         }
     })
-}
-
-fn expand_item(item: &str, hosts: &mut Vec<String>) -> Option<()> {
-    let Some(open) = item.find('[') else {
-        if item.contains(']') {
-            return None;
-        }
-        hosts.push(item.to_string());
-        return Some(());
-    };
-    let close = open + item[open..].find(']')?;
-    let prefix = &item[..open];
-    let suffix = &item[close + 1..];
-    for range in item[open + 1..close].split(',') {
-        let (a, b) = match range.split_once('-') {
-            Some((a, b)) => (a, b),
-            None => (range, range),
-        };
-        let width = a.len();
-        let start: u64 = a.parse().ok()?;
-        let end: u64 = b.parse().ok()?;
-        if end < start || end - start > 1_000_000 {
-            return None;
-        }
-        for v in start..=end {
-            let mut expanded = Vec::new();
-            expand_item(&format!("{prefix}{v:0width$}{suffix}"), &mut expanded)?;
-            hosts.extend(expanded);
-        }
-    }
-    Some(())
 }
 
 /// Run-length form used by SLURM_TASKS_PER_NODE and SLURM_JOB_CPUS_PER_NODE: `2(x3),1`.
@@ -307,6 +513,52 @@ mod tests {
         assert_eq!(expand("a[1-2]").unwrap(), vec!["a1", "a2"]);
         assert!(expand("a[3-1]").is_none());
         assert!(expand("a[x]").is_none());
+    }
+
+    /// Found by tests/fuzz_options.rs: `n[10-999999]` took seconds and `a[0-9999]b[0-9999]`
+    /// (10^8 hosts) hung. Slurm refuses a range of more than 65536 hosts; a list of more
+    /// than MAX_HOSTS is refused here before anything is listed.
+    #[test]
+    fn huge_lists_are_refused_at_once() {
+        let started = std::time::Instant::now();
+        assert!(expand("node[34,37,10-999999]").is_none());
+        assert!(expand("n[0-65536]").is_none());
+        assert_eq!(expand("n[0-65535]").map(|h| h.len()), Some(65536));
+        assert!(expand("a[0-9999]b[0-9999]").is_none());
+        assert!(expand("a[0-65535]b[0-65535]c[0-65535]d[1]").is_none());
+        assert!(expand("x[0-18446744073709551615]").is_none());
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    /// 22.05.8's `hostlist_create`: blanks and tabs separate too; the last bracket must end
+    /// the name; earlier brackets multiply it.
+    #[test]
+    fn slurm_hostlist_rules() {
+        assert_eq!(expand(" a b\tc,,d ").unwrap(), vec!["a", "b", "c", "d"]);
+        assert_eq!(expand("n[1, 2]").unwrap(), vec!["n1", "n02"]);
+        assert!(expand("n[1-2]x").is_none());
+        assert!(expand("n[1-2]x,m").is_none());
+        assert_eq!(
+            expand("r[1-2]-n[1,3]").unwrap(),
+            vec!["r1-n1", "r1-n3", "r2-n1", "r2-n3"]
+        );
+        assert_eq!(
+            expand("a[1-2]b[3]c[01-02]").unwrap(),
+            vec!["a1b3c01", "a1b3c02", "a2b3c01", "a2b3c02"]
+        );
+        // A bad bracket further left drops its hosts, as Slurm ignores that error.
+        assert_eq!(expand("a[x]b[1-2]c[1],z").unwrap(), vec!["z"]);
+        assert!(expand("a[1]b[x]c[1]").is_none());
+        assert!(expand("n[]").is_none());
+        assert!(expand("n[1,]").is_none());
+        assert!(expand("n[1--2]").is_none());
+        assert_eq!(expand("n[5-]").unwrap(), vec!["n5"]);
+        assert_eq!(expand("n[+5-6]").unwrap(), vec!["n05", "n06"]);
+        // A last `[` without `]`, and a `]` without `[`.
+        assert_eq!(expand("abc[12").unwrap(), vec!["abc]"]);
+        assert_eq!(expand("[12").unwrap(), vec!["12"]);
+        assert_eq!(expand("a]").unwrap(), vec!["a]"]);
+        assert_eq!(expand("").unwrap(), Vec::<String>::new());
     }
 
     #[test]
