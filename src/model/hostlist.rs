@@ -1,5 +1,7 @@
 //! Slurm hostlists: `node[01-04,07]` compression and expansion (src/common/hostlist.c).
 
+use std::collections::HashMap;
+
 /// Splits a host name into (prefix, numeric suffix as text).
 fn split_numeric_suffix(host: &str) -> (&str, Option<&str>) {
     let digits = host.bytes().rev().take_while(u8::is_ascii_digit).count();
@@ -18,6 +20,9 @@ pub fn compress<S: AsRef<str>>(hosts: &[S]) -> String {
     let mut groups: Vec<(String, usize, Vec<u64>)> = Vec::new();
     let mut plain: Vec<(usize, String)> = Vec::new();
     let mut order: Vec<(bool, usize)> = Vec::new();
+    // The groups of each prefix (one per width at most), so that finding a host's group
+    // does not scan every group: lists of many prefixes (`n[0-65535].[0-9]`) stay linear.
+    let mut by_prefix: HashMap<String, Vec<usize>> = HashMap::new();
     for h in hosts {
         let h = h.as_ref();
         match split_numeric_suffix(h) {
@@ -32,11 +37,13 @@ pub fn compress<S: AsRef<str>>(hosts: &[S]) -> String {
                 };
                 let padded = num.len() > 1 && num.starts_with('0');
                 let fits = |w: usize| if w == 0 { !padded } else { num.len() == w };
-                if let Some(i) = groups.iter().position(|(p, w, _)| p == prefix && fits(*w)) {
+                let candidates = by_prefix.entry(prefix.to_string()).or_default();
+                if let Some(&i) = candidates.iter().find(|&&i| fits(groups[i].1)) {
                     groups[i].2.push(value);
                 } else {
                     let width = if padded { num.len() } else { 0 };
                     groups.push((prefix.to_string(), width, vec![value]));
+                    candidates.push(groups.len() - 1);
                     order.push((true, groups.len() - 1));
                 }
             }
@@ -528,6 +535,18 @@ mod tests {
         assert!(expand("a[0-65535]b[0-65535]c[0-65535]d[1]").is_none());
         assert!(expand("x[0-18446744073709551615]").is_none());
         assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    /// Found by tests/fuzz_options.rs: compressing a list of 65536 prefixes scanned every
+    /// group for every host (quadratic: it hung).
+    #[test]
+    fn many_prefixes_compress_in_linear_time() {
+        let started = std::time::Instant::now();
+        let hosts = expand("n[0-65535].[0-3]").unwrap();
+        let text = compress(&hosts);
+        assert!(text.starts_with("n0.[0-3],n1.[0-3],"), "{}", &text[..40]);
+        assert_eq!(expand(&text).unwrap(), hosts);
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
     }
 
     /// 22.05.8's `hostlist_create`: blanks and tabs separate too; the last bracket must end
