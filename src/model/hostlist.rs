@@ -132,7 +132,7 @@ pub fn compress_ordered<S: AsRef<str>>(hosts: &[S]) -> String {
             && !tail.single
             && tail.prefix == prefix
             && tail.width == width
-            && tail.hi + 1 == value
+            && tail.hi.checked_add(1) == Some(value)
         {
             tail.hi = value;
             continue;
@@ -509,6 +509,15 @@ mod tests {
         assert_eq!(compress_ordered(&["n01", "n02", "m5"]), "n[01-02],m5");
         assert_eq!(compress_ordered(&["vm"]), "vm");
         assert_eq!(compress_ordered::<&str>(&[]), "");
+    }
+
+    /// Found by tests/fuzz_options.rs: the largest number a name can end in overflowed
+    /// the range test (a panic in debug builds; in release `n0` joined its range).
+    #[test]
+    fn ordered_compression_at_the_largest_number() {
+        let hosts = ["n18446744073709551615", "n0"];
+        assert_eq!(compress_ordered(&hosts), "n[18446744073709551615,0]");
+        assert_eq!(expand(&compress_ordered(&hosts)).unwrap(), hosts);
     }
 
     #[test]
