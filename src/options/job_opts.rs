@@ -221,7 +221,9 @@ impl JobOptions {
                     None => 100,
                     Some(s) => values::cnum::strtol(s.as_bytes()).value,
                 };
-                if n.abs() > 2_147_483_645 {
+                // `llabs(tmp_nice) > NICE_OFFSET - 3`; for LLONG_MIN (what strtoll gives
+                // for a huge negative number) llabs is undefined in C: out of range here.
+                if n.unsigned_abs() > 2_147_483_645 {
                     return Err(ValueError::invalid(
                         "Invalid --nice value, out of range (+/- 2147483645)",
                     ));
@@ -685,5 +687,33 @@ mod tests {
                 "Invalid numeric value \"yes\" for --verbose.".into()
             ))
         );
+    }
+
+    fn nice(value: Option<&str>) -> Result<Option<i32>, ValueError> {
+        let mut o = JobOptions::default();
+        o.apply(opt(SBATCH, "nice"), value, Source::Cli, 0, 1001)?;
+        Ok(o.nice)
+    }
+
+    /// Found by tests/fuzz_options.rs: strtol clamps a huge negative number to i64::MIN,
+    /// whose absolute value overflowed (a panic; in release builds it passed as nice 0).
+    #[test]
+    fn nice_out_of_range_either_way() {
+        assert_eq!(nice(None), Ok(Some(100)));
+        assert_eq!(nice(Some("-5")), Ok(Some(-5)));
+        assert_eq!(nice(Some("2147483645")), Ok(Some(2_147_483_645)));
+        for v in [
+            "2147483646",
+            "-2147483646",
+            "99999999999999999999999",
+            "-99999999999999999999999",
+            "-9223372036854775808",
+        ] {
+            assert_eq!(
+                nice(Some(v)).unwrap_err().message(),
+                "Invalid --nice value, out of range (+/- 2147483645)",
+                "{v}"
+            );
+        }
     }
 }
