@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A dependency type (`_depend_type2str` names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DepKind {
     After,
     AfterAny,
@@ -33,7 +33,7 @@ impl DepKind {
 }
 
 /// Which job, array task or whole array an item names: `12`, `12_3`, `12_*`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DepTarget {
     Job(u32),
     Task(u32, u32),

@@ -20,6 +20,7 @@
 
 use super::cnum::{at, c_bytes, starts_with_ci, strtol};
 use super::{Rejection, ValueError};
+use std::collections::HashSet;
 
 pub use crate::model::dependency::{
     DepItem, DepKind, DepStatus, DepTarget, Dependency, render_remaining,
@@ -51,33 +52,77 @@ fn problem() -> ValueError {
     ValueError::Rejected(Rejection::Dependency)
 }
 
-/// `strchr` in a NUL-terminated buffer.
-fn cstrchr(buf: &[u8], from: usize, ch: u8) -> Option<usize> {
-    buf[from..]
-        .iter()
-        .take_while(|&&c| c != 0)
-        .position(|&c| c == ch)
-        .map(|i| from + i)
-}
-
 /// The C string starting at `from`.
 fn cstr(buf: &[u8], from: usize) -> &[u8] {
-    let rest = &buf[from.min(buf.len())..];
+    cstr_head(buf, from, buf.len())
+}
+
+/// At most the first `n` bytes of the C string starting at `from` (enough to compare a
+/// prefix without measuring the whole rest of the string).
+fn cstr_head(buf: &[u8], from: usize, n: usize) -> &[u8] {
+    let rest = &buf[from.min(buf.len())..from.saturating_add(n).min(buf.len())];
     &rest[..rest.iter().position(|&c| c == 0).unwrap_or(rest.len())]
 }
 
-/// `strtol` at `pos`: value and where C's endptr lands.
+/// Where the `(`, `)` and `:` of the string being parsed are. The parse only moves
+/// forward and only writes NULs behind where it goes on, so `strchr` from the parse
+/// position to the end of the C string is the first listed position at or after it: a
+/// lookup, not a scan of the rest of the string for every item (which was quadratic once
+/// `N_[0-99999]` had become 100000 items).
+struct Index {
+    open: Vec<usize>,
+    close: Vec<usize>,
+    colon: Vec<usize>,
+}
+
+impl Index {
+    fn new(buf: &[u8]) -> Self {
+        let all = |ch: u8| -> Vec<usize> {
+            let end = buf.iter().position(|&c| c == 0).unwrap_or(buf.len());
+            (0..end).filter(|&i| buf[i] == ch).collect()
+        };
+        Index {
+            open: all(b'('),
+            close: all(b')'),
+            colon: all(b':'),
+        }
+    }
+
+    /// The first of `list` at or after `from`.
+    fn strchr(list: &[usize], from: usize) -> Option<usize> {
+        list.get(list.partition_point(|&p| p < from)).copied()
+    }
+}
+
+/// The items so far, each type and job once: `_add_dependency_to_list` keeps the first
+/// (looked up in a set rather than the list, for the same reason as [`Index`]).
+#[derive(Default)]
+struct Items {
+    list: Vec<DepItem>,
+    seen: HashSet<(DepKind, Option<DepTarget>)>,
+}
+
+impl Items {
+    fn push_unique(&mut self, item: DepItem) {
+        if self.seen.insert((item.kind, item.target)) {
+            self.list.push(item);
+        }
+    }
+}
+
+/// `strtol` at `pos`: value and where C's endptr lands (it stops at the NUL, so the
+/// rest of the string need not be measured).
 fn strtol_at(buf: &[u8], pos: usize) -> (i64, usize) {
-    let p = strtol(cstr(buf, pos));
+    let p = strtol(&buf[pos.min(buf.len())..]);
     (p.value, if p.digits { pos + p.end } else { pos })
 }
 
 /// `_parse_depend_state`: consumes `(state)`, searching for it in the rest of the string.
-fn parse_state(buf: &mut [u8], pos: &mut usize) -> Result<DepStatus, ValueError> {
-    let Some(open) = cstrchr(buf, *pos, b'(') else {
+fn parse_state(buf: &mut [u8], idx: &Index, pos: &mut usize) -> Result<DepStatus, ValueError> {
+    let Some(open) = Index::strchr(&idx.open, *pos) else {
         return Ok(DepStatus::Unfulfilled);
     };
-    let close = cstrchr(buf, *pos, b')').ok_or_else(problem)?;
+    let close = Index::strchr(&idx.close, *pos).ok_or_else(problem)?;
     buf[close] = 0;
     let state = if cstr(buf, open + 1).eq_ignore_ascii_case(b"failed") {
         DepStatus::Failed
@@ -115,21 +160,13 @@ fn target(job: u32, task: u32) -> DepTarget {
     }
 }
 
-fn push_unique(items: &mut Vec<DepItem>, item: DepItem) {
-    if !items
-        .iter()
-        .any(|i| i.kind == item.kind && i.target == item.target)
-    {
-        items.push(item);
-    }
-}
-
 /// `_parse_dependency_jobid_new`: the ids after `<type>:`; returns where parsing stopped.
 fn parse_new(
     buf: &mut [u8],
+    idx: &Index,
     mut pos: usize,
     kind: DepKind,
-    items: &mut Vec<DepItem>,
+    items: &mut Items,
 ) -> Result<usize, ValueError> {
     let mut depend_time: i32 = 0;
     loop {
@@ -146,16 +183,13 @@ fn parse_new(
             }
             depend_time = depend_time.wrapping_mul(60);
         }
-        let status = parse_state(buf, &mut tmp)?;
-        push_unique(
-            items,
-            DepItem {
-                kind,
-                target: Some(target(job, task)),
-                delay_minutes: depend_time as u32 / 60,
-                status,
-            },
-        );
+        let status = parse_state(buf, idx, &mut tmp)?;
+        items.push_unique(DepItem {
+            kind,
+            target: Some(target(job, task)),
+            delay_minutes: depend_time as u32 / 60,
+            status,
+        });
         if at(buf, tmp) != b':' {
             return Ok(tmp);
         }
@@ -297,20 +331,19 @@ pub fn parse_dependency(s: &str, limits: DependencyLimits) -> Result<Dependency,
     }
     let mut buf = xlate_array_dep(b, limits.max_array_size).unwrap_or_else(|| b.to_vec());
     buf.push(0);
+    let idx = Index::new(&buf);
+    let mut items = Items::default();
     let mut tok = 0;
     loop {
-        if starts_with_ci(cstr(&buf, tok), "singleton") {
+        if starts_with_ci(cstr_head(&buf, tok, 9), "singleton") {
             tok += 9;
-            let status = parse_state(&mut buf, &mut tok)?;
-            push_unique(
-                &mut dep.items,
-                DepItem {
-                    kind: DepKind::Singleton,
-                    target: None,
-                    delay_minutes: 0,
-                    status,
-                },
-            );
+            let status = parse_state(&mut buf, &idx, &mut tok)?;
+            items.push_unique(DepItem {
+                kind: DepKind::Singleton,
+                target: None,
+                delay_minutes: 0,
+                status,
+            });
             match at(&buf, tok) {
                 b',' => tok += 1,
                 b'?' => {
@@ -322,22 +355,19 @@ pub fn parse_dependency(s: &str, limits: DependencyLimits) -> Result<Dependency,
             }
             continue;
         }
-        let colon = cstrchr(&buf, tok, b':');
+        let colon = Index::strchr(&idx.colon, tok);
         if colon.is_none() && at(&buf, tok).is_ascii_digit() {
             // Old format: a bare job id, meaning afterany.
             let (job, task, end) = parse_job_id(&buf, tok);
             if job == 0 || !matches!(at(&buf, end), 0 | b',') {
                 return Err(problem());
             }
-            push_unique(
-                &mut dep.items,
-                DepItem {
-                    kind: DepKind::AfterAny,
-                    target: Some(target(job, task)),
-                    delay_minutes: 0,
-                    status: DepStatus::Unfulfilled,
-                },
-            );
+            items.push_unique(DepItem {
+                kind: DepKind::AfterAny,
+                target: Some(target(job, task)),
+                delay_minutes: 0,
+                status: DepStatus::Unfulfilled,
+            });
             if at(&buf, end) == b',' {
                 tok = end + 1;
                 continue;
@@ -347,7 +377,7 @@ pub fn parse_dependency(s: &str, limits: DependencyLimits) -> Result<Dependency,
         let Some(colon) = colon else {
             return Err(problem());
         };
-        let rest = cstr(&buf, tok);
+        let rest = cstr_head(&buf, tok, 11);
         let kind = PREFIXES
             .iter()
             .find(|(p, _)| starts_with_ci(rest, p))
@@ -356,7 +386,7 @@ pub fn parse_dependency(s: &str, limits: DependencyLimits) -> Result<Dependency,
         if kind == DepKind::Expand && !limits.permit_job_expansion {
             return Err(ValueError::Rejected(Rejection::NotSupported));
         }
-        let end = parse_new(&mut buf, colon + 1, kind, &mut dep.items)?;
+        let end = parse_new(&mut buf, &idx, colon + 1, kind, &mut items)?;
         match at(&buf, end) {
             b',' => tok = end + 1,
             b'?' => {
@@ -366,6 +396,7 @@ pub fn parse_dependency(s: &str, limits: DependencyLimits) -> Result<Dependency,
             _ => break,
         }
     }
+    dep.items = items.list;
     Ok(dep)
 }
 
@@ -428,6 +459,28 @@ mod tests {
         assert_eq!(shown("afterok:-1"), "afterok:4294967295(unfulfilled)");
         assert_eq!(shown("afterok:5_-1"), "afterok:5_*(unfulfilled)");
         assert_eq!(shown("afterok:5_"), "afterok:5_0(unfulfilled)");
+    }
+
+    /// Found by tests/fuzz_options.rs: `N_[...]` with a large MaxArraySize becomes that many
+    /// items, and each one scanned the rest of the string and the items so far (quadratic:
+    /// this test ran for over a minute in a debug build).
+    #[test]
+    fn large_array_expressions_parse_in_linear_time() {
+        let limits = DependencyLimits {
+            max_array_size: 100_000,
+            permit_job_expansion: false,
+        };
+        let started = std::time::Instant::now();
+        let d = parse_dependency("afterok:7_[0-99999],afterany:8", limits).unwrap();
+        assert_eq!(d.items.len(), 100_001);
+        assert_eq!(d.items[99_999], item(AfterOk, Task(7, 99_999)));
+        assert_eq!(d.items[100_000], item(AfterAny, Job(8)));
+        let fuzzed = "afterburstbuffer:154_2:443_[-24947,2147]483648-16:8]";
+        assert_eq!(
+            parse_dependency(fuzzed, limits),
+            Err(ValueError::Rejected(Rejection::Dependency))
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
     }
 
     #[test]
