@@ -389,6 +389,11 @@ fn dependency_value(r: &mut Rng) -> String {
         } else {
             num(r)
         };
+        // Now and then a whole large array, which becomes one item per task.
+        if r.below(4000) == 0 {
+            s.push_str(&format!("_[{}-{}]", r.below(10), r.range(10_000, 120_000)));
+            return s;
+        }
         match r.below(10) {
             0 => s.push_str(&format!("_{}", r.below(20))),
             1 => s.push_str("_*"),
