@@ -210,6 +210,20 @@ fn ended_state(
     }
 }
 
+/// Whether a person (the owner or an administrator) ended the session, not the manager.
+/// A deleted pending session is CANCELLED, and its status_info may still be the
+/// scheduler's last word (seen on 23.09: `predicate-checks-failed` after an admin's delete).
+fn cancelled_by_a_user(s: &Session) -> bool {
+    let info = s.status_info.as_deref().unwrap_or("");
+    match s.status.as_str() {
+        "CANCELLED" => !matches!(info, "failed-to-start" | "pending-timeout"),
+        _ => matches!(
+            info,
+            "user-requested" | "force-terminated" | "task-cancelled"
+        ),
+    }
+}
+
 /// Why a session waits, in Slurm's words, from the scheduler's status data.
 fn pending_reason(s: &Session) -> String {
     let failed: Vec<String> = s
@@ -348,7 +362,7 @@ pub fn job_record(
         let spec = &m.spec;
         rec.name = spec.name.clone();
         // Only the owner (or an administrator) can delete a session.
-        if state == JobState::Cancelled && s.status_info.as_deref() == Some("user-requested") {
+        if state == JobState::Cancelled && cancelled_by_a_user(s) {
             rec.cancelled_by = Some(m.uid);
         }
         if state == JobState::Pending && rec.reason == "None" && spec.dependency.is_some() {
@@ -564,5 +578,30 @@ mod tests {
             (rec.state, rec.end_time),
             (JobState::Completed, Some(1_796_047_203))
         );
+    }
+
+    #[test]
+    fn a_deleted_pending_session_was_cancelled_by_a_person_whatever_its_last_info() {
+        for info in ["user-requested", "predicate-checks-failed", ""] {
+            assert!(
+                cancelled_by_a_user(&item("CANCELLED", info, "UNDEFINED")),
+                "{info}"
+            );
+        }
+        assert!(!cancelled_by_a_user(&item(
+            "CANCELLED",
+            "failed-to-start",
+            "UNDEFINED"
+        )));
+        assert!(cancelled_by_a_user(&item(
+            "TERMINATED",
+            "user-requested",
+            "UNDEFINED"
+        )));
+        assert!(!cancelled_by_a_user(&item(
+            "TERMINATED",
+            "task-finished",
+            "SUCCESS"
+        )));
     }
 }
