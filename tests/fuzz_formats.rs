@@ -11,6 +11,8 @@
 //!
 //! This binary holds a single test so that the allocator counts only its own thread.
 
+mod fuzzgen;
+
 use bai_slurm::format::common::Clock;
 use bai_slurm::format::sacct::cell::Layout;
 use bai_slurm::format::sacct::fields::FIELDS;
@@ -26,6 +28,7 @@ use bai_slurm::model::{
     TimeFormat, TimeLimit,
 };
 use bai_slurm::options::values::begin::parse_time;
+use fuzzgen::{Rng, time_spec};
 use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -75,29 +78,6 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
-
-/// xorshift64: small, fast and the same on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
 
 const SQUEUE_LETTERS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const SINFO_LETTERS: &str = "ABCDEFGHILMNOPRSTUVXYZabcdefghlmnoprstuvwz";
@@ -343,96 +323,6 @@ fn time_format(r: &mut Rng) -> String {
     s
 }
 
-/// sacct `-S`/`-E` (`parse_time`): every form it knows, and near misses.
-fn time_spec(r: &mut Rng) -> String {
-    const WORDS: &[&str] = &[
-        "now",
-        "today",
-        "tomorrow",
-        "midnight",
-        "noon",
-        "elevenses",
-        "fika",
-        "teatime",
-        "NOW",
-        "Now",
-        "uk",
-        "am",
-        "pm",
-        "AM",
-        "PM",
-    ];
-    const UNITS: &[&str] = &[
-        "", "s", "sec", "seconds", "m", "min", "minutes", "h", "hour", "hours", "d", "days", "w",
-        "weeks", "x",
-    ];
-    let num = |r: &mut Rng| -> String {
-        match r.below(12) {
-            0 => u64::MAX.to_string(),
-            1 => "99999999999999999999".to_string(),
-            2 => String::new(),
-            3 => "-1".to_string(),
-            _ => r.below(3000).to_string(),
-        }
-    };
-    let mut s = String::new();
-    match r.below(8) {
-        0 => s.push_str(r.pick(WORDS)),
-        1 => {
-            s.push_str(&num(r));
-            s.push(':');
-            s.push_str(&num(r));
-            if r.chance(50) {
-                s.push(':');
-                s.push_str(&num(r));
-            }
-        }
-        2 => {
-            s.push_str(&num(r));
-            s.push('/');
-            s.push_str(&num(r));
-            if r.chance(50) {
-                s.push('/');
-                s.push_str(&num(r));
-            }
-        }
-        3 => {
-            s.push_str(&num(r));
-            s.push('-');
-            s.push_str(&num(r));
-            s.push('-');
-            s.push_str(&num(r));
-            if r.chance(60) {
-                s.push('T');
-                s.push_str(&num(r));
-                s.push(':');
-                s.push_str(&num(r));
-                if r.chance(50) {
-                    s.push(':');
-                    s.push_str(&num(r));
-                }
-            }
-        }
-        4 => s.push_str(&num(r)),
-        5 => {
-            for _ in 0..r.below(12) {
-                s.push_str(r.pick(NOISE));
-                s.push_str(r.pick(&["1", "T", "-", ":", "/", "now", "+"]));
-            }
-        }
-        _ => {
-            s.push_str(r.pick(WORDS));
-            s.push(if r.chance(80) { '+' } else { '-' });
-            s.push_str(&num(r));
-            s.push_str(r.pick(UNITS));
-        }
-    }
-    if r.chance(10) {
-        s.push_str(r.pick(&[" ", "am", "pm", "+1", "T", ":", "\u{0}", "é"]));
-    }
-    s
-}
-
 fn jobs() -> Vec<JobRecord> {
     let base = JobRecord {
         job_id: 12,
@@ -573,7 +463,7 @@ fn format_and_time_grammars_never_panic_nor_blow_up() {
     // SAFETY: this binary's only test; set before anything reads the time zone.
     unsafe { std::env::set_var("TZ", "UTC") };
     let started = std::time::Instant::now();
-    let mut r = Rng(0x5eed_f00d_dead_beef);
+    let mut r = Rng::new(0x5eed_f00d_dead_beef);
     let (jobs, parts, nodes) = (jobs(), partitions(), nodes());
     let clock = Clock {
         now: 1_796_048_200,
