@@ -451,6 +451,17 @@ fn verify_and_build(options: SbatchOptions, input: &SbatchInput<'_>) -> SbatchOu
         // Both from directives: the one Slurm keeps is the per-node size.
         raw.mem_per_cpu = None;
     }
+    match raw.verify_hint() {
+        Ok(false) => {}
+        Ok(true) => {
+            return SbatchOutcome::Exit {
+                stdout: super::values::hint::HINT_HELP.into(),
+                stderr: String::new(),
+                code: error_exit,
+            };
+        }
+        Err(e) => return value_failure(&e, error_exit),
+    }
     if raw.gres_help {
         return SbatchOutcome::Exit {
             stdout: "gpu\n".into(),

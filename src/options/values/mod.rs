@@ -9,6 +9,7 @@
 pub mod array;
 pub mod begin;
 pub(crate) mod cnum;
+pub mod cpu_freq;
 pub mod dependency;
 pub mod distribution;
 pub mod duration;
@@ -21,6 +22,7 @@ pub mod memory;
 pub mod nodes;
 pub mod open_mode;
 pub mod signal;
+pub mod words;
 
 use std::fmt;
 
