@@ -389,6 +389,7 @@ impl JobOptions {
             "acctg-freq" => values::acctg_freq::parse_acctg_freq(v)?,
             "extra-node-info" => values::extra_node_info::parse_extra_node_info(v)?,
             "gpu-bind" => values::tres::parse_gpu_bind(v)?,
+            "mem-bind" => values::mem_bind::parse_mem_bind(v)?,
             "gpu-freq" => values::tres::parse_gpu_freq(v)?,
             "cpu-freq" => values::cpu_freq::parse_cpu_freq(v, values::cpu_freq::DEFAULT_GOVERNORS)?,
             "uid" | "gid" if !self.root => {

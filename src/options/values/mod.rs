@@ -20,6 +20,7 @@ pub mod gres;
 pub mod hint;
 pub mod int;
 pub mod mail_type;
+pub mod mem_bind;
 pub mod memory;
 pub mod nodes;
 pub mod open_mode;
