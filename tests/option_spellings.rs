@@ -25,7 +25,7 @@ const COMMANDS: [u8; 3] = [SBATCH, SRUN, SALLOC];
 /// different: the first is used for the spellings, all three for precedence. The values
 /// have no blanks, quotes or `#`, so they read the same in a directive.
 const SAMPLES: &[(&str, [&str; 3])] = &[
-    ("accel-bind", ["g", "m", "v"]),
+    ("accel-bind", ["g", "n", "v"]),
     ("account", ["acct1", "acct2", "acct3"]),
     ("acctg-freq", ["30", "task=60", "energy=10"]),
     ("array", ["0-3", "1,5", "0-9:3%2"]),

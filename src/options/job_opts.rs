@@ -195,7 +195,10 @@ impl JobOptions {
                 self.export_raw = Some(v.to_string());
                 self.export = Some(values::export::parse_export(v));
             }
-            "get-user-env" => self.get_user_env = true,
+            "get-user-env" => {
+                values::words::parse_get_user_env(value)?;
+                self.get_user_env = true;
+            }
             "gpus" => self.gpus = Some((GpuPer::Job, values::gres::parse_gpus(v, None)?)),
             "gpus-per-node" => self.gpus = Some((GpuPer::Node, values::gres::parse_gpus(v, None)?)),
             "gpus-per-task" => self.gpus = Some((GpuPer::Task, values::gres::parse_gpus(v, None)?)),
@@ -277,6 +280,10 @@ impl JobOptions {
             "time-min" => {
                 self.time_min = Some(values::duration::parse_time_limit(v, "--time-min")?)
             }
+            // sbatch's `-W/--wait` is a flag; srun's `-W/--wait=seconds` a number.
+            "wait" if opt.arg == HasArg::Required => {
+                values::int::parse_int("--wait", v, false)?;
+            }
             "wait" => self.wait = true,
             // `arg_set_exclusive`: `user` and `mcs` keep other users' jobs off the node,
             // which the whole node does too; `oversubscribe` shares it.
@@ -332,6 +339,59 @@ impl JobOptions {
             "reservation" => self.reservation = Some(v.to_string()),
             "licenses" => self.licenses = Some(v.to_string()),
             "export-file" => self.export_file = Some(v.to_string()),
+            // Options bai-slurm ignores, with their values checked as Slurm's set functions
+            // check them (the warning comes later, only for values that pass).
+            "core-spec" => {
+                values::int::parse_int("--core-spec", v, false)?;
+            }
+            "thread-spec" | "sockets-per-node" | "cores-per-socket" | "threads-per-core"
+            | "ntasks-per-core" | "ntasks-per-socket" | "ntasks-per-tres" | "ntasks-per-gpu"
+            | "msg-timeout" => {
+                values::int::parse_int(&format!("--{name}"), v, true)?;
+            }
+            "threads" => {
+                values::int::parse_int("--threads", v, true)?;
+            }
+            "relative" => {
+                values::int::parse_int("--relative", v, false)?;
+            }
+            "resv-ports" => {
+                if let Some(v) = value {
+                    values::int::parse_int("--resv-port", v, false)?;
+                }
+            }
+            "immediate" => {
+                if let Some(v) = value {
+                    values::int::parse_int("immediate", v, false)?;
+                }
+            }
+            "switches" => {
+                values::words::parse_switches(v)?;
+            }
+            "wait-all-nodes" => {
+                values::words::parse_wait_all_nodes(v)?;
+            }
+            "delay-boot" => {
+                values::duration::parse_seconds(v, "--delay-boot")?;
+            }
+            "tmp" => {
+                values::memory::parse_mbytes(v, "--tmp")?;
+            }
+            "gres-flags" => values::words::parse_gres_flags(v)?,
+            "no-kill" => {
+                values::words::parse_no_kill(value)?;
+            }
+            "accel-bind" => values::words::parse_accel_bind(v)?,
+            "send-libs" => {
+                values::words::parse_send_libs(value)?;
+            }
+            "profile" => values::words::parse_profile(v)?,
+            "acctg-freq" => values::acctg_freq::parse_acctg_freq(v)?,
+            "extra-node-info" => values::extra_node_info::parse_extra_node_info(v)?,
+            "gpu-bind" => values::tres::parse_gpu_bind(v)?,
+            "mem-bind" => values::mem_bind::parse_mem_bind(v)?,
+            "gpu-freq" => values::tres::parse_gpu_freq(v)?,
+            "cpu-freq" => values::cpu_freq::parse_cpu_freq(v, values::cpu_freq::DEFAULT_GOVERNORS)?,
             "uid" | "gid" if !self.root => {
                 return Err(ValueError::invalid(format!(
                     "--{name} only permitted by root user"
@@ -357,6 +417,52 @@ impl JobOptions {
             }
         }
         Ok(())
+    }
+}
+
+impl JobOptions {
+    /// `validate_hint_option` and then `verify_hint`, as `_opt_verify` runs them: `--hint`
+    /// is dropped without a word when `--ntasks-per-core`, `--threads-per-core`, `-B` or
+    /// `--cpu-bind` (other than `verbose`) come from the same kind of source (a directive
+    /// counts as the command line); otherwise its words are checked. `Ok(true)`: `help`
+    /// was asked for (print [`values::hint::HINT_HELP`] and exit with `error_exit`).
+    pub fn verify_hint(&mut self) -> Result<bool, ValueError> {
+        let by_cli = |o: &str| matches!(self.set_by.get(o), Some(Source::Cli | Source::Directive));
+        let by_env = |o: &str| self.set_by.get(o) == Some(&Source::Env);
+        let cpu_bind_binds = !matches!(
+            self.values.get("cpu-bind").map(|v| v.as_deref().unwrap_or("").to_ascii_lowercase()),
+            Some(ref v) if v == "v" || v == "verbose"
+        );
+        let others = |by: &dyn Fn(&str) -> bool, strict: bool| {
+            ["ntasks-per-core", "threads-per-core", "extra-node-info"]
+                .iter()
+                .any(|o| by(o))
+                || (by("cpu-bind") && (!strict || cpu_bind_binds))
+        };
+        let check = if by_cli("hint") {
+            !others(&by_cli, true)
+        } else if others(&by_cli, false) {
+            false
+        } else if by_env("hint") {
+            !others(&by_env, false)
+        } else {
+            false
+        };
+        if !check {
+            if self.set_by.contains_key("hint") {
+                self.set_by.remove("hint");
+                self.values.remove("hint");
+                self.ignored.remove("hint");
+            }
+            return Ok(false);
+        }
+        let hint = self
+            .values
+            .get("hint")
+            .cloned()
+            .flatten()
+            .unwrap_or_default();
+        Ok(values::hint::parse_hint(&hint)? == values::hint::HintRequest::Help)
     }
 }
 

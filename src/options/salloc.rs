@@ -133,6 +133,17 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> Sallo
             return fail(e);
         }
     }
+    match opts.verify_hint() {
+        Ok(false) => {}
+        Ok(true) => {
+            return SallocOutcome::Exit {
+                stdout: super::values::hint::HINT_HELP.into(),
+                stderr: String::new(),
+                code: 1,
+            };
+        }
+        Err(e) => return fail(e),
+    }
     SallocOutcome::Run(Box::new(SallocRequest {
         opts,
         argv: parsed.operands,

@@ -451,6 +451,33 @@ fn verify_and_build(options: SbatchOptions, input: &SbatchInput<'_>) -> SbatchOu
         // Both from directives: the one Slurm keeps is the per-node size.
         raw.mem_per_cpu = None;
     }
+    match raw.verify_hint() {
+        Ok(false) => {}
+        Ok(true) => {
+            return SbatchOutcome::Exit {
+                stdout: super::values::hint::HINT_HELP.into(),
+                stderr: String::new(),
+                code: error_exit,
+            };
+        }
+        Err(e) => return value_failure(&e, error_exit),
+    }
+    // `gres_job_state_validate`, when the job description is made: GPUs per socket need
+    // a socket count.
+    if let Some(Some(v)) = raw.values.get("gpus-per-socket") {
+        match super::values::gres::parse_gpus(v, None) {
+            Err(e) => return value_failure(&e, error_exit),
+            Ok(items) if !items.is_empty() && !raw.set_by.contains_key("sockets-per-node") => {
+                return exit_err(
+                    "sbatch: error: --gpus-per-socket option requires --sockets-per-node specification\n\
+                     sbatch: error: Invalid generic resource (gres) specification\n"
+                        .into(),
+                    error_exit,
+                );
+            }
+            Ok(_) => {}
+        }
+    }
     if raw.gres_help {
         return SbatchOutcome::Exit {
             stdout: "gpu\n".into(),

@@ -196,6 +196,17 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SrunO
         }
         from_cli.push(opt.long);
     }
+    match opts.verify_hint() {
+        Ok(false) => {}
+        Ok(true) => {
+            return SrunOutcome::Exit {
+                stdout: super::values::hint::HINT_HELP.into(),
+                stderr: String::new(),
+                code: 1,
+            };
+        }
+        Err(e) => return failure(&e),
+    }
     let argv: Vec<String> = parsed.operands.clone();
     if argv.is_empty() {
         return SrunOutcome::Exit {

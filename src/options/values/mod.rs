@@ -6,21 +6,27 @@
 //! truncation, and the like) are reproduced on purpose; where we differ, the function's doc
 //! comment says so.
 
+pub mod acctg_freq;
 pub mod array;
 pub mod begin;
 pub(crate) mod cnum;
+pub mod cpu_freq;
 pub mod dependency;
 pub mod distribution;
 pub mod duration;
 pub mod export;
+pub mod extra_node_info;
 pub mod gres;
 pub mod hint;
 pub mod int;
 pub mod mail_type;
+pub mod mem_bind;
 pub mod memory;
 pub mod nodes;
 pub mod open_mode;
 pub mod signal;
+pub mod tres;
+pub mod words;
 
 use std::fmt;
 

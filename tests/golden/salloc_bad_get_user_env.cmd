@@ -1,0 +1,3 @@
+user=alice
+cwd=/tmp/ivref/work
+salloc --get-user-env=x true 

@@ -1,0 +1,3 @@
+user=alice
+cwd=/tmp/ivref/work
+sbatch --cores-per-socket=x ok.sh 

@@ -1,0 +1,3 @@
+user=alice
+cwd=/tmp/ivref/work
+sbatch --get-user-env=10x ok.sh 

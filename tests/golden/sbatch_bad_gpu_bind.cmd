@@ -1,0 +1,3 @@
+user=alice
+cwd=/tmp/ivref/work
+sbatch --gpu-bind=x ok.sh 

@@ -1,0 +1,3 @@
+user=alice
+cwd=/tmp/ivref/work
+sbatch --gres-flags=x ok.sh 

@@ -1,0 +1,3 @@
+user=alice
+cwd=/tmp/ivref/work
+sbatch --wait-all-nodes=2 ok.sh 

@@ -1,0 +1,3 @@
+user=alice
+cwd=/tmp/ivref/work
+srun --resv-ports=x true 

@@ -1,0 +1,3 @@
+user=alice
+cwd=/tmp/ivref/work
+srun --send-libs=x true 
