@@ -199,6 +199,10 @@ def p90(r):
     return fmt(r["p90"], r["unit"]) if len(r["samples"]) > 1 else "-"
 
 
+def ratio(x):
+    return f"{x:.2f}" if x >= 0.1 else f"{x:.3f}"  # 0.004, not 0.00
+
+
 def report(a, slurm, bai):
     head = ("command", "Slurm median", "Slurm p90", "bai-slurm median", "bai-slurm p90",
             "ratio", "lines (Slurm/bai)")
@@ -206,7 +210,7 @@ def report(a, slurm, bai):
     for label, r in slurm.res.items():
         o = bai.res[label]
         rows.append((label, fmt(r["median"], r["unit"]), p90(r), fmt(o["median"], o["unit"]),
-                     p90(o), f"{o['median'] / r['median']:.2f}", f"{r['rows']}/{o['rows']}"))
+                     p90(o), ratio(o["median"] / r["median"]), f"{r['rows']}/{o['rows']}"))
     widths = [max(len(x[i]) for x in [head, *rows]) for i in range(len(head))]
 
     def line(x):
