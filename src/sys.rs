@@ -1,6 +1,7 @@
 //! Facts about this machine and its users, read from the OS.
 
 use nix::unistd::{Gid, Group, Uid, User};
+use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct UserInfo {
@@ -68,19 +69,24 @@ pub fn lookup_user_by_name(name: &str) -> Option<UserInfo> {
 }
 
 /// A user by uid.
+/// Remembered for the life of the process: a listing of many jobs asks for the same few
+/// owners again and again, and each lookup reads /etc/passwd and /etc/group.
 pub fn lookup_user_by_uid(uid: u32) -> Option<UserInfo> {
-    match User::from_uid(Uid::from_raw(uid)) {
-        Ok(Some(u)) => Some(UserInfo::from_user(u)),
-        _ => None,
-    }
+    static KNOWN: std::sync::Mutex<BTreeMap<u32, Option<UserInfo>>> =
+        std::sync::Mutex::new(BTreeMap::new());
+    let mut known = KNOWN.lock().unwrap_or_else(|e| e.into_inner());
+    known
+        .entry(uid)
+        .or_insert_with(|| match User::from_uid(Uid::from_raw(uid)) {
+            Ok(Some(u)) => Some(UserInfo::from_user(u)),
+            _ => None,
+        })
+        .clone()
 }
 
 /// The user name for a uid, or the number itself.
 pub fn user_name(uid: u32) -> String {
-    match User::from_uid(Uid::from_raw(uid)) {
-        Ok(Some(u)) => u.name,
-        _ => uid.to_string(),
-    }
+    lookup_user_by_uid(uid).map_or_else(|| uid.to_string(), |u| u.name)
 }
 
 /// The full host name (`gethostname`), as sbatch records SLURM_SUBMIT_HOST.

@@ -90,8 +90,10 @@ pub fn job_record(
     ctx: &RecordContext<'_>,
     accounting: bool,
 ) -> JobRecord {
-    let user = crate::sys::user_name(row.uid);
-    let (gid, group) = user_group(row.uid);
+    let (user, gid, group) = match crate::sys::lookup_user_by_uid(row.uid) {
+        Some(u) => (u.name, u.gid, u.group),
+        None => (row.uid.to_string(), row.uid, row.uid.to_string()),
+    };
     let (std_out, std_err, std_in) = io_paths(row, spec, &user, &ctx.node.name);
     let mut command = spec.command.clone();
     for a in &spec.script_args {
@@ -180,20 +182,5 @@ pub fn job_record(
         cluster: ctx.cluster.to_string(),
         steps: steps.iter().map(step_record).collect(),
         ..Default::default()
-    }
-}
-
-fn user_group(uid: u32) -> (u32, String) {
-    use nix::unistd::{Group, Uid, User};
-    match User::from_uid(Uid::from_raw(uid)) {
-        Ok(Some(u)) => {
-            let name = Group::from_gid(u.gid)
-                .ok()
-                .flatten()
-                .map(|g| g.name)
-                .unwrap_or_else(|| u.gid.to_string());
-            (u.gid.as_raw(), name)
-        }
-        _ => (uid, uid.to_string()),
     }
 }
