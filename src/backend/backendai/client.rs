@@ -534,6 +534,32 @@ impl Client {
         variables: Value,
         retry: bool,
     ) -> Result<Value, ClientError> {
+        let attempts = if retry { self.retry.attempts.max(1) } else { 1 };
+        let mut n = 0;
+        loop {
+            n += 1;
+            match self.graphql_attempt(query, &variables, retry) {
+                // PostgreSQL refused the manager's transaction (SQLSTATE 40001) under
+                // concurrent writes; the same read succeeds when asked again.
+                Err(ClientError::GraphQl { messages })
+                    if n < attempts
+                        && messages
+                            .iter()
+                            .any(|m| m.contains("could not serialize access")) =>
+                {
+                    std::thread::sleep(self.retry.delay(n));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    fn graphql_attempt(
+        &self,
+        query: &str,
+        variables: &Value,
+        retry: bool,
+    ) -> Result<Value, ClientError> {
         let body = serde_json::json!({ "query": query, "variables": variables });
         let (status, text) = self.signed(Method::Post, "/admin/gql", Some(&body), retry)?;
         let v = interpret(status, &text)?;

@@ -324,7 +324,13 @@ pub fn job_record(
             start.or(s.terminated_at)
         },
         end_time: if state.is_finished() {
-            result.and_then(|r| r.end).or(s.terminated_at).or(start)
+            // The launcher's clock can be a second behind the manager's mark of RUNNING;
+            // a job never ends before it starts.
+            result
+                .and_then(|r| r.end)
+                .or(s.terminated_at)
+                .or(start)
+                .map(|end| start.map_or(end, |st| end.max(st)))
         } else {
             None
         },
