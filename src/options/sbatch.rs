@@ -210,6 +210,28 @@ pub fn parse(mut input: SbatchInput<'_>) -> SbatchOutcome {
     }
 }
 
+/// Applies the command line's early options (`early`) or all the others, in order.
+fn apply_command_line(
+    raw: &mut JobOptions,
+    options: &[Typed],
+    early: bool,
+    input: &SbatchInput<'_>,
+) -> Result<(), ValueError> {
+    for (opt, value) in options
+        .iter()
+        .filter(|(o, _)| o.sbatch_early_pass() == early)
+    {
+        raw.apply(
+            opt,
+            value.as_deref(),
+            Source::Cli,
+            input.now,
+            input.max_array_size,
+        )?;
+    }
+    Ok(())
+}
+
 /// Slurm's option passes (`process_options_first_pass`, the script, then
 /// `process_options_second_pass`): what sbatch was asked for, or how it ends early (help,
 /// usage, version, or an error).
@@ -311,17 +333,7 @@ pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, Sbatc
         root: nix::unistd::getuid().is_root(),
         ..JobOptions::default()
     };
-    for (opt, value) in first.iter().filter(|(o, _)| o.sbatch_early_pass()) {
-        if let Err(e) = raw.apply(
-            opt,
-            value.as_deref(),
-            Source::Cli,
-            input.now,
-            input.max_array_size,
-        ) {
-            return Err(value_failure(&e, error_exit));
-        }
-    }
+    apply_command_line(&mut raw, &first, true, input).map_err(|e| value_failure(&e, error_exit))?;
     // Second pass: directives, then environment, then the command line. SBATCH_DEBUG
     // sets the log level itself, after the `-v`s were counted and before the second
     // pass, which skips them: `SBATCH_DEBUG=2 sbatch -v` logs at level 2.
@@ -372,17 +384,8 @@ pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, Sbatc
             }
         }
     }
-    for (opt, value) in first.iter().filter(|(o, _)| !o.sbatch_early_pass()) {
-        if let Err(e) = raw.apply(
-            opt,
-            value.as_deref(),
-            Source::Cli,
-            input.now,
-            input.max_array_size,
-        ) {
-            return Err(value_failure(&e, error_exit));
-        }
-    }
+    apply_command_line(&mut raw, &first, false, input)
+        .map_err(|e| value_failure(&e, error_exit))?;
 
     Ok(SbatchOptions {
         raw,

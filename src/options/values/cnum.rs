@@ -49,18 +49,55 @@ pub struct Parsed<T> {
     pub overflow: bool,
 }
 
-/// Skips blanks and a sign, then reads decimal digits: (negative, magnitude or None on
-/// u64 overflow, end, any digits).
-fn scan(b: &[u8]) -> (bool, Option<u64>, usize, bool) {
+/// What C's number parsers skip first: blanks, then one sign. (negative, where the
+/// digits start)
+fn blanks_and_sign(b: &[u8]) -> (bool, usize) {
     let mut i = 0;
     while i < b.len() && is_space(b[i]) {
         i += 1;
     }
-    let mut neg = false;
-    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-        neg = b[i] == b'-';
+    let neg = b.get(i) == Some(&b'-');
+    if neg || b.get(i) == Some(&b'+') {
         i += 1;
     }
+    (neg, i)
+}
+
+/// C `strtol` with a base (0: `0x` hex, `0` octal, else decimal): value (clamped to
+/// `i64`) and where it stopped.
+pub(crate) fn strtol_base(b: &[u8], base: u32) -> (i64, usize) {
+    let (neg, mut i) = blanks_and_sign(b);
+    let mut base = base;
+    let hex_prefix = i + 2 < b.len() + 1
+        && b.get(i) == Some(&b'0')
+        && matches!(b.get(i + 1), Some(b'x' | b'X'))
+        && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit);
+    if (base == 0 || base == 16) && hex_prefix {
+        base = 16;
+        i += 2;
+    } else if base == 0 {
+        base = if b.get(i) == Some(&b'0') { 8 } else { 10 };
+    }
+    let start = i;
+    let mut v: i128 = 0;
+    while let Some(d) = b.get(i).and_then(|&c| (c as char).to_digit(base)) {
+        v = (v * i128::from(base) + i128::from(d)).min(i128::from(i64::MAX) + 1);
+        i += 1;
+    }
+    if i == start {
+        return (0, 0);
+    }
+    let v = if neg { -v } else { v };
+    (
+        v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64,
+        i,
+    )
+}
+
+/// Skips blanks and a sign, then reads decimal digits: (negative, magnitude or None on
+/// u64 overflow, end, any digits).
+fn scan(b: &[u8]) -> (bool, Option<u64>, usize, bool) {
+    let (neg, mut i) = blanks_and_sign(b);
     let start = i;
     let mut mag: Option<u64> = Some(0);
     while i < b.len() && b[i].is_ascii_digit() {

@@ -4,47 +4,8 @@
 //! (`src/common/tres_frequency.c`). The value may hold more `;`-separated `gpu:...`
 //! parts. Failure: `Invalid --gpu-bind argument: gpu:<value>` (exit 255).
 
-use super::cnum::{c_bytes, is_space};
+use super::cnum::{c_bytes, strtol_base};
 use super::{Note, ValueError};
-
-/// C `strtol` with a base (0: `0x` hex, `0` octal, else decimal): value (clamped to
-/// `i64`) and where it stopped.
-fn strtol_base(b: &[u8], base: u32) -> (i64, usize) {
-    let mut i = 0;
-    while i < b.len() && is_space(b[i]) {
-        i += 1;
-    }
-    let mut neg = false;
-    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-        neg = b[i] == b'-';
-        i += 1;
-    }
-    let mut base = base;
-    let hex_prefix = i + 2 < b.len() + 1
-        && b.get(i) == Some(&b'0')
-        && matches!(b.get(i + 1), Some(b'x' | b'X'))
-        && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit);
-    if (base == 0 || base == 16) && hex_prefix {
-        base = 16;
-        i += 2;
-    } else if base == 0 {
-        base = if b.get(i) == Some(&b'0') { 8 } else { 10 };
-    }
-    let start = i;
-    let mut v: i128 = 0;
-    while let Some(d) = b.get(i).and_then(|&c| (c as char).to_digit(base)) {
-        v = (v * i128::from(base) + i128::from(d)).min(i128::from(i64::MAX) + 1);
-        i += 1;
-    }
-    if i == start {
-        return (0, 0);
-    }
-    let v = if neg { -v } else { v };
-    (
-        v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64,
-        i,
-    )
-}
 
 fn prefix_ci(s: &[u8], p: &str) -> bool {
     s.len() >= p.len() && s[..p.len()].eq_ignore_ascii_case(p.as_bytes())
