@@ -830,12 +830,7 @@ fn exit_code(exits: &BTreeMap<u32, i32>, ntasks: u32) -> i32 {
     if (exits.len() as u32) < ntasks {
         return 1;
     }
-    let signal = exits
-        .values()
-        .filter(|s| libc::WIFSIGNALED(**s))
-        .map(|s| libc::WTERMSIG(*s))
-        .max()
-        .unwrap_or(0);
+    let signal = highest_signal(exits);
     if signal > 0 {
         return 128 + signal;
     }
@@ -846,14 +841,19 @@ fn exit_code(exits: &BTreeMap<u32, i32>, ntasks: u32) -> i32 {
         .unwrap_or(0)
 }
 
-/// The state and exit status a step is accounted with.
-fn step_end(exits: &BTreeMap<u32, i32>, code: i32) -> (&'static str, i32, i32) {
-    let signal = exits
+/// The highest signal that ended a task (0 when none was signalled).
+fn highest_signal(exits: &BTreeMap<u32, i32>) -> i32 {
+    exits
         .values()
         .filter(|s| libc::WIFSIGNALED(**s))
         .map(|s| libc::WTERMSIG(*s))
         .max()
-        .unwrap_or(0);
+        .unwrap_or(0)
+}
+
+/// The state and exit status a step is accounted with.
+fn step_end(exits: &BTreeMap<u32, i32>, code: i32) -> (&'static str, i32, i32) {
+    let signal = highest_signal(exits);
     if signal > 0 {
         ("FAILED", 0, signal)
     } else if code != 0 {

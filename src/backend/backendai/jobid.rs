@@ -86,8 +86,7 @@ pub fn next_id(counter: &Path, now: i64) -> std::io::Result<u32> {
         .map_err(|(_, e)| std::io::Error::from(e))?;
     let mut text = String::new();
     file.read_to_string(&mut text)?;
-    let last: u32 = text.trim().parse().unwrap_or(0);
-    let id = clock_id(now).max(last.saturating_add(1));
+    let id = following(&text, now);
     file.rewind()?;
     file.set_len(0)?;
     write!(file, "{id}")?;
@@ -95,13 +94,16 @@ pub fn next_id(counter: &Path, now: i64) -> std::io::Result<u32> {
     Ok(id)
 }
 
+/// The id after the counter file's `text` (the last id handed out) at `now`: the clock's,
+/// or one more than the last if that is not smaller.
+fn following(text: &str, now: i64) -> u32 {
+    let last: u32 = text.trim().parse().unwrap_or(0);
+    clock_id(now).max(last.saturating_add(1))
+}
+
 /// The id [`next_id`] would hand out now, without handing it out.
 pub fn peek_id(counter: &Path, now: i64) -> u32 {
-    let last: u32 = std::fs::read_to_string(counter)
-        .ok()
-        .and_then(|t| t.trim().parse().ok())
-        .unwrap_or(0);
-    clock_id(now).max(last.saturating_add(1))
+    following(&std::fs::read_to_string(counter).unwrap_or_default(), now)
 }
 
 /// After a name clash: remember that `id` is taken so the next call moves past it.
