@@ -42,6 +42,9 @@ pub struct LocalConfig {
     pub max_array_size: Option<u32>,
     /// The first job id of a new state directory (Slurm's FirstJobId).
     pub first_job_id: Option<u32>,
+    /// Seconds a finished job stays in squeue, and keeps its files in the state directory
+    /// (Slurm's MinJobAge; default 300). sacct keeps it for ever.
+    pub min_job_age: Option<u32>,
     /// Simulated nodes: this machine shown as that many nodes (each with `cpus` and
     /// `memory_mb`), whose step servers listen on 127.0.0.2, 127.0.0.3, ... (default 1).
     pub nodes: Option<u32>,
@@ -263,17 +266,51 @@ fn apply_env(config: &mut Config, env: &BTreeMap<String, String>) -> Vec<&'stati
     used
 }
 
-/// The local backend's state directory: config, else `$XDG_STATE_HOME/bai-slurm`,
-/// else `~/.local/state/bai-slurm`.
-pub fn local_state_dir(config: &Config, env: &BTreeMap<String, String>) -> PathBuf {
+/// The local backend's state directory: config (or `BAI_SLURM_STATE_DIR`), else
+/// `$XDG_STATE_HOME/bai-slurm`, else `~/.local/state/bai-slurm`. Only absolute paths count
+/// (a relative one would follow the current directory); with HOME unset or empty, the
+/// user database's home is used. There is no fallback to /tmp: a directory others can
+/// create there first is not ours.
+pub fn local_state_dir(
+    config: &Config,
+    env: &BTreeMap<String, String>,
+) -> Result<PathBuf, StateDirError> {
     if let Some(d) = &config.local.state_dir {
-        return d.clone();
+        if d.is_absolute() {
+            return Ok(d.clone());
+        }
+        return Err(StateDirError::Relative(d.clone()));
     }
-    if let Some(x) = env.get("XDG_STATE_HOME").filter(|x| !x.is_empty()) {
-        return Path::new(x).join("bai-slurm");
+    if let Some(x) = env
+        .get("XDG_STATE_HOME")
+        .map(Path::new)
+        .filter(|x| x.is_absolute())
+    {
+        return Ok(x.join("bai-slurm"));
     }
-    let home = env.get("HOME").cloned().unwrap_or_else(|| "/tmp".into());
-    Path::new(&home).join(".local/state/bai-slurm")
+    let home = env
+        .get("HOME")
+        .map(PathBuf::from)
+        .filter(|h| h.is_absolute())
+        .or_else(|| {
+            let home = PathBuf::from(crate::sys::UserInfo::current().home);
+            home.is_absolute().then_some(home)
+        })
+        .ok_or(StateDirError::NoHome)?;
+    Ok(home.join(".local/state/bai-slurm"))
+}
+
+/// No state directory can be chosen.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StateDirError {
+    #[error(
+        "the state directory {0} is not an absolute path: set state_dir (or BAI_SLURM_STATE_DIR) to one"
+    )]
+    Relative(PathBuf),
+    #[error(
+        "no state directory: HOME is not an absolute path and the user database gives none; set BAI_SLURM_STATE_DIR, XDG_STATE_HOME or HOME"
+    )]
+    NoHome,
 }
 
 #[cfg(test)]
@@ -315,7 +352,7 @@ mod tests {
         assert_eq!(loaded.files.len(), 2);
         assert_eq!(
             local_state_dir(&loaded.config, &e),
-            PathBuf::from("/x/state")
+            Ok(PathBuf::from("/x/state"))
         );
         assert_eq!(loaded.backend_kind(), BackendKind::Local);
     }
@@ -334,6 +371,33 @@ mod tests {
         assert_eq!(
             Loaded::load(&e).unwrap().backend_kind(),
             BackendKind::BackendAi
+        );
+    }
+
+    #[test]
+    fn the_state_directory_is_never_relative_nor_under_tmp() {
+        let c = Config::default();
+        let dir = |pairs: &[(&str, &str)]| local_state_dir(&c, &env(pairs));
+        assert_eq!(
+            dir(&[("HOME", "/home/a"), ("XDG_STATE_HOME", "rel")]),
+            Ok(PathBuf::from("/home/a/.local/state/bai-slurm"))
+        );
+        assert_eq!(
+            dir(&[("HOME", "/home/a"), ("XDG_STATE_HOME", "/xdg")]),
+            Ok(PathBuf::from("/xdg/bai-slurm"))
+        );
+        // HOME unset or empty: the user database's home, never /tmp or the cwd.
+        for e in [&[][..], &[("HOME", "")][..], &[("HOME", "relative")][..]] {
+            let d = dir(e).unwrap();
+            assert!(d.is_absolute(), "{d:?}");
+            assert!(!d.starts_with("/tmp"), "{d:?}");
+            assert!(d.starts_with(crate::sys::UserInfo::current().home), "{d:?}");
+        }
+        let mut rel = Config::default();
+        rel.local.state_dir = Some(PathBuf::from("state"));
+        assert_eq!(
+            local_state_dir(&rel, &env(&[])),
+            Err(StateDirError::Relative(PathBuf::from("state")))
         );
     }
 

@@ -3,6 +3,7 @@
 
 pub mod backendai;
 pub mod local;
+pub mod trusted_dir;
 
 use crate::model::{JobRecord, JobSelector, JobSpec, NodeRecord, PartitionRecord};
 use crate::sys::UserInfo;
@@ -252,6 +253,12 @@ pub trait Cluster {
         Err(BackendError::Other(
             "this backend cannot make interactive allocations".into(),
         ))
+    }
+
+    /// Problems met on the way that did not stop the command (one unreadable record
+    /// skipped, say), each to be printed once after the command's output.
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
     }
 
     /// slurm.conf-style settings the backend can state truthfully, for

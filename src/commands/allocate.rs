@@ -33,7 +33,7 @@ pub fn allocation_spec(
     let (mut spec, messages) = job_opts::build(opts, &ctx, Vec::new(), None, Vec::new())?;
     spec.interactive = true;
     let me = std::process::id() as i32;
-    spec.owner = crate::backend::local::control::process_start_time(me).map(|start| (me, start));
+    spec.owner = crate::backend::local::procs::start_time(me).map(|start| (me, start));
     Ok((spec, messages))
 }
 

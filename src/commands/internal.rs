@@ -18,8 +18,7 @@ pub fn runner(inv: &mut Invocation<'_>) -> i32 {
         }
     };
     // The directory named by the caller wins over whatever this environment says.
-    let cluster = LocalCluster::open(&loaded, &inv.env)
-        .and_then(|c| LocalCluster::with_settings(dir, c.settings));
+    let cluster = LocalCluster::with_settings(dir, LocalCluster::settings(&loaded));
     match cluster {
         Ok(c) => runner::run(&c),
         Err(e) => {

@@ -70,7 +70,13 @@ pub fn with_cluster(
     f: impl FnOnce(&mut Invocation<'_>, &dyn Cluster) -> i32,
 ) -> i32 {
     match open_cluster(inv) {
-        Ok(c) => f(inv, c.as_ref()),
+        Ok(c) => {
+            let code = f(inv, c.as_ref());
+            for w in c.warnings() {
+                inv.error(&w);
+            }
+            code
+        }
         Err(msg) => {
             inv.error(&msg);
             1

@@ -1,34 +1,123 @@
-//! Reaching the queue runner: a kick (one datagram on an abstract Unix socket named after the
-//! state directory) wakes it; when nobody listens, a new runner is started, detached from the
-//! caller's session so it outlives the submitting shell.
+//! Reaching the queue runner: a kick (one datagram on the Unix socket `runner.sock` in the
+//! state directory) wakes it; when nobody listens, a new runner is started, detached from
+//! the caller's session so it outlives the submitting shell.
+//!
+//! The socket is a file in the user's private state directory (not an abstract name,
+//! which anybody could bind first), so only the user can reach it; the runner still checks
+//! each sender's uid (SO_PASSCRED) and ignores anybody else's.
 
-use std::os::linux::net::SocketAddrExt;
-use std::os::unix::net::{SocketAddr, UnixDatagram};
+use std::os::fd::AsRawFd;
+use std::os::unix::net::UnixDatagram;
 use std::os::unix::process::CommandExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
-/// The runner's socket address. Abstract names need no file, so a killed runner leaves
-/// nothing stale behind and long state paths are no problem.
-pub fn runner_address(state_dir: &Path) -> std::io::Result<SocketAddr> {
-    use std::hash::{Hash, Hasher};
-    let canonical = state_dir
-        .canonicalize()
-        .unwrap_or_else(|_| state_dir.to_path_buf());
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    canonical.hash(&mut h);
-    SocketAddr::from_abstract_name(format!("bai-slurm-runner-{:016x}", h.finish()).as_bytes())
+const SOCKET: &str = "runner.sock";
+/// sun_path holds 108 bytes with its NUL; longer paths go through the directory's fd.
+const MAX_SOCKET_PATH: usize = 100;
+
+/// Runs `f` with a path to the runner's socket short enough for `sockaddr_un`: the real
+/// path when it fits, else the same file reached through an open descriptor of the state
+/// directory (`/proc/self/fd/N/runner.sock`).
+fn with_socket_path<T>(
+    state_dir: &Path,
+    f: impl FnOnce(&Path) -> std::io::Result<T>,
+) -> std::io::Result<T> {
+    let path = state_dir.join(SOCKET);
+    if path.as_os_str().len() <= MAX_SOCKET_PATH {
+        return f(&path);
+    }
+    let dir = std::fs::File::open(state_dir)?;
+    f(&PathBuf::from(format!(
+        "/proc/self/fd/{}/{SOCKET}",
+        dir.as_raw_fd()
+    )))
 }
 
 /// Wakes the runner; false when no runner is listening.
 pub fn kick(state_dir: &Path) -> bool {
-    let Ok(addr) = runner_address(state_dir) else {
-        return false;
-    };
     let Ok(sock) = UnixDatagram::unbound() else {
         return false;
     };
-    sock.send_to_addr(b"k", &addr).is_ok()
+    with_socket_path(state_dir, |p| sock.send_to(b"k", p)).is_ok()
+}
+
+/// The runner's end of the socket: bound in the state directory, readable only by the
+/// user, telling who sent each kick.
+pub struct Listener {
+    sock: UnixDatagram,
+    uid: u32,
+    /// Kicks from other users, ignored (for the log).
+    pub refused: u64,
+}
+
+impl Listener {
+    /// Binds the socket. Call only while holding the runner lock: a socket file left by
+    /// a killed runner is removed first, which is safe only when no runner is alive.
+    pub fn bind(state_dir: &Path, uid: u32) -> std::io::Result<Listener> {
+        let path = state_dir.join(SOCKET);
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        let sock = with_socket_path(state_dir, |p| UnixDatagram::bind(p))?;
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
+        nix::sys::socket::setsockopt(&sock, nix::sys::socket::sockopt::PassCred, &true)
+            .map_err(std::io::Error::from)?;
+        Ok(Listener {
+            sock,
+            uid,
+            refused: 0,
+        })
+    }
+
+    /// Waits up to `timeout` for a kick from the user (or root); then takes every kick
+    /// already queued, since one pass answers them all. True when one came.
+    pub fn wait(&mut self, timeout: Duration) -> bool {
+        let _ = self.sock.set_nonblocking(false);
+        let _ = self.sock.set_read_timeout(Some(timeout));
+        let mut woken = self.receive();
+        let _ = self.sock.set_nonblocking(true);
+        for _ in 0..10_000 {
+            match self.receive_one() {
+                Some(ours) => woken |= ours,
+                None => break,
+            }
+        }
+        woken
+    }
+
+    fn receive(&mut self) -> bool {
+        self.receive_one().unwrap_or(false)
+    }
+
+    /// One datagram: Some(true) from the user or root, Some(false) from anybody else,
+    /// None when there was none.
+    fn receive_one(&mut self) -> Option<bool> {
+        use nix::sys::socket::{ControlMessageOwned, MsgFlags, UnixAddr, recvmsg};
+        let mut buf = [0u8; 64];
+        let mut iov = [std::io::IoSliceMut::new(&mut buf)];
+        let mut space = nix::cmsg_space!(nix::sys::socket::UnixCredentials);
+        let msg = recvmsg::<UnixAddr>(
+            self.sock.as_raw_fd(),
+            &mut iov,
+            Some(&mut space),
+            MsgFlags::empty(),
+        )
+        .ok()?;
+        let sender = msg.cmsgs().ok()?.find_map(|c| match c {
+            ControlMessageOwned::ScmCredentials(c) => Some(c.uid()),
+            _ => None,
+        });
+        let ours = sender.is_some_and(|u| u == self.uid || u == 0);
+        if !ours {
+            self.refused += 1;
+        }
+        Some(ours)
+    }
 }
 
 /// Wakes the runner, starting one if none is running.
@@ -57,23 +146,4 @@ pub fn ensure_runner(state_dir: &Path) -> std::io::Result<()> {
     }
     // The caller does not wait: the runner is reparented when the caller exits.
     cmd.spawn().map(|_| ())
-}
-
-/// The kernel's start time of a process (clock ticks since boot), used to tell a live
-/// launcher from an unrelated process that reused its pid.
-pub fn process_start_time(pid: i32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name may contain spaces; fields resume after its closing parenthesis.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let mut fields = rest.split_whitespace();
-    // A zombie has ended; only its exit status is left for the parent to collect.
-    if fields.next()? == "Z" {
-        return None;
-    }
-    fields.nth(18)?.parse().ok()
-}
-
-/// Whether `pid` is still the process that had `start` as its start time.
-pub fn is_same_process(pid: i32, start: u64) -> bool {
-    process_start_time(pid) == Some(start)
 }

@@ -2,12 +2,14 @@
 //! command, the queue runner and the job launchers (each opens its own connection; writers
 //! take the lock with BEGIN IMMEDIATE and wait on contention).
 
+use super::store_file::{self, FileProblem};
 use crate::model::{
     ArrayPart, Dependency, ExitStatus, JobSpec, JobState, StateFlag, StepId, TimeLimit,
 };
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
-use std::path::Path;
-use std::time::Duration;
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 const SCHEMA_VERSION: i64 = 1;
 
@@ -82,41 +84,53 @@ pub enum DbError {
     Corrupt(String),
     #[error("local state database is from a newer bai-slurm (schema {0})")]
     TooNew(i64),
+    /// A problem with the file itself, told with its name and the remedy.
+    #[error("{}", .problem.describe(.path))]
+    File { path: PathBuf, problem: FileProblem },
+    /// Any other SQLite failure, with the file it happened in.
+    #[error("local state database {}: {message}", .path.display())]
+    At { path: PathBuf, message: String },
+}
+
+impl DbError {
+    /// Whether the disk was full (the write can succeed later).
+    pub fn is_disk_full(&self) -> bool {
+        matches!(
+            self,
+            DbError::File {
+                problem: FileProblem::Full,
+                ..
+            }
+        )
+    }
+
+    /// Names the file in errors that came from SQLite without it.
+    fn in_file(self, path: &Path) -> DbError {
+        match self {
+            DbError::Sql(e) => match store_file::classify(&e) {
+                Some(problem) => DbError::File {
+                    path: path.to_path_buf(),
+                    problem,
+                },
+                None => DbError::At {
+                    path: path.to_path_buf(),
+                    message: e.to_string(),
+                },
+            },
+            other => other,
+        }
+    }
 }
 
 pub type DbResult<T> = Result<T, DbError>;
 
 pub struct Db {
     conn: Connection,
+    path: PathBuf,
     /// Where the job id sequence starts (Slurm's FirstJobId).
     first_job_id: u32,
-}
-
-/// Switches the file to WAL (once; it stays so). Changing the journal mode needs the file
-/// to itself, and SQLite reports contention here without waiting, so retry for a while.
-fn set_wal(conn: &Connection) -> DbResult<()> {
-    let mut delay = Duration::from_millis(5);
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let mode: rusqlite::Result<String> =
-            conn.pragma_query_value(None, "journal_mode", |r| r.get(0));
-        if mode.as_deref().is_ok_and(|m| m.eq_ignore_ascii_case("wal")) {
-            return Ok(());
-        }
-        match conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0)) {
-            Ok(m) if m.eq_ignore_ascii_case("wal") => return Ok(()),
-            Ok(_) | Err(_) if std::time::Instant::now() < deadline => {
-                std::thread::sleep(delay);
-                delay = (delay * 2).min(Duration::from_millis(200));
-            }
-            Ok(m) => {
-                return Err(DbError::Corrupt(format!(
-                    "cannot use WAL journal mode (got {m})"
-                )));
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
+    /// Records that could not be read, each skipped alone ("job N: why").
+    skipped: Rc<RefCell<Vec<String>>>,
 }
 
 /// One job record as stored.
@@ -283,18 +297,41 @@ fn step_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StepRow> {
 
 impl Db {
     pub fn open(path: &Path, first_job_id: u32) -> DbResult<Db> {
-        let conn = Connection::open(path)?;
-        conn.busy_timeout(Duration::from_secs(30))?;
-        set_wal(&conn)?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
+        Self::open_noting(path, first_job_id, Rc::default())
+    }
+
+    /// Opens the database; records that reads skip are noted in `skipped`.
+    pub fn open_noting(
+        path: &Path,
+        first_job_id: u32,
+        skipped: Rc<RefCell<Vec<String>>>,
+    ) -> DbResult<Db> {
+        let uid = nix::unistd::getuid().as_raw();
+        let conn = store_file::open(path, uid, |c| {
+            c.execute_batch(SCHEMA)?;
+            c.pragma_update(None, "user_version", SCHEMA_VERSION)
+        })
+        .map_err(|problem| DbError::File {
+            path: path.to_path_buf(),
+            problem,
+        })?;
         let mut db = Db {
             conn,
+            path: path.to_path_buf(),
             first_job_id: first_job_id.max(1),
+            skipped,
         };
-        // Many commands may open a new database at once: one creates the schema, the
-        // others wait for it and find it done.
-        let tx = db
+        db.prepare().map_err(|e| e.in_file(path))?;
+        Ok(db)
+    }
+
+    fn prepare(&mut self) -> DbResult<()> {
+        store_file::ensure_wal(&self.conn)?;
+        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        self.conn.pragma_update(None, "foreign_keys", "ON")?;
+        // A database of an older schema is brought up to date once, by whoever gets here
+        // first; the others wait for the lock and find it done.
+        let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
@@ -306,34 +343,50 @@ impl Db {
             tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         }
         tx.commit()?;
-        Ok(db)
+        Ok(())
+    }
+
+    /// The file this database lives in.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What reads since the last call had to skip ("job N: why"), each once.
+    pub fn take_skipped(&self) -> Vec<String> {
+        let mut v = std::mem::take(&mut *self.skipped.borrow_mut());
+        v.sort();
+        v.dedup();
+        v
     }
 
     /// Runs `f` in a write transaction taken up front, so concurrent writers queue instead
     /// of failing half-way.
     pub fn write<T>(&mut self, f: impl FnOnce(&Tx<'_>) -> DbResult<T>) -> DbResult<T> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let out = f(&Tx {
-            tx: &tx,
-            first_job_id: self.first_job_id,
-        })?;
-        tx.commit()?;
-        Ok(out)
+        self.transaction(TransactionBehavior::Immediate, f)
     }
 
     /// Runs `f` in a read transaction: one consistent snapshot.
     pub fn read<T>(&mut self, f: impl FnOnce(&Tx<'_>) -> DbResult<T>) -> DbResult<T> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Deferred)?;
-        let out = f(&Tx {
-            tx: &tx,
-            first_job_id: self.first_job_id,
-        })?;
-        tx.commit()?;
-        Ok(out)
+        self.transaction(TransactionBehavior::Deferred, f)
+    }
+
+    fn transaction<T>(
+        &mut self,
+        behavior: TransactionBehavior,
+        f: impl FnOnce(&Tx<'_>) -> DbResult<T>,
+    ) -> DbResult<T> {
+        let path = self.path.clone();
+        let run = || -> DbResult<T> {
+            let tx = self.conn.transaction_with_behavior(behavior)?;
+            let out = f(&Tx {
+                tx: &tx,
+                first_job_id: self.first_job_id,
+                skipped: &self.skipped,
+            })?;
+            tx.commit()?;
+            Ok(out)
+        };
+        run().map_err(|e| e.in_file(&path))
     }
 }
 
@@ -341,6 +394,7 @@ impl Db {
 pub struct Tx<'a> {
     tx: &'a Transaction<'a>,
     first_job_id: u32,
+    skipped: &'a RefCell<Vec<String>>,
 }
 
 impl Tx<'_> {
@@ -389,7 +443,8 @@ impl Tx<'_> {
         Ok(spec)
     }
 
-    /// Every submission's spec without its script (for building records).
+    /// Every submission's spec without its script (for building records). A missing or
+    /// unreadable one is left out and noted.
     pub fn submissions(&self, ids: &[u32]) -> DbResult<std::collections::HashMap<u32, JobSpec>> {
         let mut out = std::collections::HashMap::new();
         let mut stmt = self
@@ -399,10 +454,19 @@ impl Tx<'_> {
             if out.contains_key(&id) {
                 continue;
             }
-            let json: String = stmt.query_row(params![id], |r| r.get(0))?;
-            let spec: JobSpec = serde_json::from_str(&json)
-                .map_err(|e| DbError::Corrupt(format!("submission {id}: {e}")))?;
-            out.insert(id, spec);
+            let Some(json) = stmt
+                .query_row(params![id], |r| r.get::<_, String>(0))
+                .optional()?
+            else {
+                self.skip(Some(i64::from(id)), "its submission is missing");
+                continue;
+            };
+            match serde_json::from_str::<JobSpec>(&json) {
+                Ok(spec) => {
+                    out.insert(id, spec);
+                }
+                Err(e) => self.skip(Some(i64::from(id)), &format!("submission: {e}")),
+            }
         }
         Ok(out)
     }
@@ -449,46 +513,59 @@ impl Tx<'_> {
     }
 
     pub fn jobs(&self) -> DbResult<Vec<JobRow>> {
-        let mut stmt = self
-            .tx
-            .prepare_cached(&format!("SELECT {JOB_COLUMNS} FROM jobs ORDER BY job_id"))?;
-        let rows = stmt
-            .query_map([], job_from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+        self.job_rows(
+            &format!("SELECT {JOB_COLUMNS} FROM jobs ORDER BY job_id"),
+            [],
+        )
+    }
+
+    /// Runs a query for job rows. A row that cannot be read is skipped and noted, so one
+    /// bad record affects only its own job.
+    fn job_rows(&self, sql: &str, params: impl rusqlite::Params) -> DbResult<Vec<JobRow>> {
+        let mut stmt = self.tx.prepare_cached(sql)?;
+        let rows = stmt.query_map(params, |r| Ok((r.get::<_, i64>(0).ok(), job_from_row(r))))?;
+        let mut out = Vec::new();
+        for row in rows {
+            match row? {
+                (_, Ok(job)) => out.push(job),
+                (id, Err(e)) => self.skip(id, &e.to_string()),
+            }
+        }
+        Ok(out)
+    }
+
+    fn skip(&self, job_id: Option<i64>, why: &str) {
+        let id = job_id.map_or_else(|| "?".to_string(), |i| i.to_string());
+        self.skipped
+            .borrow_mut()
+            .push(format!("job {id}: unreadable record skipped ({why})"));
     }
 
     /// Jobs not yet finished (pending, running, suspended), plus anything in flux.
     pub fn active_jobs(&self) -> DbResult<Vec<JobRow>> {
-        let mut stmt = self.tx.prepare_cached(&format!(
+        self.job_rows(&format!(
             "SELECT {JOB_COLUMNS} FROM jobs WHERE state IN ('PENDING','RUNNING','SUSPENDED') OR flag != 'None' ORDER BY job_id"
-        ))?;
-        let rows = stmt
-            .query_map([], job_from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+        ), [])
     }
 
     /// The record with this id and, when it is an array, every record of that array.
     pub fn jobs_of(&self, job_id: u32) -> DbResult<Vec<JobRow>> {
-        let mut stmt = self.tx.prepare_cached(&format!(
-            "SELECT {JOB_COLUMNS} FROM jobs WHERE job_id = ?1 OR array_job_id = ?1 ORDER BY job_id"
-        ))?;
-        let rows = stmt
-            .query_map(params![job_id], job_from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+        self.job_rows(
+            &format!(
+                "SELECT {JOB_COLUMNS} FROM jobs WHERE job_id = ?1 OR array_job_id = ?1 ORDER BY job_id"
+            ),
+            params![job_id],
+        )
     }
 
     /// What slurmctld still holds: unfinished jobs and those that ended after `since`.
     pub fn controller_jobs(&self, since: i64) -> DbResult<Vec<JobRow>> {
-        let mut stmt = self.tx.prepare_cached(&format!(
-            "SELECT {JOB_COLUMNS} FROM jobs WHERE state IN ('PENDING','RUNNING','SUSPENDED') OR end_time >= ?1 ORDER BY job_id"
-        ))?;
-        let rows = stmt
-            .query_map(params![since], job_from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+        self.job_rows(
+            &format!(
+                "SELECT {JOB_COLUMNS} FROM jobs WHERE state IN ('PENDING','RUNNING','SUSPENDED') OR end_time >= ?1 ORDER BY job_id"
+            ),
+            params![since],
+        )
     }
 
     /// Accounting rows, narrowed by job ids (matching array ids too) and owners when given.
@@ -531,6 +608,47 @@ impl Tx<'_> {
         out.sort_by_key(|r| r.job_id);
         out.dedup_by_key(|r| r.job_id);
         Ok(out)
+    }
+
+    /// Jobs that ended before `cutoff` and were not purged yet; their submissions' scripts
+    /// are dropped once no job of the submission is unfinished or recent. Marks them
+    /// purged, so each pass reads only what ended since the last one.
+    pub fn purge_ended_before(&self, cutoff: i64) -> DbResult<Vec<u32>> {
+        let since: i64 = self
+            .tx
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'purged_until'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?
+            .unwrap_or(i64::MIN);
+        if since >= cutoff {
+            return Ok(Vec::new());
+        }
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT job_id, submission_id FROM jobs WHERE end_time >= ?1 AND end_time < ?2",
+        )?;
+        let ended: Vec<(u32, u32)> = stmt
+            .query_map(params![since, cutoff], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut clear = self.tx.prepare_cached(
+            "UPDATE submissions SET script = x'' WHERE submission_id = ?1 AND length(script) > 0
+               AND NOT EXISTS (SELECT 1 FROM jobs WHERE submission_id = ?1
+                               AND (end_time IS NULL OR end_time >= ?2))",
+        )?;
+        let mut subs: Vec<u32> = ended.iter().map(|&(_, s)| s).collect();
+        subs.sort_unstable();
+        subs.dedup();
+        for sub in subs {
+            clear.execute(params![sub, cutoff])?;
+        }
+        self.tx.execute(
+            "INSERT INTO meta(key, value) VALUES('purged_until', ?1)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            params![cutoff],
+        )?;
+        Ok(ended.into_iter().map(|(j, _)| j).collect())
     }
 
     pub fn upsert_step(&self, s: &StepRow) -> DbResult<()> {

@@ -3,7 +3,7 @@
 //! database — so that the runner can account for it even if this process dies half-way.
 
 use super::db::{Db, DbResult, JobRow, StepRow, Tx};
-use super::{LocalCluster, control, records};
+use super::{LocalCluster, control, procs, records};
 use crate::launcher::batch::{self, BatchPlan, Ending};
 use crate::launcher::env::{ArrayEnv, BatchEnvFacts, batch_env, fill_login_env};
 use crate::model::{ArrayPart, ExitStatus, JobState, StateFlag, StepId};
@@ -40,6 +40,41 @@ impl From<Ending> for (EndKind, ExitStatus) {
 
 fn result_path(job_dir: &Path) -> PathBuf {
     job_dir.join("result")
+}
+
+/// Room kept for the result: the file is made this long (blanks) when the job starts, and
+/// the result is written over the blanks, so it can be written even on a full disk.
+const RESULT_SPACE: usize = 512;
+
+/// Makes the result file, blank, with its blocks allocated.
+fn reserve_result(job_dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(job_dir)?;
+    let f = std::fs::File::create(result_path(job_dir))?;
+    use std::io::Write;
+    (&f).write_all(&[b' '; RESULT_SPACE])?;
+    f.sync_all()
+}
+
+/// Writes the result: over the reserved blanks when there are, else as a new file.
+fn write_result(job_dir: &Path, result: &ResultFile) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut bytes = serde_json::to_vec(result).map_err(std::io::Error::other)?;
+    let path = result_path(job_dir);
+    let reserved = std::fs::metadata(&path).is_ok_and(|m| m.len() == RESULT_SPACE as u64);
+    if reserved && bytes.len() <= RESULT_SPACE {
+        // Trailing blanks are whitespace to the JSON reader.
+        bytes.resize(RESULT_SPACE, b' ');
+        let f = std::fs::OpenOptions::new().write(true).open(&path)?;
+        (&f).write_all(&bytes)?;
+        return f.sync_data();
+    }
+    let tmp = job_dir.join("result.tmp");
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
 }
 
 /// Applies a job's end to its record and batch step, as slurmctld's job_complete does.
@@ -94,6 +129,11 @@ pub fn reconcile_dead_launcher(
     row: &mut JobRow,
     now: i64,
 ) -> DbResult<()> {
+    // What the job left running dies with it, as slurmd kills a failed node's jobs.
+    if let (Some(pid), Some(start)) = (row.launcher_pid, row.launcher_start) {
+        let uid = nix::unistd::getuid().as_raw();
+        procs::kill_leftovers(pid, start, None, uid, std::process::id() as i32);
+    }
     let job_dir = cluster.job_dir(row.job_id);
     let result = std::fs::read(result_path(&job_dir))
         .ok()
@@ -143,8 +183,10 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
             return 1;
         }
     };
+    // The job's orphans (a `setsid` daemon) come to us, and are killed when it ends.
+    procs::become_subreaper();
     let me = std::process::id() as i32;
-    let my_start = control::process_start_time(me);
+    let my_start = procs::start_time(me);
     let uid = nix::unistd::getuid().as_raw();
     let now = crate::sys::now();
     let claim = db.write(|tx| {
@@ -204,6 +246,9 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
     };
 
     let job_dir = cluster.job_dir(job_id);
+    if let Err(e) = reserve_result(&job_dir) {
+        eprintln!("bai-slurm launcher: job {job_id}: cannot reserve its result file: {e}");
+    }
     // srun inside the job reaches the job's step servers (one per node) through these.
     let names = job_nodes(cluster, &row);
     let all = cluster.settings.node_names();
@@ -237,7 +282,7 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
                 Ok(file) if file.write(&job_dir).is_ok() => {
                     let owner = spec.owner;
                     batch::hold(&plan, signals, move || {
-                        owner.is_none_or(|(pid, start)| control::is_same_process(pid, start))
+                        owner.is_none_or(|(pid, start)| procs::is_same_process(pid, start))
                     })
                 }
                 _ => Ending::LaunchFailed(ExitStatus::code(1)),
@@ -261,26 +306,22 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
     if let Ok(servers) = servers {
         servers.kill_all();
     }
+    // No process of the job outlives it: its session (when the runner made us its
+    // leader) and what was adopted by us.
+    let uid = nix::unistd::getuid().as_raw();
+    let leader = nix::unistd::getsid(None).is_ok_and(|s| s.as_raw() == me);
+    let session = if leader { me } else { -1 };
+    procs::kill_leftovers(session, my_start.unwrap_or(0), Some(me), uid, me);
     let (kind, exit) = ending.into();
     let result = ResultFile {
         kind,
         exit,
         end_time: crate::sys::now(),
     };
-    if let Ok(bytes) = serde_json::to_vec(&result) {
-        let tmp = job_dir.join("result.tmp");
-        if std::fs::write(&tmp, bytes).is_ok() {
-            let _ = std::fs::rename(&tmp, result_path(&job_dir));
-        }
+    if let Err(e) = write_result(&job_dir, &result) {
+        eprintln!("bai-slurm launcher: job {job_id}: cannot write its result file: {e}");
     }
-    let recorded = db.write(|tx| {
-        if let Some(mut r) = tx.job(job_id)?
-            && !r.state.is_finished()
-        {
-            finalize(tx, &mut r, result)?;
-        }
-        Ok(())
-    });
+    let recorded = record_end(&mut db, job_id, result);
     let _ = std::fs::remove_file(job_dir.join("slurm_script"));
     let _ = std::fs::remove_file(super::steps::AllocationFile::path(&job_dir));
     control::kick(&cluster.state_dir);
@@ -290,6 +331,36 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
             // The result file stays; the runner will apply it.
             eprintln!("bai-slurm launcher: job {job_id}: {e}");
             1
+        }
+    }
+}
+
+/// Records the job's end. A full disk does not lose it: the launcher keeps the result and
+/// tries again (for up to a day) until space returns; were it killed meanwhile, the runner
+/// finds the result in its file.
+fn record_end(db: &mut Db, job_id: u32, result: ResultFile) -> DbResult<()> {
+    let mut delay = Duration::from_millis(500);
+    let give_up = std::time::Instant::now() + Duration::from_secs(86_400);
+    let mut told = false;
+    loop {
+        let recorded = db.write(|tx| {
+            if let Some(mut r) = tx.job(job_id)?
+                && !r.state.is_finished()
+            {
+                finalize(tx, &mut r, result)?;
+            }
+            Ok(())
+        });
+        match recorded {
+            Err(e) if e.is_disk_full() && std::time::Instant::now() < give_up => {
+                if !told {
+                    eprintln!("bai-slurm launcher: job {job_id}: {e}");
+                    told = true;
+                }
+                std::thread::sleep(delay);
+                delay = (delay * 2).min(Duration::from_secs(5));
+            }
+            other => return other,
         }
     }
 }

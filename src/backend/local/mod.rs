@@ -11,10 +11,12 @@ pub mod db;
 pub mod deps;
 pub mod executor;
 pub mod node;
+pub mod procs;
 pub mod records;
 pub mod runner;
 pub mod schedule;
 pub mod steps;
+pub mod store_file;
 
 use super::{
     AccountingQuery, BackendError, Cluster, HoldKind, SignalRequest, SlurmErrno, SubmitError,
@@ -31,7 +33,7 @@ use node::{LocalNode, LocalPartition};
 use records::RecordContext;
 use schedule::reason;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Slurm's priority/basic: each job gets the next lower value below 0xFFFF0000.
 const BASE_PRIORITY: u32 = 0xFFFF_0000;
@@ -53,6 +55,13 @@ pub struct LocalSettings {
     /// How many (simulated) nodes this machine is shown as; see [`LocalSettings::node_names`].
     #[serde(default = "one")]
     pub nodes: u32,
+    /// Seconds a finished job stays in squeue and keeps its files (Slurm's MinJobAge).
+    #[serde(default = "default_min_job_age")]
+    pub min_job_age: u32,
+}
+
+fn default_min_job_age() -> u32 {
+    MIN_JOB_AGE as u32
 }
 
 fn one() -> u32 {
@@ -104,6 +113,8 @@ impl LocalSettings {
 pub struct LocalCluster {
     pub state_dir: PathBuf,
     pub settings: LocalSettings,
+    /// Records reads had to skip, for [`Cluster::warnings`].
+    skipped: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
 }
 
 fn sql(e: db::DbError) -> BackendError {
@@ -121,12 +132,18 @@ impl LocalCluster {
         loaded: &Loaded,
         env: &BTreeMap<String, String>,
     ) -> Result<LocalCluster, BackendError> {
-        let state_dir = crate::config::local_state_dir(&loaded.config, env);
+        let state_dir = crate::config::local_state_dir(&loaded.config, env)
+            .map_err(|e| BackendError::Other(e.to_string()))?;
+        Self::with_settings(state_dir, Self::settings(loaded))
+    }
+
+    /// The settings the configuration gives.
+    pub fn settings(loaded: &Loaded) -> LocalSettings {
         let node = LocalNode::from_config(&loaded.config);
         let partition = LocalPartition::from_config(&loaded.config, &node, |s| {
             crate::options::values::duration::parse_time_limit(s, "MaxTime").ok()
         });
-        let settings = LocalSettings {
+        LocalSettings {
             cluster_name: loaded.cluster_name(),
             node,
             partition,
@@ -135,28 +152,36 @@ impl LocalCluster {
             max_array_size: loaded.config.local.max_array_size.unwrap_or(1001),
             first_job_id: loaded.config.local.first_job_id.unwrap_or(1),
             nodes: loaded.config.local.nodes.unwrap_or(1).clamp(1, 200),
-        };
-        Self::with_settings(state_dir, settings)
+            min_job_age: loaded
+                .config
+                .local
+                .min_job_age
+                .unwrap_or(MIN_JOB_AGE as u32),
+        }
     }
 
     pub fn with_settings(
         state_dir: PathBuf,
         settings: LocalSettings,
     ) -> Result<LocalCluster, BackendError> {
-        create_private_dir(&state_dir).map_err(|e| {
-            BackendError::Other(format!(
-                "cannot create state directory {}: {e}",
-                state_dir.display()
-            ))
-        })?;
+        // Only a directory of ours that nobody else can write is used: what its database
+        // says is run as us.
+        super::trusted_dir::ensure(&state_dir, nix::unistd::getuid().as_raw())
+            .map_err(|e| BackendError::Other(format!("state directory: {e}")))?;
         Ok(LocalCluster {
             state_dir,
             settings,
+            skipped: Default::default(),
         })
     }
 
     pub fn db(&self) -> Result<Db, BackendError> {
-        Db::open(&self.state_dir.join("state.db"), self.settings.first_job_id).map_err(sql)
+        Db::open_noting(
+            &self.state_dir.join("state.db"),
+            self.settings.first_job_id,
+            self.skipped.clone(),
+        )
+        .map_err(sql)
     }
 
     pub fn job_dir(&self, job_id: u32) -> PathBuf {
@@ -212,9 +237,11 @@ impl LocalCluster {
         let ctx = self.ctx();
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
-            let spec = specs.get(&row.submission_id).ok_or_else(|| {
-                BackendError::Other(format!("job {} has no submission", row.job_id))
-            })?;
+            // A job whose submission cannot be read was noted by `submissions`; the
+            // others are shown as usual.
+            let Some(spec) = specs.get(&row.submission_id) else {
+                continue;
+            };
             let mut st = steps.remove(&row.job_id).unwrap_or_default();
             st.sort_by_key(|s| s.step);
             out.push(records::job_record(row, spec, &st, &ctx, accounting));
@@ -575,7 +602,7 @@ fn deliver(row: &JobRow, req: &SignalRequest, cancel: bool) {
     use nix::unistd::Pid;
     if cancel {
         if let (Some(pid), Some(start)) = (row.launcher_pid, row.launcher_start)
-            && control::is_same_process(pid, start)
+            && procs::is_same_process(pid, start)
         {
             let _ = kill(Pid::from_raw(pid), Signal::SIGTERM);
         }
@@ -588,7 +615,7 @@ fn deliver(row: &JobRow, req: &SignalRequest, cancel: bool) {
         return;
     };
     // The launcher must still be the one running this job, or the pgid may be reused.
-    let alive = matches!((row.launcher_pid, row.launcher_start), (Some(p), Some(s)) if control::is_same_process(p, s));
+    let alive = matches!((row.launcher_pid, row.launcher_start), (Some(p), Some(s)) if procs::is_same_process(p, s));
     if !alive {
         return;
     }
@@ -598,14 +625,6 @@ fn deliver(row: &JobRow, req: &SignalRequest, cancel: bool) {
         let _ = kill(Pid::from_raw(pgid), sig);
     }
     // Without -b/-f Slurm signals only srun steps; a batch-only job has none to signal.
-}
-
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
 }
 
 impl Cluster for LocalCluster {
@@ -618,7 +637,7 @@ impl Cluster for LocalCluster {
         let now = crate::sys::now();
         let records = db
             .read(|tx| {
-                let rows = tx.controller_jobs(now - MIN_JOB_AGE)?;
+                let rows = tx.controller_jobs(now - i64::from(self.settings.min_job_age))?;
                 Ok(self.records(&rows, false, tx))
             })
             .map_err(sql)??;
@@ -804,6 +823,13 @@ impl Cluster for LocalCluster {
         Ok(())
     }
 
+    fn warnings(&self) -> Vec<String> {
+        let mut v = std::mem::take(&mut *self.skipped.borrow_mut());
+        v.sort();
+        v.dedup();
+        v
+    }
+
     fn config(&self) -> Vec<(String, String)> {
         let s = &self.settings;
         vec![
@@ -813,7 +839,7 @@ impl Cluster for LocalCluster {
             ),
             ("KillWait".into(), format!("{} sec", s.kill_wait)),
             ("MaxArraySize".into(), s.max_array_size.to_string()),
-            ("MinJobAge".into(), format!("{MIN_JOB_AGE} sec")),
+            ("MinJobAge".into(), format!("{} sec", s.min_job_age)),
             ("PriorityType".into(), "priority/basic".into()),
             ("SchedulerType".into(), "sched/builtin".into()),
             ("SelectType".into(), "select/cons_tres".into()),

@@ -5,10 +5,10 @@
 
 use super::db::{DbResult, JobRow, Tx};
 use super::schedule::{self, Capacity, Decision, Request, reason};
-use super::{LocalCluster, control, executor};
+use super::{LocalCluster, control, executor, procs};
+use crate::backend::Cluster;
 use crate::model::{ArrayPart, JobState, StateFlag};
 use std::collections::HashMap;
-use std::os::unix::net::UnixDatagram;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -20,6 +20,14 @@ struct Launch {
     child: Child,
     exited: bool,
 }
+
+/// Shortest time between two scheduling passes: a flood of kicks costs at most this rate.
+const MIN_PASS_INTERVAL: Duration = Duration::from_millis(20);
+/// How often the runner looks for orphans and old job directories.
+const HOUSEKEEPING_INTERVAL: Duration = Duration::from_secs(1);
+const PURGE_INTERVAL: Duration = Duration::from_secs(30);
+/// runner.log is rotated (to runner.log.1) beyond this size.
+const MAX_LOG: u64 = 1 << 20;
 
 pub fn run(cluster: &LocalCluster) -> i32 {
     let lock_path = cluster.state_dir.join("runner.lock");
@@ -37,20 +45,32 @@ pub fn run(cluster: &LocalCluster) -> i32 {
     else {
         return 0;
     };
-    let Ok(addr) = control::runner_address(&cluster.state_dir) else {
-        return 1;
+    let uid = nix::unistd::getuid().as_raw();
+    let mut listener = match control::Listener::bind(&cluster.state_dir, uid) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!(
+                "bai-slurm runner: cannot listen on {}: {e}",
+                cluster.state_dir.join("runner.sock").display()
+            );
+            return 1;
+        }
     };
-    let Ok(sock) = UnixDatagram::bind_addr(&addr) else {
-        return 0;
-    };
-    let _ = sock.set_read_timeout(Some(Duration::from_secs(1)));
+    // Orphans of a launcher that dies come to us, and are killed (procs.rs).
+    procs::become_subreaper();
+    let me = std::process::id() as i32;
+    rotate_log(&cluster.state_dir);
     let lock_id = file_id(&lock_path);
     let exe = own_executable();
     let exe_id = exe.as_deref().and_then(file_id);
     let mut launches: Vec<Launch> = Vec::new();
+    let mut log = LogLimiter::default();
     let mut idle_since = Instant::now();
+    let mut last_housekeeping = Instant::now() - HOUSEKEEPING_INTERVAL;
+    let mut last_purge = Instant::now() - PURGE_INTERVAL;
     let idle_exit = Duration::from_secs(u64::from(cluster.settings.idle_exit));
     loop {
+        let pass_started = Instant::now();
         for l in launches.iter_mut() {
             if !l.exited && matches!(l.child.try_wait(), Ok(Some(_))) {
                 l.exited = true;
@@ -59,11 +79,33 @@ pub fn run(cluster: &LocalCluster) -> i32 {
         let active = match pass(cluster, &mut launches) {
             Ok(n) => n,
             Err(e) => {
-                eprintln!("bai-slurm runner: {e}");
+                log.say(&format!("bai-slurm runner: {e}"));
                 1
             }
         };
+        for skipped in cluster.warnings() {
+            log.say(&format!("bai-slurm runner: {skipped}"));
+        }
         launches.retain(|l| !l.exited);
+        if last_housekeeping.elapsed() >= HOUSEKEEPING_INTERVAL {
+            last_housekeeping = Instant::now();
+            let mine: Vec<i32> = launches.iter().map(|l| l.child.id() as i32).collect();
+            kill_orphans(me, &mine, uid);
+            if listener.refused > 0 {
+                log.say(&format!(
+                    "bai-slurm runner: ignored {} wake-ups from other users",
+                    listener.refused
+                ));
+                listener.refused = 0;
+            }
+        }
+        if last_purge.elapsed() >= PURGE_INTERVAL {
+            last_purge = Instant::now();
+            if let Err(e) = purge(cluster) {
+                log.say(&format!("bai-slurm runner: cleaning up: {e}"));
+            }
+            rotate_log(&cluster.state_dir);
+        }
         if file_id(&lock_path) != lock_id {
             // The state directory was removed or replaced: this runner has nothing to run.
             return 0;
@@ -74,7 +116,7 @@ pub fn run(cluster: &LocalCluster) -> i32 {
         {
             // bai-slurm was upgraded underneath us: become the new version. Launchers keep
             // running; the new runner finds them in the database.
-            drop(sock);
+            drop(listener);
             use std::os::unix::process::CommandExt;
             let err = Command::new(path)
                 .arg("__local-runner")
@@ -91,12 +133,98 @@ pub fn run(cluster: &LocalCluster) -> i32 {
         } else if idle_since.elapsed() >= idle_exit {
             return 0;
         }
-        let mut buf = [0u8; 64];
-        let _ = sock.recv(&mut buf);
-        // Many kicks in a burst need only one pass.
-        let _ = sock.set_nonblocking(true);
-        while sock.recv(&mut buf).is_ok() {}
-        let _ = sock.set_nonblocking(false);
+        listener.wait(Duration::from_secs(1));
+        // However many kicks come, passes are at least this far apart.
+        if let Some(rest) = MIN_PASS_INTERVAL.checked_sub(pass_started.elapsed()) {
+            std::thread::sleep(rest);
+        }
+    }
+}
+
+/// Kills what a dead launcher left behind: our adopted children that are not launchers.
+fn kill_orphans(me: i32, launchers: &[i32], uid: u32) {
+    let orphans: Vec<procs::Proc> = procs::all()
+        .into_iter()
+        .filter(|p| p.ppid == me && !p.zombie && !launchers.contains(&p.pid))
+        .collect();
+    let my_session = nix::unistd::getsid(None).map_or(-1, |s| s.as_raw());
+    for p in &orphans {
+        // Its own descendants go with it: they are in its session, or come to us next.
+        if p.session != my_session {
+            procs::kill_leftovers(p.session, p.start, None, uid, me);
+        }
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(p.pid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    procs::reap_adopted(me, launchers);
+}
+
+/// Removes the directories of jobs that ended more than MinJobAge ago and the scripts
+/// nobody can need any more (Slurm purges a job's record and script then); their
+/// accounting rows stay for sacct.
+fn purge(cluster: &LocalCluster) -> DbResult<()> {
+    let cutoff = crate::sys::now() - i64::from(cluster.settings.min_job_age);
+    let mut db = cluster
+        .db()
+        .map_err(|e| super::db::DbError::Corrupt(e.to_string()))?;
+    let ended = db.write(|tx| tx.purge_ended_before(cutoff))?;
+    for job_id in ended {
+        match std::fs::remove_dir_all(cluster.job_dir(job_id)) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => eprintln!("bai-slurm runner: cannot remove job {job_id}'s files: {e}"),
+        }
+    }
+    Ok(())
+}
+
+/// Keeps runner.log bounded: beyond MAX_LOG it becomes runner.log.1 (replacing the one
+/// before) and the runner writes to a new runner.log.
+fn rotate_log(state_dir: &std::path::Path) {
+    let log = state_dir.join("runner.log");
+    if std::fs::metadata(&log).map_or(true, |m| m.len() < MAX_LOG) {
+        return;
+    }
+    if std::fs::rename(&log, state_dir.join("runner.log.1")).is_err() {
+        return;
+    }
+    if let Ok(f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log)
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: dup2 onto our own stderr descriptor; `f` stays valid for the call.
+        unsafe {
+            libc::dup2(f.as_raw_fd(), libc::STDERR_FILENO);
+        }
+    }
+}
+
+/// Says each distinct line at most once a minute, so a fault that lasts (a full disk, a
+/// bad record) cannot fill the log.
+#[derive(Default)]
+struct LogLimiter {
+    last: HashMap<String, Instant>,
+}
+
+impl LogLimiter {
+    fn say(&mut self, line: &str) {
+        let now = Instant::now();
+        if self
+            .last
+            .get(line)
+            .is_some_and(|t| now.duration_since(*t) < Duration::from_secs(60))
+        {
+            return;
+        }
+        if self.last.len() > 1000 {
+            self.last.clear();
+        }
+        self.last.insert(line.to_string(), now);
+        eprintln!("{line}");
     }
 }
 
@@ -242,7 +370,7 @@ fn check_running(
 ) -> DbResult<()> {
     match (row.launcher_pid, row.launcher_start) {
         (Some(pid), Some(start)) => {
-            if !control::is_same_process(pid, start) {
+            if !procs::is_same_process(pid, start) {
                 executor::reconcile_dead_launcher(tx, cluster, row, now)?;
             }
         }
@@ -336,14 +464,21 @@ fn spawn_launcher(cluster: &LocalCluster, job_id: u32) -> std::io::Result<Child>
         .append(true)
         .open(cluster.state_dir.join("runner.log"))?;
     use std::os::unix::process::CommandExt;
-    Command::new(exe)
-        .arg("__launch")
+    let mut cmd = Command::new(exe);
+    cmd.arg("__launch")
         .arg(&cluster.state_dir)
         .arg(job_id.to_string())
         .arg(settings)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::from(log))
-        .process_group(0)
-        .spawn()
+        .stderr(Stdio::from(log));
+    // SAFETY: setsid is async-signal-safe. The launcher leads a session of its own, so
+    // every process of its job carries its id (procs.rs).
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    cmd.spawn()
 }
