@@ -16,6 +16,9 @@ pub struct Config {
     pub cluster_name: Option<String>,
     /// `local` or `backend.ai`; chosen automatically when absent.
     pub backend: Option<String>,
+    /// Longest batch script accepted, in bytes (Slurm's SchedulerParameters
+    /// max_script_size; default 4 MiB).
+    pub max_script_size: Option<u64>,
     #[serde(default)]
     pub local: LocalConfig,
     #[serde(default)]
@@ -107,6 +110,14 @@ pub struct BackendAiConfig {
 pub struct StorageConfig {
     pub path: String,
     pub vfolder: String,
+}
+
+impl Config {
+    /// Longest batch script accepted, in bytes.
+    pub fn max_script_size(&self) -> u64 {
+        self.max_script_size
+            .unwrap_or(crate::backend::MAX_SCRIPT_SIZE)
+    }
 }
 
 /// Which backend is in force.

@@ -30,3 +30,13 @@ pub const BAI_SLURM_KILL_WAIT: &str = "BAI_SLURM_KILL_WAIT";
 pub const BAI_SLURM_SSH: &str = "BAI_SLURM_SSH";
 pub const BAI_SLURM_SSH_WAIT: &str = "BAI_SLURM_SSH_WAIT";
 pub const BAI_SLURM_PATH: &str = "BAI_SLURM_PATH";
+
+/// Whether a variable's name says it holds a credential (`BACKEND_SECRET_KEY`,
+/// `GITHUB_TOKEN`, `db_password`, ...): such values are never shown (`translate`) nor
+/// copied into text that others can read (the `--export` string a job carries).
+pub fn looks_like_credential(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    ["SECRET", "PASSWORD", "PASSWD", "TOKEN", "CREDENTIAL"]
+        .iter()
+        .any(|w| upper.contains(w))
+}

@@ -56,6 +56,7 @@ pub enum SlurmErrno {
     InvalidLicenses,
     ReservationInvalid,
     InvalidNodeName,
+    PathnameTooLong,
 }
 
 impl SlurmErrno {
@@ -83,6 +84,9 @@ impl SlurmErrno {
             SlurmErrno::InvalidLicenses => "Invalid license specification",
             SlurmErrno::ReservationInvalid => "Requested reservation is invalid",
             SlurmErrno::InvalidNodeName => "Invalid node name specified",
+            SlurmErrno::PathnameTooLong => {
+                "Pathname of a file, directory or other parameter too long"
+            }
         }
     }
 
@@ -107,8 +111,20 @@ impl SlurmErrno {
             SlurmErrno::InvalidLicenses => 2044,
             SlurmErrno::ReservationInvalid => 2048,
             SlurmErrno::InvalidNodeName => 2017,
+            SlurmErrno::PathnameTooLong => 2012,
         }
     }
+}
+
+/// Slurm's default `max_script_size` (SchedulerParameters): 4 MiB.
+pub const MAX_SCRIPT_SIZE: u64 = 4 << 20;
+
+/// slurmctld refuses a batch script longer than `max_script_size` bytes.
+pub fn check_script_size(spec: &JobSpec, limit: u64) -> Result<(), SubmitError> {
+    if spec.script.len() as u64 > limit {
+        return Err(SubmitError::errno(SlurmErrno::PathnameTooLong));
+    }
+    Ok(())
 }
 
 /// What `sacct` asks for; backends may use it to narrow their query, sacct filters exactly.

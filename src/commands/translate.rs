@@ -70,11 +70,7 @@ fn hide_secrets(environ: &mut serde_json::Value) {
         return;
     };
     for (name, value) in map.iter_mut() {
-        let upper = name.to_ascii_uppercase();
-        if ["SECRET", "PASSWORD", "PASSWD", "TOKEN", "CREDENTIAL"]
-            .iter()
-            .any(|w| upper.contains(w))
-        {
+        if crate::envvars::looks_like_credential(name) {
             *value = serde_json::Value::String("(hidden)".into());
         }
     }

@@ -583,7 +583,10 @@ pub fn build(
     environment.insert("SLURM_SUBMIT_HOST".into(), input.hostname.clone());
     environment.insert("SLURM_PRIO_PROCESS".into(), process_priority().to_string());
     let export_env = match &raw.export {
-        Some(spec) if spec.sets_export_env() => raw.export_raw.clone(),
+        Some(spec) if spec.sets_export_env() => raw
+            .export_raw
+            .as_deref()
+            .map(values::export::without_credential_values),
         _ => None,
     };
     if let Some(e) = &export_env {

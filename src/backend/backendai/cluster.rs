@@ -304,6 +304,7 @@ impl Cluster for BackendAiCluster {
     }
 
     fn submit(&self, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {
+        crate::backend::check_script_size(spec, self.config.max_script_size())?;
         let ctx = self.submission_context();
         let id = submission::submit(&ctx, spec, user);
         self.remember_server();
@@ -311,6 +312,7 @@ impl Cluster for BackendAiCluster {
     }
 
     fn translate(&self, spec: &JobSpec, user: &UserInfo) -> Result<Translation, SubmitError> {
+        crate::backend::check_script_size(spec, self.config.max_script_size())?;
         let ctx = self.submission_context();
         let (job_id, bodies) = submission::preview(&ctx, spec, user)?;
         self.remember_server();

@@ -58,6 +58,13 @@ pub struct LocalSettings {
     /// Seconds a finished job stays in squeue and keeps its files (Slurm's MinJobAge).
     #[serde(default = "default_min_job_age")]
     pub min_job_age: u32,
+    /// Longest batch script accepted, in bytes (Slurm's max_script_size).
+    #[serde(default = "default_max_script_size")]
+    pub max_script_size: u64,
+}
+
+fn default_max_script_size() -> u64 {
+    super::MAX_SCRIPT_SIZE
 }
 
 fn default_min_job_age() -> u32 {
@@ -157,6 +164,7 @@ impl LocalCluster {
                 .local
                 .min_job_age
                 .unwrap_or(MIN_JOB_AGE as u32),
+            max_script_size: loaded.config.max_script_size(),
         }
     }
 
@@ -251,6 +259,7 @@ impl LocalCluster {
 
     fn validate(&self, spec: &JobSpec) -> Result<(), SubmitError> {
         let s = &self.settings;
+        super::check_script_size(spec, s.max_script_size)?;
         if let Some(p) = &spec.partition
             && !p.split(',').any(|p| p == s.partition.name)
         {

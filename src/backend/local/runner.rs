@@ -25,7 +25,6 @@ struct Launch {
 const MIN_PASS_INTERVAL: Duration = Duration::from_millis(20);
 /// How often the runner looks for orphans and old job directories.
 const HOUSEKEEPING_INTERVAL: Duration = Duration::from_secs(1);
-const PURGE_INTERVAL: Duration = Duration::from_secs(30);
 /// runner.log is rotated (to runner.log.1) beyond this size.
 const MAX_LOG: u64 = 1 << 20;
 
@@ -67,7 +66,9 @@ pub fn run(cluster: &LocalCluster) -> i32 {
     let mut log = LogLimiter::default();
     let mut idle_since = Instant::now();
     let mut last_housekeeping = Instant::now() - HOUSEKEEPING_INTERVAL;
-    let mut last_purge = Instant::now() - PURGE_INTERVAL;
+    // Clean-up runs as often as MinJobAge asks, at most every second, at least every 30 s.
+    let purge_interval = Duration::from_secs(u64::from(cluster.settings.min_job_age).clamp(1, 30));
+    let mut last_purge = Instant::now() - purge_interval;
     let idle_exit = Duration::from_secs(u64::from(cluster.settings.idle_exit));
     loop {
         let pass_started = Instant::now();
@@ -99,7 +100,7 @@ pub fn run(cluster: &LocalCluster) -> i32 {
                 listener.refused = 0;
             }
         }
-        if last_purge.elapsed() >= PURGE_INTERVAL {
+        if last_purge.elapsed() >= purge_interval {
             last_purge = Instant::now();
             if let Err(e) = purge(cluster) {
                 log.say(&format!("bai-slurm runner: cleaning up: {e}"));

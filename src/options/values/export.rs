@@ -53,8 +53,20 @@ pub enum ExportSpec {
     },
 }
 
+/// One token of the value: where it is in the string, and its text without the quotes
+/// that enclose it whole.
+struct Token {
+    span: std::ops::Range<usize>,
+    text: String,
+}
+
 /// `find_quote_token` over the whole value.
 fn quote_tokens(s: &str) -> (Vec<String>, Vec<String>) {
+    let (tokens, warnings) = token_spans(s);
+    (tokens.into_iter().map(|t| t.text).collect(), warnings)
+}
+
+fn token_spans(s: &str) -> (Vec<Token>, Vec<String>) {
     let b = s.as_bytes();
     let mut tokens = Vec::new();
     let mut warnings = Vec::new();
@@ -76,13 +88,19 @@ fn quote_tokens(s: &str) -> (Vec<String>, Vec<String>) {
                 {
                     tok = &tok[1..tok.len() - 1];
                 }
-                tokens.push(String::from_utf8_lossy(tok).into_owned());
+                tokens.push(Token {
+                    span: start..i,
+                    text: String::from_utf8_lossy(tok).into_owned(),
+                });
                 start = if c == 0 { b.len() } else { i + 1 };
                 break;
             } else if c == 0 {
                 let tok = String::from_utf8_lossy(&b[start..i]).into_owned();
                 warnings.push(format!("Improperly formed environment variable ({tok})"));
-                tokens.push(tok);
+                tokens.push(Token {
+                    span: start..i,
+                    text: tok,
+                });
                 start = b.len();
                 break;
             }
@@ -90,6 +108,29 @@ fn quote_tokens(s: &str) -> (Vec<String>, Vec<String>) {
         }
     }
     (tokens, warnings)
+}
+
+/// The `--export` value as a job may carry it (SLURM_EXPORT_ENV, the job's stored
+/// request): each `NAME=value` whose name says it is a credential keeps only its name. The
+/// variable itself still reaches the job; its value is not copied into text the platform
+/// stores and shows.
+pub fn without_credential_values(raw: &str) -> String {
+    let (tokens, _) = token_spans(raw);
+    let mut out = String::with_capacity(raw.len());
+    let mut at = 0;
+    for t in tokens {
+        let Some((name, _)) = t.text.split_once('=') else {
+            continue;
+        };
+        if !crate::envvars::looks_like_credential(name) {
+            continue;
+        }
+        out.push_str(&raw[at..t.span.start]);
+        out.push_str(name);
+        at = t.span.end;
+    }
+    out.push_str(&raw[at..]);
+    out
 }
 
 /// Reads an `--export` value. Never fails: sbatch accepts any string here.
@@ -181,6 +222,20 @@ pub fn job_environment(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credential_values_are_left_out_of_the_export_string() {
+        assert_eq!(
+            without_credential_values("ALL,BACKEND_SECRET_KEY=s3cr3t,A=1"),
+            "ALL,BACKEND_SECRET_KEY,A=1"
+        );
+        assert_eq!(
+            without_credential_values("\"GITHUB_TOKEN=a,b\",PATH,db_password='x'"),
+            "GITHUB_TOKEN,PATH,db_password"
+        );
+        assert_eq!(without_credential_values("NONE"), "NONE");
+        assert_eq!(without_credential_values("A=1,B"), "A=1,B");
+    }
     use crate::options::values::fuzz;
 
     fn submit() -> BTreeMap<String, String> {
