@@ -593,6 +593,13 @@ fn finished_jobs_files_are_cleaned_after_min_job_age_and_stay_in_sacct() {
     let id = c.submit(&["--wrap", "echo hello"]);
     c.wait_done(&id.to_string(), secs(20));
     let job_dir = c.state.join("jobs").join(id.to_string());
+    // A runner log grown past 1 MiB is rotated by the next runner.
+    let _ = Command::new("pkill")
+        .arg("-f")
+        .arg(format!("__local-runner {}", c.state.display()))
+        .status();
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::write(c.state.join("runner.log"), vec![b'x'; (1 << 20) + 1]).unwrap();
     // Keep a job pending, so the runner stays to clean up.
     let held = c.submit(&["--hold", "--wrap", "true"]);
     wait_for("the job's directory to be removed", secs(20), || {
@@ -609,6 +616,9 @@ fn finished_jobs_files_are_cleaned_after_min_job_age_and_stay_in_sacct() {
     assert_eq!(script_len, 0);
     assert_eq!(c.job_row(&id.to_string()).unwrap().1, "COMPLETED");
     assert_eq!(c.read(&format!("slurm-{id}.out")), "hello\n");
+    let log = std::fs::metadata(c.state.join("runner.log")).unwrap().len();
+    let old_log = std::fs::metadata(c.state.join("runner.log.1")).unwrap().len();
+    assert!(log < 4096 && old_log > 1 << 20, "{log} {old_log}");
     // The held job keeps its script: it has not run yet.
     c.run("scontrol", &["release", &held.to_string()]).ok();
     assert_eq!(c.wait_done(&held.to_string(), secs(20))[0].1, "COMPLETED");
