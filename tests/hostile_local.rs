@@ -423,9 +423,16 @@ fn a_job_ending_while_the_state_disk_is_full_keeps_its_exit_code() {
     );
     std::thread::sleep(secs(6));
     let during = c.job_row(&id.to_string());
-    // The job has ended, but its end cannot be written yet: it is not lost (no NODE_FAIL),
-    // only late.
-    assert_eq!(during.as_ref().map(|r| r.1.as_str()), Some("RUNNING"));
+    // The job has ended; usually its end cannot be written yet (RUNNING: late, not lost).
+    // Now and then SQLite still finds room in pages it already holds: then the end is
+    // there already. Never NODE_FAIL.
+    let during_state = during.as_ref().map(|r| r.1.clone()).unwrap_or_default();
+    assert!(
+        during_state == "RUNNING"
+            || during == Some((id.to_string(), "FAILED".into(), "7:0".into())),
+        "{during:?}"
+    );
+    println!("full disk: while full the job showed {during_state}");
     std::fs::remove_file(mnt.join("fill1")).unwrap();
     std::fs::remove_file(mnt.join("fill2")).unwrap();
     let rows = c.wait_done(&id.to_string(), secs(20));
