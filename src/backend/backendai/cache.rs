@@ -19,24 +19,31 @@ const SERVER_TTL: i64 = 600;
 
 #[derive(Debug, Clone)]
 pub struct Cache {
-    dir: PathBuf,
+    /// Where it lives, or why there is no usable place (an untrusted state directory).
+    dir: Result<PathBuf, String>,
 }
 
 impl Cache {
-    pub fn new(state_dir: &Path, endpoint: &str, access_key: &str) -> Cache {
+    /// The cache under `state_dir`, or, when there is no usable state directory, none:
+    /// everything is then asked of the manager, and sbatch (which needs the job id
+    /// counter) says why it cannot choose an id.
+    pub fn new(state_dir: Result<&Path, String>, endpoint: &str, access_key: &str) -> Cache {
         let digest = Sha256::digest(format!("{endpoint}\n{access_key}").as_bytes());
         Cache {
-            dir: state_dir.join("backendai").join(hex::encode(&digest[..8])),
+            dir: state_dir.map(|d| d.join("backendai").join(hex::encode(&digest[..8]))),
         }
     }
 
-    pub fn job_id_counter(&self) -> PathBuf {
-        self.dir.join("jobid")
+    pub fn job_id_counter(&self) -> Result<PathBuf, String> {
+        self.dir
+            .as_ref()
+            .map(|d| d.join("jobid"))
+            .map_err(Clone::clone)
     }
 
     /// The server's facts, when learnt less than ten minutes ago.
     pub fn server(&self, now: i64) -> Option<ServerInfo> {
-        let text = std::fs::read_to_string(self.dir.join("server")).ok()?;
+        let text = std::fs::read_to_string(self.dir.as_ref().ok()?.join("server")).ok()?;
         let mut lines = text.lines();
         let at: i64 = lines.next()?.parse().ok()?;
         if !(0..SERVER_TTL).contains(&(now - at)) {
@@ -54,7 +61,9 @@ impl Cache {
             "{now}\n{}\n{}\n{}\n",
             info.server_version, info.api_version, info.manager
         );
-        self.write_atomically(&self.dir.join("server"), text.as_bytes());
+        if let Ok(dir) = &self.dir {
+            self.write_atomically(&dir.join("server"), text.as_bytes());
+        }
     }
 
     /// How a finished session ended: `Some(Some(r))` read from its log earlier,
@@ -106,7 +115,8 @@ impl Cache {
             && session_id
                 .chars()
                 .all(|c| c.is_ascii_hexdigit() || c == '-');
-        safe.then(|| self.dir.join(kind).join(session_id))
+        let dir = self.dir.as_ref().ok()?;
+        safe.then(|| dir.join(kind).join(session_id))
     }
 
     /// Best effort: a cache that cannot be written only costs requests later.
@@ -132,13 +142,22 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn without_a_usable_directory_nothing_is_kept_and_sbatch_is_told_why() {
+        let c = Cache::new(Err("state directory: not yours".into()), "http://x", "AK");
+        let id = "0f0e0d0c-0b0a-0908-0706-050403020100";
+        c.store_result(id, None);
+        assert_eq!(c.result(id), None);
+        assert_eq!(c.job_id_counter(), Err("state directory: not yours".into()));
+    }
     use crate::backend::backendai::meta::ResultKind;
     use crate::model::ExitStatus;
 
     #[test]
     fn server_facts_expire_and_results_round_trip() {
         let dir = tempfile::tempdir().unwrap();
-        let c = Cache::new(dir.path(), "http://x", "AK");
+        let c = Cache::new(Ok(dir.path()), "http://x", "AK");
         let info = ServerInfo {
             server_version: ApiVersion::parse("v7.20230615").unwrap(),
             api_version: ApiVersion::parse("v7.20230615").unwrap(),
@@ -172,6 +191,9 @@ mod tests {
         c.store_meta(id, None);
         assert_eq!(c.meta(id), Some(None));
         // Another keypair has its own cache.
-        assert_eq!(Cache::new(dir.path(), "http://x", "AK2").result(id), None);
+        assert_eq!(
+            Cache::new(Ok(dir.path()), "http://x", "AK2").result(id),
+            None
+        );
     }
 }

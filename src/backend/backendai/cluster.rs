@@ -65,10 +65,17 @@ impl BackendAiCluster {
         // The login node's memory of this endpoint lives where the local backend keeps
         // its state, under the same rule: ours alone, or not used at all.
         let state_dir = crate::config::local_state_dir(&loaded.config, env)
-            .map_err(|e| BackendError::Other(e.to_string()))?;
-        crate::backend::trusted_dir::ensure(&state_dir, nix::unistd::getuid().as_raw())
-            .map_err(|e| BackendError::Other(format!("state directory: {e}")))?;
-        let cache = Cache::new(&state_dir, &settings.endpoint, &settings.access_key);
+            .map_err(|e| e.to_string())
+            .and_then(|d| {
+                crate::backend::trusted_dir::ensure(&d, nix::unistd::getuid().as_raw())
+                    .map(|()| d)
+                    .map_err(|e| format!("state directory: {e}"))
+            });
+        let cache = Cache::new(
+            state_dir.as_deref().map_err(Clone::clone),
+            &settings.endpoint,
+            &settings.access_key,
+        );
         let client = Client::with_options(settings, options).map_err(backend_error)?;
         if let Some(info) = cache.server(crate::sys::now()) {
             client.set_server_info(info);

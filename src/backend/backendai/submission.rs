@@ -279,7 +279,8 @@ pub fn preview(
     user: &UserInfo,
 ) -> Result<(u32, Vec<serde_json::Value>), SubmitError> {
     let p = prepare(ctx, spec)?;
-    let id = jobid::peek_id(&ctx.cache.job_id_counter(), ctx.now);
+    let counter = ctx.cache.job_id_counter().map_err(unsupported)?;
+    let id = jobid::peek_id(&counter, ctx.now);
     let meta = job_meta(ctx, &p, user, id);
     let tasks: Vec<Option<u32>> = match &p.spec.array {
         None => vec![None],
@@ -299,7 +300,7 @@ pub fn preview(
 /// Submits the job; returns its id.
 pub fn submit(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {
     let p = prepare(ctx, spec)?;
-    let counter = ctx.cache.job_id_counter();
+    let counter = ctx.cache.job_id_counter().map_err(unsupported)?;
     let mut attempt = 0;
     loop {
         attempt += 1;
