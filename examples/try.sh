@@ -5,6 +5,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d)"
+# The job's files are shown below; the directory goes when this script ends.
+trap 'cd / && rm -rf "$work"' EXIT
 cd "$work"
 echo "\$ sbatch $here/hello.sh"
 out=$(sbatch "$here/hello.sh")

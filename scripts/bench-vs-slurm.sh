@@ -53,7 +53,7 @@ BAI=$ROOT/target/release/bai-slurm
 T=$(mktemp -d /tmp/bench-vs-slurm.XXXXXX)
 chmod 755 "$T"
 mkdir -p "$T/bai/bin" "$T/bai/work" "$T/slurm/work"
-"$BAI" install-links "$T/bai/bin" >/dev/null
+"$BAI" install-links --links-only "$T/bai/bin" >/dev/null
 
 # The environments the commands run in (the helper reads them from files): minimal and
 # alike, since sbatch copies its whole environment into every job. Each side sees only its

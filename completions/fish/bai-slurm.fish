@@ -27,7 +27,7 @@ end
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -l list -d 'list the commands'
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -s V -l version -d 'Print version'
-complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "install-links" -d 'Make the Slurm command names links to this program in DIR (files that are not links are never replaced)'
+complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "install-links" -d 'Make the Slurm command names links to this program in DIR (files that are not links are never replaced), and install the man pages and the bash, zsh and fish completions where man and each shell find them for DIR on PATH (DIR/../share/man, the shells\' user or system directories)'
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "doctor" -d 'Show the backend and configuration in force, and check that they work'
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "login" -d 'Check your Backend.AI keypair against the configured endpoint and store it: in the OS keyring (Secret Service) where there is one, else in ~/.config/bai-slurm/credentials (mode 0600); --no-verify stores it unchecked. The secret key is read from stdin (one line; the access key first unless --access-key is given), or asked for without echo on a terminal; never from the command line'
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "logout" -d 'Remove the keypair login stored for the configured endpoint (keyring and file)'
@@ -40,6 +40,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "salloc" -d 'Obt
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "sinfo" -d 'View information about nodes and partitions; the same as running sinfo (see sinfo(1))'
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "sacct" -d 'Display accounting data for jobs and job steps; the same as running sacct (see sacct(1))'
 complete -c bai-slurm -n "__fish_bai_slurm_needs_command" -f -a "scontrol" -d 'View or modify Slurm configuration and state; the same as running scontrol (see scontrol(1))'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand install-links" -l links-only -d 'only the links, no man pages or completions'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand install-links" -s h -l help -d 'Print help'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand doctor" -s h -l help -d 'Print help'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand login" -l access-key -d 'the access key (else asked for, or the first line of stdin)' -r

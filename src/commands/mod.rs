@@ -133,7 +133,7 @@ fn tool_usage(out: &mut dyn Write) {
     let _ = writeln!(out, "\nbai-slurm commands:");
     let _ = writeln!(
         out,
-        "  install-links DIR   make the Slurm command links in DIR"
+        "  install-links DIR   make the Slurm command links in DIR, with man pages and completions"
     );
     let _ = writeln!(
         out,

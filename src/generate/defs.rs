@@ -737,10 +737,18 @@ fn tool() -> Def {
         )
         .subcommand(
             Command::new("install-links")
-                .override_usage("install-links DIR")
+                .override_usage("install-links [--links-only] DIR")
                 .about(
                     "Make the Slurm command names links to this program in DIR (files that \
-                     are not links are never replaced)",
+                     are not links are never replaced), and install the man pages and the \
+                     bash, zsh and fish completions where man and each shell find them for \
+                     DIR on PATH (DIR/../share/man, the shells' user or system directories)",
+                )
+                .arg(
+                    Arg::new("links-only")
+                        .long("links-only")
+                        .action(ArgAction::SetTrue)
+                        .help("only the links, no man pages or completions"),
                 )
                 .arg(
                     Arg::new("DIR")

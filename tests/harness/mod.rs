@@ -64,7 +64,7 @@ impl Cluster {
         std::fs::create_dir_all(&work).unwrap();
         let exe = PathBuf::from(env!("CARGO_BIN_EXE_bai-slurm"));
         let out = Command::new(&exe)
-            .arg("install-links")
+            .args(["install-links", "--links-only"])
             .arg(&bin)
             .output()
             .expect("install-links");
