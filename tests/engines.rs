@@ -6,8 +6,7 @@
 //! ran: the engine's work must report the job's own SLURM_JOB_ID, and sacct must know
 //! the job and how it ended.
 //!
-//! Without the venv these tests fail under CI (CI=true) and are skipped with a message
-//! elsewhere; scripts/test.sh creates the venv first.
+//! Without the venv these tests fail (never skip); scripts/test.sh creates it first.
 
 mod harness;
 
@@ -16,7 +15,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn venv() -> Option<PathBuf> {
+fn venv() -> PathBuf {
     let dir = std::env::var_os("BAI_SLURM_ENGINES_VENV")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/engines-venv"));
@@ -26,18 +25,12 @@ fn venv() -> Option<PathBuf> {
         dir
     };
     if dir.join("bin/python").exists() {
-        return Some(dir);
+        return dir;
     }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "the engines venv {} is missing; run scripts/engines-venv.sh",
+    panic!(
+        "the engines venv {} is missing; run scripts/engines-venv.sh (scripts/test.sh does)",
         dir.display()
     );
-    eprintln!(
-        "SKIPPED: the engines venv {} is missing; run scripts/engines-venv.sh",
-        dir.display()
-    );
-    None
 }
 
 /// What a driver printed last: one JSON object.
@@ -144,7 +137,7 @@ fn report(engine: &str, seconds: f64, detail: &str) {
 /// cancels the job (scancel), which sacct then shows as CANCELLED.
 #[test]
 fn dask_jobqueue_sum_and_cancel() {
-    let Some(venv) = venv() else { return };
+    let venv = venv();
     let c = harness::Cluster::new(4, 8000, 2);
     let o = run_driver(&c, &venv, "dask_sum.py", Duration::from_secs(240));
     let jobs: Vec<String> = serde_json::from_value(o.json["job_ids"].clone()).unwrap();
@@ -171,7 +164,7 @@ fn dask_jobqueue_sum_and_cancel() {
 /// dependent apps; cleanup cancels the block.
 #[test]
 fn parsl_two_apps_in_one_block() {
-    let Some(venv) = venv() else { return };
+    let venv = venv();
     let c = harness::Cluster::new(4, 8000, 2);
     let o = run_driver(&c, &venv, "parsl_sum.py", Duration::from_secs(240));
     let jobs: Vec<String> = serde_json::from_value(o.json["job_ids"].clone()).unwrap();
@@ -199,7 +192,7 @@ fn parsl_two_apps_in_one_block() {
 /// all ... --name <run uuid>` until both are COMPLETED.
 #[test]
 fn snakemake_two_rules_as_two_jobs() {
-    let Some(venv) = venv() else { return };
+    let venv = venv();
     let c = harness::Cluster::new(4, 8000, 2);
     let o = run_driver(&c, &venv, "snakemake_squares.py", Duration::from_secs(240));
     let j = &o.json;

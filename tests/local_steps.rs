@@ -132,8 +132,8 @@ fn a_caller_without_the_job_secret_is_refused() {
     );
     let id = c.submit(&["probe.sh"]);
     let rows = c.wait_done(&id.to_string(), secs(60));
+    assert_eq!(rows[0].1, "COMPLETED", "{rows:?}");
     let out = c.read(&format!("slurm-{id}.out"));
-    eprintln!("{rows:?} {out:?} {}", c.runner_log());
     assert!(out.contains("rc=1") && out.ends_with("fine\n"), "{out}");
     let log = c.runner_log();
     assert!(
