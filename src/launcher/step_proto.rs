@@ -153,6 +153,18 @@ pub fn read_frame(r: &mut impl Read) -> std::io::Result<Option<Frame>> {
     read_frame_within(r, MAX_FRAME)
 }
 
+/// The length a frame's header announces, or an error when it is longer than `max`.
+pub fn announced_len(head: [u8; 5], max: u32) -> std::io::Result<u32> {
+    let len = u32::from_be_bytes([head[1], head[2], head[3], head[4]]);
+    if len > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("frame too large ({len} bytes, at most {max})"),
+        ));
+    }
+    Ok(len)
+}
+
 /// Reads the next frame, refusing one longer than `max` from its header alone.
 pub fn read_frame_within(r: &mut impl Read, max: u32) -> std::io::Result<Option<Frame>> {
     let mut head = [0u8; 5];
@@ -161,13 +173,7 @@ pub fn read_frame_within(r: &mut impl Read, max: u32) -> std::io::Result<Option<
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
         Err(e) => return Err(e),
     }
-    let len = u32::from_be_bytes([head[1], head[2], head[3], head[4]]);
-    if len > max {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("frame too large ({len} bytes, at most {max})"),
-        ));
-    }
+    let len = announced_len(head, max)?;
     // The buffer grows with what arrives, not with what the header claims.
     let mut body = Vec::with_capacity((len as usize).min(64 << 10));
     r.by_ref().take(u64::from(len)).read_to_end(&mut body)?;
@@ -342,12 +348,12 @@ impl Write for Deadline<'_> {
 /// Connects to a step server and authenticates (both ways) within [`HANDSHAKE_TIMEOUT`];
 /// returns the socket, its timeouts cleared, and the node name the server gave.
 ///
-/// A server with all its handshake slots taken drops its oldest unauthenticated peer
-/// (`launcher::admission`), so under a flood of strangers a legitimate client can, rarely,
-/// be the one dropped: it then sees its connection end and tries again at once, with a
-/// short backoff (10 ms doubling, about 0.6 s in all). Nothing but the handshake is
-/// repeated, so no request is ever sent twice. A wrong secret, nobody listening or a
-/// server that let the whole deadline pass are not retried.
+/// A server with all its handshake slots taken drops its oldest unauthenticated peer, or
+/// turns the newcomer away (`launcher::admission`), so under a flood of strangers a
+/// legitimate client can, rarely, be the one let go: it then sees its connection end and
+/// tries again at once, with a short backoff (10 ms doubling, about 0.6 s in all). Nothing
+/// but the handshake is repeated, so no request is ever sent twice. A wrong secret, nobody
+/// listening or a server that let the whole deadline pass are not retried.
 pub fn connect(addr: &str, secret: &[u8]) -> std::io::Result<(TcpStream, String)> {
     let mut delays = RETRY_DELAYS_MS.iter();
     loop {

@@ -3,13 +3,14 @@
 //! started there; their output and exit statuses stream back over the same connection.
 //! Node 0's server also hands out step ids and records steps (for sacct).
 
-use super::admission::{Admission, Limits, Slot, Throttle};
+use super::admission::{Door, Limits, Throttle};
 use super::pmi::{NodePmi, PmiJob};
-use super::step_proto::{self, Control, Deadline, Frame, TaskSpec};
+use super::step_proto::{self, Control, Frame, TaskSpec};
 use std::io::{BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -52,9 +53,10 @@ pub struct StepServer {
     pub log: Arc<Mutex<Box<dyn Write + Send>>>,
     /// Process groups of every task started here, so the job's end can take them along.
     pub task_groups: Arc<Mutex<Vec<i32>>>,
-    /// What peers that have not authenticated may cost (set before serving).
-    pub limits: Limits,
-    pending: Admission,
+    /// What peers that have not authenticated may cost ([`StepServer::with_limits`]).
+    limits: Limits,
+    /// How many connections are in their handshake (the door's count).
+    waiting: AtomicUsize,
     /// Refused and dropped peers are logged through this, so a flood cannot fill the log.
     refusals: Mutex<Throttle>,
 }
@@ -75,7 +77,7 @@ impl StepServer {
             task_groups: Arc::default(),
             refusals: Mutex::new(Throttle::new(limits.log_every)),
             limits,
-            pending: Admission::default(),
+            waiting: AtomicUsize::new(0),
         }
     }
 
@@ -106,47 +108,40 @@ impl StepServer {
 
     /// How many connections are in their handshake now.
     pub fn waiting(&self) -> usize {
-        self.pending.waiting()
+        self.waiting.load(Ordering::Relaxed)
     }
 
-    /// Serves connections until the listener fails; each connection on its own thread.
-    /// Peers that have not authenticated hold one of `limits.max_pending` slots
-    /// (`launcher::admission` says why the oldest is dropped when they are all taken).
+    /// Serves connections until the listener fails. Handshakes all happen on this thread
+    /// (`launcher::admission`, which says how strangers are kept from starving the job's
+    /// srun); each peer that proves it knows the secret is served on a thread of its own.
     pub fn serve(self: Arc<Self>, listener: TcpListener) {
         raise_backlog(&listener);
-        for conn in listener.incoming() {
-            let conn = match conn {
-                Ok(c) => c,
-                Err(e) => {
-                    // Out of descriptors or memory: accept(2) would fail again at once.
-                    if matches!(
-                        e.raw_os_error(),
-                        Some(libc::EMFILE | libc::ENFILE | libc::ENOBUFS | libc::ENOMEM)
-                    ) {
-                        std::thread::sleep(std::time::Duration::from_millis(10));
-                    }
-                    continue;
-                }
-            };
-            let peer = conn.peer_addr().map(|a| a.to_string()).unwrap_or_default();
-            let conn = Arc::new(conn);
-            let slot = self
-                .pending
-                .admit(Arc::clone(&conn), self.limits.max_pending);
+        let door = Door {
+            node: &self.node,
+            secret: &self.secret,
+            limits: &self.limits,
+            waiting: &self.waiting,
+        };
+        let admitted = |conn: TcpStream, peer: String| {
             let me = Arc::clone(&self);
             let who = peer.clone();
             let spawned = std::thread::Builder::new().spawn(move || {
-                if let Err(e) = me.handle(&conn, slot, &who) {
+                if let Err(e) = me.handle(conn) {
                     me.logf(&format!(
                         "step server {}: connection from {who}: {e}",
                         me.node
                     ));
                 }
             });
-            // The closure, with the connection and its slot, is gone: so are they.
             if let Err(e) = spawned {
-                self.refused(&peer, &format!("dropped: no thread for it: {e}"));
+                self.logf(&format!(
+                    "step server {}: connection from {peer}: no thread for it: {e}",
+                    self.node
+                ));
             }
+        };
+        if let Err(e) = door.serve(&listener, &|peer, why| self.refused(peer, why), &admitted) {
+            self.logf(&format!("step server {}: stopped: {e}", self.node));
         }
     }
 
@@ -177,79 +172,8 @@ impl StepServer {
         ));
     }
 
-    /// The server's side of the handshake, on the bare socket (nothing is buffered past
-    /// the client's proof) and within `limits.handshake_timeout` for the whole exchange.
-    /// True when the peer proved itself; a peer turned away has been logged.
-    fn authenticate(&self, conn: &TcpStream, mut slot: Slot, peer: &str) -> bool {
-        let until = Instant::now() + self.limits.handshake_timeout;
-        let (mut r, mut w) = (Deadline::new(conn, until), Deadline::new(conn, until));
-        let nonce = step_proto::random_hex(16);
-        let hello = Control::Hello {
-            nonce: nonce.clone(),
-            node: self.node.clone(),
-        };
-        let said = step_proto::write_control(&mut w, &hello)
-            .and_then(|()| step_proto::read_frame_within(&mut r, step_proto::MAX_HANDSHAKE_FRAME));
-        let why = match said {
-            Ok(Some(Frame::Control(Control::Auth {
-                mac,
-                nonce: client_nonce,
-            }))) if step_proto::verify_client(&self.secret, &nonce, &client_nonce, &mac) => {
-                // Out of the table before the welcome: once the client has it, the
-                // connection is never dropped under it (srun retries only handshakes).
-                if !slot.settle() {
-                    self.refused(peer, &self.dropped_why());
-                    return false;
-                }
-                let welcome = Control::Welcome {
-                    mac: step_proto::server_proof(&self.secret, &client_nonce, &nonce),
-                };
-                let ready = step_proto::write_control(&mut w, &welcome)
-                    .and_then(|()| conn.set_read_timeout(None))
-                    .and_then(|()| conn.set_write_timeout(None));
-                if let Err(e) = &ready {
-                    self.refused(peer, &format!("handshake failed: {e}"));
-                }
-                return ready.is_ok();
-            }
-            _ if slot.dropped() => {
-                self.refused(peer, &self.dropped_why());
-                return false;
-            }
-            Ok(None) => {
-                self.refused(peer, "closed before authenticating");
-                return false;
-            }
-            Ok(Some(Frame::Control(Control::Auth { .. }))) => {
-                "refused: it does not know the job's secret".to_string()
-            }
-            Ok(Some(_)) => "refused: it did not authenticate first".to_string(),
-            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => format!(
-                "refused: no handshake within {:?}",
-                self.limits.handshake_timeout
-            ),
-            Err(e) => format!("refused: {e}"),
-        };
-        // Logged before answering: the job (and this process) may end right after.
-        self.refused(peer, &why);
-        let refused = Control::Refused {
-            reason: "authentication failed".into(),
-        };
-        let _ = step_proto::write_control(&mut w, &refused);
-        false
-    }
-
-    fn dropped_why(&self) -> String {
-        format!(
-            "dropped: {} newer connections were waiting to authenticate",
-            self.limits.max_pending
-        )
-    }
-
-    fn handle(&self, conn: &TcpStream, slot: Slot, peer: &str) -> std::io::Result<()> {
-        if !self.authenticate(conn, slot, peer) {
-            return Ok(());
-        }
+    /// An authenticated peer's requests.
+    fn handle(&self, conn: TcpStream) -> std::io::Result<()> {
         let mut reader = BufReader::new(conn.try_clone()?);
         let writer = Arc::new(Mutex::new(conn.try_clone()?));
         loop {
@@ -296,7 +220,7 @@ impl StepServer {
 
 /// std listens with a backlog of 128: a burst of strangers' connections overflows it, and a
 /// legitimate SYN dropped there waits a whole second for its retransmission. listen(2)
-/// again raises it (the kernel caps it at somaxconn); accepting fast does the rest.
+/// again raises it (the kernel caps it at somaxconn); the door accepting fast does the rest.
 fn raise_backlog(listener: &TcpListener) {
     use std::os::fd::AsRawFd;
     // SAFETY: listen(2) on a socket this listener owns, which is already listening.
@@ -869,6 +793,7 @@ mod tests {
         Limits {
             handshake_timeout: Duration::from_millis(timeout_ms),
             max_pending,
+            grace: Duration::ZERO,
             log_every: Duration::from_secs(60),
         }
     }
@@ -966,12 +891,11 @@ mod tests {
         let mut idle: Vec<TcpStream> = (0..20)
             .map(|_| TcpStream::connect(&addr).unwrap())
             .collect();
-        wait_for("the table full", || server.waiting() == 4);
-        // Those beyond the cap were dropped, oldest first: bounded threads and descriptors.
+        // Those beyond the cap were dropped, oldest first: bounded descriptors.
         for c in &mut idle[..16] {
             time_to_close(c, Duration::from_secs(2));
         }
-        assert_eq!(server.waiting(), 4);
+        wait_for("the table full", || server.waiting() == 4);
         // With every slot held by an idle stranger, the job's own client gets in at once.
         let t0 = Instant::now();
         assert_eq!(StepdProcess::ping(&addr, SECRET).unwrap(), "n0");
@@ -980,12 +904,48 @@ mod tests {
             "{:?}",
             t0.elapsed()
         );
+        wait_for("the ping out of the table", || server.waiting() == 3);
         // One line for the 17 dropped (16 strangers and the oldest after the ping came).
         wait_for("the drops logged", || log.text().contains("dropped"));
         assert_eq!(log.text().lines().count(), 1, "{}", log.text());
         assert!(
             log.text()
                 .contains("dropped: 4 newer connections were waiting to authenticate"),
+            "{}",
+            log.text()
+        );
+    }
+
+    #[test]
+    fn a_waiting_connection_keeps_its_slot_for_its_grace() {
+        let mut l = limits(10_000, 4);
+        l.grace = Duration::from_millis(300);
+        let (server, addr, log) = server(l);
+        let mut first: Vec<TcpStream> =
+            (0..4).map(|_| TcpStream::connect(&addr).unwrap()).collect();
+        wait_for("the table full", || server.waiting() == 4);
+        // Newcomers within the grace are turned away; those who came first keep their slot.
+        let t0 = Instant::now();
+        let mut late = TcpStream::connect(&addr).unwrap();
+        time_to_close(&mut late, Duration::from_secs(2));
+        assert!(t0.elapsed() < Duration::from_millis(250));
+        assert_eq!(server.waiting(), 4);
+        // srun's retries reach past the grace: then the oldest goes and it gets in.
+        assert_eq!(StepdProcess::ping(&addr, SECRET).unwrap(), "n0");
+        assert!(
+            t0.elapsed() >= Duration::from_millis(250),
+            "{:?}",
+            t0.elapsed()
+        );
+        assert!(
+            t0.elapsed() < Duration::from_millis(1500),
+            "{:?}",
+            t0.elapsed()
+        );
+        time_to_close(&mut first[0], Duration::from_secs(1));
+        assert!(
+            log.text()
+                .contains("turned away: 4 connections are waiting to authenticate"),
             "{}",
             log.text()
         );
