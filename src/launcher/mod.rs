@@ -1,6 +1,7 @@
 //! The compute side: the batch wrapper (and, later, the srun step server) that runs inside
 //! a job's allocation — a container on Backend.AI, this machine under the local backend.
 
+pub mod admission;
 pub mod batch;
 pub mod container;
 pub mod env;

@@ -245,11 +245,8 @@ pub fn master_port(job_id: u32, step_id: u32) -> u32 {
 
 /// Connects to a step server; both sides prove they know the job's secret.
 fn connect(addr: &str, secret: &[u8]) -> std::io::Result<(BufReader<TcpStream>, TcpStream)> {
-    let stream = TcpStream::connect(addr)?;
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut writer = stream;
-    step_proto::client_handshake(&mut reader, &mut writer, secret)?;
-    Ok((reader, writer))
+    let (stream, _) = step_proto::connect(addr, secret)?;
+    Ok((BufReader::new(stream.try_clone()?), stream))
 }
 
 /// Asks node 0's server for something and waits for its answer; also says which address

@@ -15,11 +15,21 @@ use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
 
 const CONTROL: u8 = 0;
 const OUTPUT: u8 = 1;
-/// Frames bigger than this are refused (a corrupt or hostile peer).
+/// Frames bigger than this are refused (a corrupt or hostile peer), between authenticated
+/// peers.
 const MAX_FRAME: u32 = 16 << 20;
+/// Before authentication only the handshake's own frames travel, a few hundred bytes each:
+/// anything bigger is refused from its header, before a byte of it is read or allocated.
+pub const MAX_HANDSHAKE_FRAME: u32 = 4 << 10;
+/// How long either side has for the whole handshake (connect, greeting, proofs).
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(5);
+/// Pauses before srun tries a failed handshake again (see [`connect`]).
+const RETRY_DELAYS_MS: [u64; 6] = [10, 20, 40, 80, 160, 320];
 
 /// What a task is: its place in the step and what it runs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -109,8 +119,9 @@ pub enum Frame {
 }
 
 pub fn write_control(w: &mut impl Write, msg: &Control) -> std::io::Result<()> {
-    let body = serde_json::to_vec(msg).map_err(std::io::Error::other)?;
-    write_frame(w, CONTROL, &body)
+    let mut frame = vec![CONTROL, 0, 0, 0, 0];
+    serde_json::to_writer(&mut frame, msg).map_err(std::io::Error::other)?;
+    write_frame(w, frame)
 }
 
 pub fn write_output(
@@ -119,40 +130,56 @@ pub fn write_output(
     stderr: bool,
     data: &[u8],
 ) -> std::io::Result<()> {
-    let mut body = Vec::with_capacity(data.len() + 5);
-    body.extend_from_slice(&rank.to_be_bytes());
-    body.push(u8::from(stderr));
-    body.extend_from_slice(data);
-    write_frame(w, OUTPUT, &body)
+    let mut frame = Vec::with_capacity(data.len() + 10);
+    frame.extend_from_slice(&[OUTPUT, 0, 0, 0, 0]);
+    frame.extend_from_slice(&rank.to_be_bytes());
+    frame.push(u8::from(stderr));
+    frame.extend_from_slice(data);
+    write_frame(w, frame)
 }
 
-fn write_frame(w: &mut impl Write, kind: u8, body: &[u8]) -> std::io::Result<()> {
-    let len = u32::try_from(body.len()).map_err(std::io::Error::other)?;
-    let mut head = [0u8; 5];
-    head[0] = kind;
-    head[1..].copy_from_slice(&len.to_be_bytes());
-    w.write_all(&head)?;
-    w.write_all(body)?;
+/// Sends a frame whose first five bytes are left for its header, in one write: a header
+/// and a body written apart meet Nagle's algorithm and the peer's delayed ACK, and each
+/// small frame (every handshake message) waited 40 ms for it.
+fn write_frame(w: &mut impl Write, mut frame: Vec<u8>) -> std::io::Result<()> {
+    let len = u32::try_from(frame.len() - 5).map_err(std::io::Error::other)?;
+    frame[1..5].copy_from_slice(&len.to_be_bytes());
+    w.write_all(&frame)?;
     w.flush()
 }
 
 /// Reads the next frame; `Ok(None)` at a clean end of stream.
 pub fn read_frame(r: &mut impl Read) -> std::io::Result<Option<Frame>> {
+    read_frame_within(r, MAX_FRAME)
+}
+
+/// The length a frame's header announces, or an error when it is longer than `max`.
+pub fn announced_len(head: [u8; 5], max: u32) -> std::io::Result<u32> {
+    let len = u32::from_be_bytes([head[1], head[2], head[3], head[4]]);
+    if len > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("frame too large ({len} bytes, at most {max})"),
+        ));
+    }
+    Ok(len)
+}
+
+/// Reads the next frame, refusing one longer than `max` from its header alone.
+pub fn read_frame_within(r: &mut impl Read, max: u32) -> std::io::Result<Option<Frame>> {
     let mut head = [0u8; 5];
     match r.read_exact(&mut head) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
         Err(e) => return Err(e),
     }
-    let len = u32::from_be_bytes([head[1], head[2], head[3], head[4]]);
-    if len > MAX_FRAME {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            "frame too large",
-        ));
+    let len = announced_len(head, max)?;
+    // The buffer grows with what arrives, not with what the header claims.
+    let mut body = Vec::with_capacity((len as usize).min(64 << 10));
+    r.by_ref().take(u64::from(len)).read_to_end(&mut body)?;
+    if body.len() != len as usize {
+        return Err(std::io::ErrorKind::UnexpectedEof.into());
     }
-    let mut body = vec![0u8; len as usize];
-    r.read_exact(&mut body)?;
     match head[0] {
         CONTROL => serde_json::from_slice(&body)
             .map(|c| Some(Frame::Control(c)))
@@ -218,7 +245,7 @@ pub fn client_handshake(
     writer: &mut impl Write,
     secret: &[u8],
 ) -> std::io::Result<String> {
-    let (server_nonce, node) = match read_frame(reader)? {
+    let (server_nonce, node) = match read_frame_within(reader, MAX_HANDSHAKE_FRAME)? {
         Some(Frame::Control(Control::Hello { nonce, node })) => (nonce, node),
         _ => return Err(std::io::Error::other("the step server did not greet")),
     };
@@ -230,7 +257,7 @@ pub fn client_handshake(
             nonce: nonce.clone(),
         },
     )?;
-    match read_frame(reader)? {
+    match read_frame_within(reader, MAX_HANDSHAKE_FRAME)? {
         Some(Frame::Control(Control::Welcome { mac }))
             if verify_server(secret, &nonce, &server_nonce, &mac) =>
         {
@@ -248,13 +275,132 @@ pub fn client_handshake(
     }
 }
 
+fn getrandom(buf: &mut [u8]) -> bool {
+    let mut filled = 0;
+    while filled < buf.len() {
+        let rest = &mut buf[filled..];
+        // SAFETY: getrandom(2) writes at most `rest.len()` bytes into `rest`.
+        let n = unsafe { libc::getrandom(rest.as_mut_ptr().cast(), rest.len(), 0) };
+        if n > 0 {
+            filled += n as usize;
+        } else if n == 0
+            || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
+        {
+            return false;
+        }
+    }
+    true
+}
+
+/// One side of a socket during the handshake: every read and write must end by one
+/// deadline for the whole exchange, so a peer trickling a byte at a time gains nothing.
+pub struct Deadline<'a> {
+    stream: &'a TcpStream,
+    until: Instant,
+}
+
+impl<'a> Deadline<'a> {
+    pub fn new(stream: &'a TcpStream, until: Instant) -> Deadline<'a> {
+        Deadline { stream, until }
+    }
+
+    fn left(&self) -> std::io::Result<Duration> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(timed_out());
+        }
+        Ok(left)
+    }
+}
+
+fn timed_out() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::TimedOut, "handshake timed out")
+}
+
+/// A socket timeout says EAGAIN; the handshake says what it means.
+fn as_timeout(e: std::io::Error) -> std::io::Error {
+    if e.kind() == std::io::ErrorKind::WouldBlock {
+        timed_out()
+    } else {
+        e
+    }
+}
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.stream.set_read_timeout(Some(self.left()?))?;
+        let mut s = self.stream;
+        s.read(buf).map_err(as_timeout)
+    }
+}
+
+impl Write for Deadline<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.stream.set_write_timeout(Some(self.left()?))?;
+        let mut s = self.stream;
+        s.write(buf).map_err(as_timeout)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Connects to a step server and authenticates (both ways) within [`HANDSHAKE_TIMEOUT`];
+/// returns the socket, its timeouts cleared, and the node name the server gave.
+///
+/// A server with all its handshake slots taken drops its oldest unauthenticated peer, or
+/// turns the newcomer away (`launcher::admission`), so under a flood of strangers a
+/// legitimate client can, rarely, be the one let go: it then sees its connection end and
+/// tries again at once, with a short backoff (10 ms doubling, about 0.6 s in all). Nothing
+/// but the handshake is repeated, so no request is ever sent twice. A wrong secret, nobody
+/// listening or a server that let the whole deadline pass are not retried.
+pub fn connect(addr: &str, secret: &[u8]) -> std::io::Result<(TcpStream, String)> {
+    let mut delays = RETRY_DELAYS_MS.iter();
+    loop {
+        match connect_once(addr, secret) {
+            Ok(c) => return Ok(c),
+            Err(e) if retryable(&e) => match delays.next() {
+                Some(ms) => std::thread::sleep(Duration::from_millis(*ms)),
+                None => return Err(e),
+            },
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn retryable(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::*;
+    !matches!(
+        e.kind(),
+        PermissionDenied | ConnectionRefused | TimedOut | WouldBlock | InvalidInput
+    )
+}
+
+fn connect_once(addr: &str, secret: &[u8]) -> std::io::Result<(TcpStream, String)> {
+    let until = Instant::now() + HANDSHAKE_TIMEOUT;
+    let to = std::net::ToSocketAddrs::to_socket_addrs(addr)?
+        .next()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address"))?;
+    let stream = TcpStream::connect_timeout(&to, HANDSHAKE_TIMEOUT)?;
+    let node = client_handshake(
+        &mut Deadline::new(&stream, until),
+        &mut Deadline::new(&stream, until),
+        secret,
+    )?;
+    stream.set_read_timeout(None)?;
+    stream.set_write_timeout(None)?;
+    Ok((stream, node))
+}
+
 /// A fresh random value, hex: nonces and job secrets.
 pub fn random_hex(bytes: usize) -> String {
     let mut buf = vec![0u8; bytes];
-    // The kernel's generator: no userspace state to get wrong.
-    if std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| f.read_exact(&mut buf))
-        .is_err()
+    // The kernel's generator: no userspace state to get wrong. getrandom(2) needs no file
+    // descriptor, so a peer exhausting ours cannot make a nonce predictable.
+    if !getrandom(&mut buf)
+        && std::fs::File::open("/dev/urandom")
+            .and_then(|mut f| f.read_exact(&mut buf))
+            .is_err()
     {
         let t = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -311,6 +457,130 @@ mod tests {
         ] {
             assert!(read_frame(&mut &bad[..]).is_err(), "{bad:?}");
         }
+    }
+
+    /// Hands out a header, then endless garbage, counting what was taken.
+    struct Hostile {
+        head: [u8; 5],
+        taken: usize,
+    }
+
+    impl Read for Hostile {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(1 << 16);
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                *b = self.head.get(self.taken + i).copied().unwrap_or(b'x');
+            }
+            self.taken += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn an_oversized_frame_is_refused_from_its_header() {
+        // 16 MiB announced: before authentication nothing past the header is read.
+        let mut r = Hostile {
+            head: [0, 1, 0, 0, 0],
+            taken: 0,
+        };
+        let e = read_frame_within(&mut r, MAX_HANDSHAKE_FRAME).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+        assert_eq!(r.taken, 5);
+        // Just past the limit is refused too; after authentication 16 MiB is the limit.
+        let head = [0, 0, 0, 0x10, 0x01];
+        let mut r = Hostile { head, taken: 0 };
+        assert!(read_frame_within(&mut r, MAX_HANDSHAKE_FRAME).is_err());
+        assert_eq!(r.taken, 5);
+        let mut r = Hostile {
+            head: [0, 1, 0, 0, 1],
+            taken: 0,
+        };
+        assert!(read_frame(&mut r).is_err());
+        assert_eq!(r.taken, 5);
+    }
+
+    #[test]
+    fn a_frame_shorter_than_its_header_says_is_an_error() {
+        // 16 MiB announced, ten bytes sent: the end of input, not a 16 MiB buffer of zeros.
+        let mut bytes = vec![0u8, 0, 0xff, 0xff, 0xff];
+        bytes.extend_from_slice(b"{\"Ok\":nul");
+        let e = read_frame(&mut bytes.as_slice()).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::UnexpectedEof);
+    }
+
+    #[test]
+    fn a_deadline_bounds_the_whole_exchange() {
+        use std::net::{TcpListener, TcpStream};
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let c = TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (mut peer, _) = l.accept().unwrap();
+        let t0 = Instant::now();
+        let mut d = Deadline::new(&c, t0 + Duration::from_millis(300));
+        // A peer that sends a byte at a time still meets the deadline of the whole.
+        let feeder = std::thread::spawn(move || {
+            for b in [0u8, 0, 0, 0, 200].iter().chain(&[b' '; 15]) {
+                if peer.write_all(&[*b]).is_err() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+        let e = read_frame_within(&mut d, MAX_HANDSHAKE_FRAME).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::TimedOut, "{e}");
+        let took = t0.elapsed();
+        assert!(took >= Duration::from_millis(290) && took < Duration::from_millis(600));
+        assert_eq!(
+            d.read(&mut [0u8; 1]).unwrap_err().kind(),
+            std::io::ErrorKind::TimedOut
+        );
+        feeder.join().unwrap();
+    }
+
+    #[test]
+    fn connecting_where_nobody_listens_fails_at_once() {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let t0 = Instant::now();
+        let e = connect(&format!("127.0.0.1:{port}"), b"s").unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::ConnectionRefused);
+        assert!(t0.elapsed() < Duration::from_millis(100));
+    }
+
+    #[test]
+    fn a_dropped_handshake_is_tried_again() {
+        use std::net::TcpListener;
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap().to_string();
+        // The first two connections are dropped unanswered (a server that let newer
+        // peers take their slots), the third is served.
+        let server = std::thread::spawn(move || {
+            for _ in 0..2 {
+                drop(l.accept().unwrap());
+            }
+            let (c, _) = l.accept().unwrap();
+            let sn = random_hex(16);
+            let node = "n1".to_string();
+            write_control(
+                &mut &c,
+                &Control::Hello {
+                    nonce: sn.clone(),
+                    node,
+                },
+            )
+            .unwrap();
+            let Some(Frame::Control(Control::Auth { nonce, .. })) = read_frame(&mut &c).unwrap()
+            else {
+                panic!("no auth")
+            };
+            let mac = server_proof(b"s", &nonce, &sn);
+            write_control(&mut &c, &Control::Welcome { mac }).unwrap();
+        });
+        let (_, node) = connect(&addr, b"s").unwrap();
+        assert_eq!(node, "n1");
+        server.join().unwrap();
     }
 
     #[test]

@@ -3,14 +3,17 @@
 //! started there; their output and exit statuses stream back over the same connection.
 //! Node 0's server also hands out step ids and records steps (for sacct).
 
+use super::admission::{Door, Limits, Throttle};
 use super::pmi::{NodePmi, PmiJob};
 use super::step_proto::{self, Control, Frame, TaskSpec};
 use std::io::{BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// Where steps are numbered and recorded.
 pub trait StepRegistry: Send + Sync {
@@ -50,6 +53,12 @@ pub struct StepServer {
     pub log: Arc<Mutex<Box<dyn Write + Send>>>,
     /// Process groups of every task started here, so the job's end can take them along.
     pub task_groups: Arc<Mutex<Vec<i32>>>,
+    /// What peers that have not authenticated may cost ([`StepServer::with_limits`]).
+    limits: Limits,
+    /// How many connections are in their handshake (the door's count).
+    waiting: AtomicUsize,
+    /// Refused and dropped peers are logged through this, so a flood cannot fill the log.
+    refusals: Mutex<Throttle>,
 }
 
 impl StepServer {
@@ -59,16 +68,28 @@ impl StepServer {
         registry: Arc<dyn StepRegistry>,
         log: Box<dyn Write + Send>,
     ) -> StepServer {
+        let limits = Limits::default();
         StepServer {
             node,
             secret,
             registry,
             log: Arc::new(Mutex::new(log)),
             task_groups: Arc::default(),
+            refusals: Mutex::new(Throttle::new(limits.log_every)),
+            limits,
+            waiting: AtomicUsize::new(0),
         }
     }
 
-    /// Kills every task this server started (the job is over).
+    /// Other limits for peers that have not authenticated (before serving).
+    pub fn with_limits(mut self, limits: Limits) -> StepServer {
+        self.refusals = Mutex::new(Throttle::new(limits.log_every));
+        self.limits = limits;
+        self
+    }
+
+    /// Kills every task this server started (the job is over), and logs how many refusals
+    /// the throttle held back since its last line.
     pub fn kill_all(&self) {
         if let Ok(groups) = self.task_groups.lock() {
             for pg in groups.iter() {
@@ -76,22 +97,51 @@ impl StepServer {
                 unsafe { libc::killpg(*pg, libc::SIGKILL) };
             }
         }
+        let held = self.refusals.lock().map_or(0, |mut t| t.take_held());
+        if held > 0 {
+            self.logf(&format!(
+                "step server {}: {held} more refused or dropped connections not logged",
+                self.node
+            ));
+        }
     }
 
-    /// Serves connections until the listener fails; each connection on its own thread.
+    /// How many connections are in their handshake now.
+    pub fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::Relaxed)
+    }
+
+    /// Serves connections until the listener fails. Handshakes all happen on this thread
+    /// (`launcher::admission`, which says how strangers are kept from starving the job's
+    /// srun); each peer that proves it knows the secret is served on a thread of its own.
     pub fn serve(self: Arc<Self>, listener: TcpListener) {
-        for conn in listener.incoming() {
-            let Ok(conn) = conn else { continue };
+        raise_backlog(&listener);
+        let door = Door {
+            node: &self.node,
+            secret: &self.secret,
+            limits: &self.limits,
+            waiting: &self.waiting,
+        };
+        let admitted = |conn: TcpStream, peer: String| {
             let me = Arc::clone(&self);
-            std::thread::spawn(move || {
-                let peer = conn.peer_addr().map(|a| a.to_string()).unwrap_or_default();
+            let who = peer.clone();
+            let spawned = std::thread::Builder::new().spawn(move || {
                 if let Err(e) = me.handle(conn) {
                     me.logf(&format!(
-                        "step server {}: connection from {peer}: {e}",
+                        "step server {}: connection from {who}: {e}",
                         me.node
                     ));
                 }
             });
+            if let Err(e) = spawned {
+                self.logf(&format!(
+                    "step server {}: connection from {peer}: no thread for it: {e}",
+                    self.node
+                ));
+            }
+        };
+        if let Err(e) = door.serve(&listener, &|peer, why| self.refused(peer, why), &admitted) {
+            self.logf(&format!("step server {}: stopped: {e}", self.node));
         }
     }
 
@@ -101,45 +151,31 @@ impl StepServer {
         }
     }
 
+    /// Logs a peer refused or dropped before authenticating, at most one line per
+    /// `limits.log_every`, with the count of those not logged since the last line.
+    fn refused(&self, peer: &str, why: &str) {
+        let Some(held) = self
+            .refusals
+            .lock()
+            .ok()
+            .and_then(|mut t| t.pass(Instant::now()))
+        else {
+            return;
+        };
+        let also = match held {
+            0 => String::new(),
+            n => format!(" ({n} more refused or dropped since the last such line)"),
+        };
+        self.logf(&format!(
+            "step server {}: connection from {peer}: {why}{also}",
+            self.node
+        ));
+    }
+
+    /// An authenticated peer's requests.
     fn handle(&self, conn: TcpStream) -> std::io::Result<()> {
         let mut reader = BufReader::new(conn.try_clone()?);
         let writer = Arc::new(Mutex::new(conn.try_clone()?));
-        let nonce = step_proto::random_hex(16);
-        send(
-            &writer,
-            &Control::Hello {
-                nonce: nonce.clone(),
-                node: self.node.clone(),
-            },
-        )?;
-        match step_proto::read_frame(&mut reader)? {
-            Some(Frame::Control(Control::Auth {
-                mac,
-                nonce: client_nonce,
-            })) if step_proto::verify_client(&self.secret, &nonce, &client_nonce, &mac) => {
-                send(
-                    &writer,
-                    &Control::Welcome {
-                        mac: step_proto::server_proof(&self.secret, &client_nonce, &nonce),
-                    },
-                )?;
-            }
-            _ => {
-                // Logged before answering: the job (and this process) may end right after.
-                let peer = conn.peer_addr().map(|a| a.to_string()).unwrap_or_default();
-                self.logf(&format!(
-                    "step server {}: connection from {peer}: refused: it does not know the job's secret",
-                    self.node
-                ));
-                let _ = send(
-                    &writer,
-                    &Control::Refused {
-                        reason: "authentication failed".into(),
-                    },
-                );
-                return Ok(());
-            }
-        }
         loop {
             let Some(frame) = step_proto::read_frame(&mut reader)? else {
                 return Ok(());
@@ -180,6 +216,15 @@ impl StepServer {
             }
         }
     }
+}
+
+/// std listens with a backlog of 128: a burst of strangers' connections overflows it, and a
+/// legitimate SYN dropped there waits a whole second for its retransmission. listen(2)
+/// again raises it (the kernel caps it at somaxconn); the door accepting fast does the rest.
+fn raise_backlog(listener: &TcpListener) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: listen(2) on a socket this listener owns, which is already listening.
+    unsafe { libc::listen(listener.as_raw_fd(), 4096) };
 }
 
 fn send(w: &Arc<Mutex<TcpStream>>, msg: &Control) -> std::io::Result<()> {
@@ -673,11 +718,10 @@ impl StepdProcess {
     /// Checks that the server answers and knows the job's secret (and that it is not an
     /// impostor: the check is mutual).
     pub fn ping(addr: &str, secret: &[u8]) -> std::io::Result<String> {
-        let stream = std::net::TcpStream::connect(addr)?;
+        let (stream, node) = step_proto::connect(addr, secret)?;
         stream.set_read_timeout(Some(std::time::Duration::from_secs(30)))?;
         let mut reader = BufReader::new(stream.try_clone()?);
         let mut writer = stream;
-        let node = step_proto::client_handshake(&mut reader, &mut writer, secret)?;
         step_proto::write_control(&mut writer, &Control::Ping)?;
         match step_proto::read_frame(&mut reader)? {
             Some(Frame::Control(Control::Ok)) => Ok(node),
@@ -697,5 +741,285 @@ impl StepdProcess {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    const SECRET: &[u8] = b"the-job-secret";
+
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Sink {
+        fn text(&self) -> String {
+            String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+        }
+    }
+
+    /// A real server on loopback with these limits: (server, its address, its log).
+    fn server(limits: Limits) -> (Arc<StepServer>, String, Sink) {
+        let log = Sink::default();
+        let server = Arc::new(
+            StepServer::new(
+                "n0".into(),
+                SECRET.to_vec(),
+                Arc::new(CountingRegistry::default()),
+                Box::new(log.clone()),
+            )
+            .with_limits(limits),
+        );
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap().to_string();
+        let s = Arc::clone(&server);
+        std::thread::spawn(move || s.serve(l));
+        (server, addr, log)
+    }
+
+    fn limits(timeout_ms: u64, max_pending: usize) -> Limits {
+        Limits {
+            handshake_timeout: Duration::from_millis(timeout_ms),
+            max_pending,
+            grace: Duration::ZERO,
+            log_every: Duration::from_secs(60),
+        }
+    }
+
+    /// Reads until the server ends the connection; how long that took.
+    fn time_to_close(c: &mut TcpStream, within: Duration) -> Duration {
+        let t0 = Instant::now();
+        c.set_read_timeout(Some(within)).unwrap();
+        let mut buf = [0u8; 4096];
+        loop {
+            match c.read(&mut buf) {
+                Ok(0) => return t0.elapsed(),
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                    return t0.elapsed();
+                }
+                Err(e) => panic!("still open after {:?}: {e}", t0.elapsed()),
+            }
+        }
+    }
+
+    fn wait_for(what: &str, mut ok: impl FnMut() -> bool) {
+        let t0 = Instant::now();
+        while !ok() {
+            assert!(t0.elapsed() < Duration::from_secs(5), "never: {what}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    #[test]
+    fn an_oversized_frame_before_authenticating_is_refused_from_its_header() {
+        let (server, addr, log) = server(limits(5000, 8));
+        let mut c = TcpStream::connect(&addr).unwrap();
+        // A 16 MiB control frame announced, and a little garbage: refused at once, long
+        // before the deadline, without waiting for (or keeping) the rest.
+        c.write_all(&[0, 1, 0, 0, 0]).unwrap();
+        c.write_all(&[b'x'; 1000]).unwrap();
+        assert!(time_to_close(&mut c, Duration::from_secs(2)) < Duration::from_secs(1));
+        wait_for("the refusal logged", || {
+            log.text().contains("frame too large")
+        });
+        assert!(
+            log.text()
+                .contains("refused: frame too large (16777216 bytes, at most 4096)"),
+            "{}",
+            log.text()
+        );
+        wait_for("its slot given back", || server.waiting() == 0);
+        // The server is still fine.
+        assert_eq!(StepdProcess::ping(&addr, SECRET).unwrap(), "n0");
+    }
+
+    #[test]
+    fn the_handshake_has_one_deadline_for_the_whole_exchange() {
+        let (server, addr, log) = server(limits(400, 8));
+        // Silent: dropped at the deadline.
+        let mut idle = TcpStream::connect(&addr).unwrap();
+        let t = time_to_close(&mut idle, Duration::from_secs(3));
+        assert!(
+            t >= Duration::from_millis(350) && t < Duration::from_millis(1500),
+            "{t:?}"
+        );
+        // Trickling a byte every 100 ms gains nothing: each read is short, the sum is not.
+        let mut slow = TcpStream::connect(&addr).unwrap();
+        let mut w = slow.try_clone().unwrap();
+        let trickle = std::thread::spawn(move || {
+            for b in [0u8, 0, 0, 0, 200].iter().chain(&[b'{'; 40]) {
+                if w.write_all(&[*b]).is_err() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        let t = time_to_close(&mut slow, Duration::from_secs(3));
+        assert!(t < Duration::from_millis(1500), "{t:?}");
+        trickle.join().unwrap();
+        wait_for("the timeout logged", || {
+            log.text().contains("no handshake within")
+        });
+        wait_for("slots given back", || server.waiting() == 0);
+        // A peer that authenticated has no deadline any more.
+        let (s, _) = step_proto::connect(&addr, SECRET).unwrap();
+        std::thread::sleep(Duration::from_millis(600));
+        let mut r = BufReader::new(s.try_clone().unwrap());
+        step_proto::write_control(&mut &s, &Control::Ping).unwrap();
+        assert_eq!(
+            step_proto::read_frame(&mut r).unwrap(),
+            Some(Frame::Control(Control::Ok))
+        );
+    }
+
+    #[test]
+    fn strangers_cannot_hold_every_slot() {
+        let (server, addr, log) = server(limits(10_000, 4));
+        let mut idle: Vec<TcpStream> = (0..20)
+            .map(|_| TcpStream::connect(&addr).unwrap())
+            .collect();
+        // Those beyond the cap were dropped, oldest first: bounded descriptors.
+        for c in &mut idle[..16] {
+            time_to_close(c, Duration::from_secs(2));
+        }
+        wait_for("the table full", || server.waiting() == 4);
+        // With every slot held by an idle stranger, the job's own client gets in at once.
+        let t0 = Instant::now();
+        assert_eq!(StepdProcess::ping(&addr, SECRET).unwrap(), "n0");
+        assert!(
+            t0.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            t0.elapsed()
+        );
+        wait_for("the ping out of the table", || server.waiting() == 3);
+        // One line for the 17 dropped (16 strangers and the oldest after the ping came).
+        wait_for("the drops logged", || log.text().contains("dropped"));
+        assert_eq!(log.text().lines().count(), 1, "{}", log.text());
+        assert!(
+            log.text()
+                .contains("dropped: 4 newer connections were waiting to authenticate"),
+            "{}",
+            log.text()
+        );
+    }
+
+    #[test]
+    fn a_waiting_connection_keeps_its_slot_for_its_grace() {
+        let mut l = limits(10_000, 4);
+        l.grace = Duration::from_millis(300);
+        let (server, addr, log) = server(l);
+        let mut first: Vec<TcpStream> =
+            (0..4).map(|_| TcpStream::connect(&addr).unwrap()).collect();
+        wait_for("the table full", || server.waiting() == 4);
+        // Newcomers within the grace are turned away; those who came first keep their slot.
+        let t0 = Instant::now();
+        let mut late = TcpStream::connect(&addr).unwrap();
+        time_to_close(&mut late, Duration::from_secs(2));
+        assert!(t0.elapsed() < Duration::from_millis(250));
+        assert_eq!(server.waiting(), 4);
+        // srun's retries reach past the grace: then the oldest goes and it gets in.
+        assert_eq!(StepdProcess::ping(&addr, SECRET).unwrap(), "n0");
+        assert!(
+            t0.elapsed() >= Duration::from_millis(250),
+            "{:?}",
+            t0.elapsed()
+        );
+        assert!(
+            t0.elapsed() < Duration::from_millis(1500),
+            "{:?}",
+            t0.elapsed()
+        );
+        time_to_close(&mut first[0], Duration::from_secs(1));
+        assert!(
+            log.text()
+                .contains("turned away: 4 connections are waiting to authenticate"),
+            "{}",
+            log.text()
+        );
+    }
+
+    #[test]
+    fn refusals_are_logged_at_most_once_per_interval() {
+        let (server, addr, log) = server(limits(5000, 8));
+        for _ in 0..30 {
+            let e = step_proto::connect(&addr, b"wrong").unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied);
+        }
+        let line = "step server n0: connection from 127.0.0.1:";
+        wait_for("the first refusal logged", || log.text().contains(line));
+        assert!(
+            log.text()
+                .ends_with(": refused: it does not know the job's secret\n"),
+            "{}",
+            log.text()
+        );
+        // What was held back is counted at the job's end.
+        server.kill_all();
+        assert_eq!(
+            log.text().lines().nth(1),
+            Some("step server n0: 29 more refused or dropped connections not logged"),
+            "{}",
+            log.text()
+        );
+    }
+
+    #[test]
+    fn after_authenticating_bigger_frames_are_fine() {
+        let (_server, addr, _log) = server(limits(5000, 8));
+        let (s, _) = step_proto::connect(&addr, SECRET).unwrap();
+        let mut r = BufReader::new(s.try_clone().unwrap());
+        let name = "x".repeat(64 << 10);
+        let ask = Control::AllocateStep {
+            name,
+            ntasks: 1,
+            nnodes: 1,
+            nodes: "n0".into(),
+            cpus: 1,
+        };
+        step_proto::write_control(&mut &s, &ask).unwrap();
+        assert_eq!(
+            step_proto::read_frame(&mut r).unwrap(),
+            Some(Frame::Control(Control::StepAllocated { step_id: 0 }))
+        );
+    }
+
+    #[test]
+    fn garbage_of_every_kind_leaves_the_server_serving() {
+        let (server, addr, _log) = server(limits(300, 16));
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for i in 0..200 {
+            let Ok(mut c) = TcpStream::connect(&addr) else {
+                continue;
+            };
+            let n = (next() % 300) as usize;
+            let mut bytes: Vec<u8> = (0..n).map(|_| next() as u8).collect();
+            // Some well-formed headers with a hostile or broken body.
+            if i % 3 == 0 && bytes.len() >= 5 {
+                bytes[0] = (i % 2) as u8;
+                bytes[1..5].copy_from_slice(&((n as u32).saturating_sub(5)).to_be_bytes());
+            }
+            let _ = c.write_all(&bytes);
+        }
+        assert_eq!(StepdProcess::ping(&addr, SECRET).unwrap(), "n0");
+        wait_for("every slot given back", || server.waiting() == 0);
     }
 }
