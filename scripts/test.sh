@@ -1,13 +1,42 @@
 #!/bin/bash
 # The whole test suite: formatting, lints, then unit, golden and end-to-end tests, real
 # workflow engines (dask-jobqueue, Parsl, Snakemake) driving the commands, and the
-# integration tests against a REAL Backend.AI (manager + Docker agent), which
-# ci/backendai/up.sh brings up on 127.0.0.1 (idempotent: about a second when it already
-# runs, about 20 s to restart it, 3-4 min on a fresh machine; needs root). It runs in the
-# background while formatting, lints and the engines' venv are prepared. Golden tests
-# print their score (`N/M identical`), hence --nocapture.
+# integration tests against a REAL Backend.AI (manager + Docker agent).
+#
+# It needs root and changes the machine: it installs the Debian packages the tests use
+# (below), starts dockerd and the Backend.AI 23.09 stack (ci/backendai/up.sh: about a second
+# when it already runs, 3-4 min on a fresh machine), and makes test users (baitest-*).
+# `ci/backendai/down.sh` stops the stack again. Golden tests print their score
+# (`N/M identical`), hence --nocapture. No test skips: one whose real component is missing
+# fails, naming it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "$(id -u)" != 0 ]; then
+    echo "scripts/test.sh: run it as root: it installs Debian packages, starts dockerd and a Backend.AI stack, and makes test users (ci/backendai/down.sh stops the stack)" >&2
+    exit 1
+fi
+# Man page lint, completion shells, packaging tools (rpm, a static busybox for the rpm
+# scriptlet check, musl for the static build), Python for the workflow engines, a real
+# Secret Service (GNOME Keyring on a private session bus) for `bai-slurm login`'s keyring,
+# MPICH (mpiexec inside a multi-node job, tests/multinode_steps.rs), and what the hostile
+# neighbour tests use (useradd, mount, pkill, setsid).
+want=(mandoc groff-base man-db zsh fish bash-completion rpm busybox-static musl-tools file
+      python3-venv gnome-keyring dbus-daemon mpich libmpich-dev passwd mount procps util-linux)
+missing=()
+for p in "${want[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "scripts/test.sh: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    if ! { apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null; }; then
+        echo "scripts/test.sh: could not install ${missing[*]} (apt-get install them, then run again)" >&2
+        exit 1
+    fi
+fi
+if ! rustup component add rustfmt clippy >/dev/null 2>&1 \
+    || ! rustup target add x86_64-unknown-linux-musl >/dev/null 2>&1; then
+    echo "scripts/test.sh: rustfmt, clippy and the x86_64-unknown-linux-musl target are needed (rustup component add rustfmt clippy; rustup target add x86_64-unknown-linux-musl)" >&2
+    exit 1
+fi
 ci/backendai/up.sh -q &
 stack=$!
 cargo fmt --check

@@ -426,7 +426,7 @@ fn mpich_ranks_run_on_both_nodes_by_mpiexec_and_by_srun() {
     };
     assert!(
         have("mpicc") && have("mpiexec"),
-        "MPICH is needed: apt-get install mpich libmpich-dev (.ci/run does)"
+        "MPICH is needed: apt-get install mpich libmpich-dev (scripts/test.sh does)"
     );
     let c = two_nodes();
     let hello = c.path("hello");
