@@ -23,7 +23,10 @@ fi
 want=(mandoc groff-base man-db zsh fish bash-completion rpm busybox-static musl-tools file
       python3-venv gnome-keyring dbus-daemon mpich libmpich-dev passwd mount procps util-linux)
 missing=()
-for p in "${want[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+# (a package removed but not purged still answers dpkg -s: ask for its status)
+for p in "${want[@]}"; do
+    dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "scripts/test.sh: installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
