@@ -20,6 +20,9 @@ pub mod squeue;
 pub mod srun;
 pub mod translate;
 
+#[cfg(test)]
+mod testkit;
+
 use crate::backend::Cluster;
 use crate::backend::local::LocalCluster;
 use crate::cli::Invocation;

@@ -432,23 +432,22 @@ fn encode_hostlist(inv: &mut Invocation, arg: &str, sorted: bool) -> Result<(), 
 /// `scontrol_print_job`: all jobs, or the job (and its array tasks) with an id.
 fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Option<&str>) {
     let quiet = st.quiet == 1;
-    let mut want: Option<(u32, Option<u32>)> = None;
+    // (job, array task, hetjob offset); job 0 loads every job, as Slurm's does.
+    let mut want: Option<(u32, Option<u32>, Option<i64>)> = None;
     if let Some(s) = id {
-        if !s
+        let parsed = (s
             .chars()
-            .all(|c| c.is_ascii_digit() || c == '_' || c == '+')
-        {
+            .all(|c| c.is_ascii_digit() || c == '_' || c == '+'))
+        .then(|| print_job_id(s))
+        .flatten();
+        let Some(w) = parsed else {
             st.exit_code = 1;
             if !quiet {
                 common::raw_err(inv, "scontrol_print_job error: Invalid job id specified");
             }
             return;
-        }
-        let (job, rest) = crate::format::text::strtol(s);
-        let task = s[rest..]
-            .strip_prefix('_')
-            .map(|t| crate::format::text::strtol(t).0 as u32);
-        want = Some((job as u32, task));
+        };
+        want = Some(w);
     }
     let jobs = match cluster.jobs() {
         Ok(j) => j,
@@ -461,8 +460,8 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
         }
     };
     let loaded: Vec<&JobRecord> = match want {
-        None => jobs.iter().collect(),
-        Some((id, _)) => {
+        None | Some((0, _, _)) => jobs.iter().collect(),
+        Some((id, _, _)) => {
             let found: Vec<&JobRecord> = jobs
                 .iter()
                 .filter(|j| j.job_id == id || (j.array.is_some() && j.array_job_id() == id))
@@ -495,7 +494,10 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
     let mut printed = 0;
     for job in loaded {
         let task = want.and_then(|w| w.1);
+        let het = want.and_then(|w| w.2);
         let shown = match (task, &job.array) {
+            // No job here is part of a heterogeneous job.
+            _ if het.is_some() => None,
             (None, _) => Some(job.clone()),
             (Some(t), Some(crate::model::ArrayPart::Task { task_id, .. })) if *task_id == t => {
                 Some(job.clone())
@@ -525,16 +527,17 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
     }
     if printed == 0 {
         match want {
-            Some((id, Some(t))) => {
+            Some((id, task, Some(h))) => {
+                st.exit_code = 1;
+                if !quiet {
+                    let task = task.map(|t| format!("_{t}")).unwrap_or_default();
+                    out(inv, format!("Job {id}{task}+{h} not found\n").as_bytes());
+                }
+            }
+            Some((id, Some(t), None)) => {
                 st.exit_code = 1;
                 if !quiet {
                     out(inv, format!("Job {id}_{t} not found\n").as_bytes());
-                }
-            }
-            Some((id, None)) => {
-                st.exit_code = 1;
-                if !quiet {
-                    out(inv, format!("Job {id} not found\n").as_bytes());
                 }
             }
             None => {
@@ -542,8 +545,31 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
                     out(inv, b"No jobs in the system\n");
                 }
             }
+            Some((id, None, None)) => {
+                st.exit_code = 1;
+                if !quiet {
+                    out(inv, format!("Job {id} not found\n").as_bytes());
+                }
+            }
         }
     }
+}
+
+/// `scontrol_print_job`'s reading of an id: `job[_task][+offset]`, each with `strtol`,
+/// the job kept in 32 bits as C's `uint32_t` keeps it.
+fn print_job_id(s: &str) -> Option<(u32, Option<u32>, Option<i64>)> {
+    use crate::format::text::strtol;
+    let (job, used) = strtol(s);
+    let mut rest = &s[used..];
+    let mut task = None;
+    if let Some(t) = rest.strip_prefix('_') {
+        let (v, u) = strtol(t);
+        task = Some(v as u32);
+        rest = &t[u..];
+    }
+    let het = rest.strip_prefix('+').map(|h| strtol(h).0);
+    // Whatever follows is not looked at.
+    Some((job as u32, task, het))
 }
 
 fn show_partitions(
