@@ -184,8 +184,9 @@ impl<W: Write> RawBytes<W> {
                     self.held.extend_from_slice(rest);
                     break;
                 }
-                if let Some(c) = std::str::from_utf8(&rest[..4])
-                    .ok()
+                if let Some(c) = rest
+                    .get(..4)
+                    .and_then(|r| std::str::from_utf8(r).ok())
                     .and_then(|s| s.chars().next())
                     && let Some(b) = raw_byte_of(c)
                 {
@@ -281,5 +282,10 @@ mod tests {
         }
         // A held start that never completes is printed as it was.
         assert_eq!(through(&[b"a\xf4\x8f"]), b"a\xf4\x8f");
+        // Bytes that are no character at all pass through, even at the end of a write.
+        for bytes in [&b"\xf4a"[..], b"\xf4\x8fa", b"\xf4\x8f\xbe\xff", b"x\xf4"] {
+            assert_eq!(through(&[bytes]), bytes);
+            assert_eq!(through(&[bytes, b"z"]), [bytes, b"z"].concat());
+        }
     }
 }
