@@ -126,20 +126,45 @@ fn print_version(inv: &mut Invocation, st: &State) {
     }
 }
 
-/// Without a command, scontrol reads commands from standard input.
+/// Without a command, scontrol reads commands from standard input, a line at a time (so
+/// that nothing past the line is taken from a terminal or a pipe). A line's bytes are kept
+/// as an argument's are ([`crate::cli::arg_string`]): one that is not UTF-8 is still a
+/// command, and its words print back as they were typed.
+///
+/// Slurm reads them with readline, which echoes a line that does not come from a terminal
+/// after its prompt (`scontrol: hold 12`).
 fn interactive(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State) {
-    use std::io::BufRead;
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    use std::io::IsTerminal;
+    let echo = !std::io::stdin().is_terminal();
     while !st.exit {
         out(inv, b"scontrol: ");
         let _ = inv.out.flush();
-        let Some(Ok(line)) = lines.next() else {
+        let Some(line) = read_line(inv.stdin) else {
             out(inv, b"\n");
             break;
         };
+        if echo {
+            out(inv, &line);
+            out(inv, b"\n");
+        }
+        let line = crate::cli::arg_string(std::os::unix::ffi::OsStringExt::from_vec(line));
         let words = split_command(&line);
         process(inv, cluster, st, &words);
+    }
+}
+
+/// One line of `input` without its newline; `None` at the end of input.
+fn read_line(input: &mut dyn std::io::Read) -> Option<Vec<u8>> {
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    loop {
+        match input.read(&mut byte) {
+            Ok(0) => return (!line.is_empty()).then_some(line),
+            Ok(_) if byte[0] == b'\n' => return Some(line),
+            Ok(_) => line.push(byte[0]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return (!line.is_empty()).then_some(line),
+        }
     }
 }
 

@@ -894,7 +894,7 @@ mod tests {
     // What the real Slurm 22.05.8 printed for each of these (recorded on this machine with
     // `SLURM_CONF=/etc/slurm-ref/slurm.conf scontrol ...`, no job with these ids).
 
-    use crate::commands::testkit::{Fake, pending, run, run_words, task};
+    use crate::commands::testkit::{Fake, pending, run, run_with_stdin, run_words, task};
 
     const SUSPEND_ERROR: &str = "slurm_suspend error: Invalid job id specified\n";
 
@@ -1227,5 +1227,38 @@ mod tests {
             assert!(p.out.starts_with(b"JobId=12 JobName=a"), "{id:?}");
             assert_eq!(p.rc, 0);
         }
+    }
+
+    #[test]
+    fn interactive_lines_that_are_not_utf8_are_commands_too() {
+        // `printf 'hold 日本語\nhold \xff\n\nversion\nexit\n' | scontrol` (22.05.8).
+        let stdin = ["hold 日本語\n".as_bytes(), b"hold \xff\n\nversion\nexit\n"].concat();
+        let p = run_with_stdin(&Fake::default(), &[b"scontrol"], &stdin);
+        assert_eq!(
+            p.out,
+            [
+                "scontrol: hold 日本語\n".as_bytes(),
+                b"scontrol: hold \xff\n",
+                b"scontrol: \n",
+                b"scontrol: version\nslurm-wlm 22.05.8\n",
+                b"scontrol: exit\n",
+            ]
+            .concat()
+        );
+        assert_eq!(
+            p.err,
+            [
+                "Invalid job id specified for job 日本語\n".as_bytes(),
+                SUSPEND_ERROR.as_bytes(),
+                b"Invalid job id specified for job \xff\n",
+                SUSPEND_ERROR.as_bytes(),
+            ]
+            .concat()
+        );
+        assert_eq!(p.rc, 1);
+        // The end of input without a newline, and without `exit`.
+        let p = run_with_stdin(&Fake::default(), &[b"scontrol"], b"hold 999999");
+        assert_eq!(p.out, b"scontrol: hold 999999\nscontrol: \n");
+        assert_eq!(p.rc, 1);
     }
 }

@@ -112,6 +112,11 @@ impl Printed {
 
 /// Runs `argv` (`argv[0]` the command; each word as raw bytes) as root against `cluster`.
 pub fn run(cluster: &Fake, argv: &[&[u8]]) -> Printed {
+    run_with_stdin(cluster, argv, b"")
+}
+
+/// [`run`] with `stdin` on standard input.
+pub fn run_with_stdin(cluster: &Fake, argv: &[&[u8]], stdin: &[u8]) -> Printed {
     let args: Vec<String> = argv[1..]
         .iter()
         .map(|a| arg_string(OsString::from_vec(a.to_vec())))
@@ -141,7 +146,7 @@ pub fn run(cluster: &Fake, argv: &[&[u8]]) -> Printed {
             now: NOW,
             user: root,
             cwd: "/".into(),
-            stdin: &mut std::io::empty(),
+            stdin: &mut { stdin },
             out: &mut out,
             err: &mut err,
             users: &users,
