@@ -75,3 +75,55 @@ pub fn comma_list(s: &str) -> Vec<String> {
         .map(String::from)
         .collect()
 }
+
+/// The first of the comma-separated ranges inside one hostlist bracket that Slurm's
+/// `_parse_single_range` refuses (it then logs "_parse_single_range: Invalid range:
+/// `<range>'"): a start read by `strtoul` with nothing after it but `-` and an end read
+/// the same way, no `x`, no second `-` right after the first, and start <= end.
+pub fn bad_hostlist_range(inner: &str) -> Option<&str> {
+    use crate::format::text::strtol;
+    let ok = |r: &str| -> bool {
+        if r.contains('x') {
+            return false;
+        }
+        let (lo_s, hi_s) = match r.split_once('-') {
+            Some((_, h)) if h.starts_with('-') => return false,
+            Some((l, h)) => (l, Some(h)),
+            None => (r, None),
+        };
+        let (lo, used) = strtol(lo_s);
+        if used == 0 || used != lo_s.len() || lo < 0 {
+            return false;
+        }
+        match hi_s {
+            None | Some("") => true,
+            Some(h) => {
+                let (hi, used) = strtol(h);
+                used != 0 && used == h.len() && hi >= lo
+            }
+        }
+    };
+    inner.split(',').find(|r| !ok(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hostlist_ranges_slurm_refuses() {
+        for (inner, bad) in [
+            ("", Some("")),
+            ("1-3", None),
+            ("1-3,5", None),
+            ("1-3:2", Some("1-3:2")),
+            ("3-1", Some("3-1")),
+            ("1,,2", Some("")),
+            ("1--2", Some("1--2")),
+            ("a", Some("a")),
+            ("1-", None),
+        ] {
+            assert_eq!(bad_hostlist_range(inner), bad, "{inner:?}");
+        }
+    }
+}

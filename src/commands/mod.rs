@@ -20,6 +20,9 @@ pub mod squeue;
 pub mod srun;
 pub mod translate;
 
+#[cfg(test)]
+mod testkit;
+
 use crate::backend::Cluster;
 use crate::backend::local::LocalCluster;
 use crate::cli::Invocation;
@@ -152,16 +155,14 @@ fn tool_usage(out: &mut dyn Write) {
 
 /// The process entry point: builds the Invocation from the real process and runs.
 pub fn main_with(argv: Vec<OsString>) -> i32 {
-    let argv: Vec<String> = argv
-        .into_iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
+    // Bytes that are not UTF-8 survive as characters that print back as those bytes.
+    let argv: Vec<String> = argv.into_iter().map(crate::cli::arg_string).collect();
     let argv0 = argv.first().cloned().unwrap_or_else(|| "bai-slurm".into());
     let rest: Vec<String> = argv.iter().skip(1).cloned().collect();
     // Unlocked handles: the launcher's threads (step servers) log to stderr too, and a lock
     // held for the whole command would block them forever.
-    let mut out = std::io::LineWriter::new(std::io::stdout());
-    let mut err = std::io::stderr();
+    let mut out = crate::cli::RawBytes::new(std::io::LineWriter::new(std::io::stdout()));
+    let mut err = crate::cli::RawBytes::new(std::io::stderr());
     let mut input = std::io::stdin();
     let Some((name, run, skip)) = resolve(&argv0, &rest) else {
         match rest.first().map(String::as_str) {

@@ -334,7 +334,11 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             o if o == c('j') => {
                 jobs_given = true;
                 for item in parse_char_list(&arg_s) {
-                    jobs.push(step_selector(inv, &item)?);
+                    let sel = step_selector(inv, &item)?;
+                    // Job 0 (`0`, `4294967296`) selects nothing and filters nothing.
+                    if sel.job_id != 0 {
+                        jobs.push(sel);
+                    }
                 }
             }
             o if o == c('k') || o == c('K') => {
@@ -641,6 +645,20 @@ fn step_selector(inv: &mut Invocation, item: &str) -> Result<Selected, Exit> {
             (j, Some(step))
         }
     };
+    // A hetjob offset must be a number; no job here is part of a hetjob, so it is read
+    // and dropped.
+    let job_part = match job_part.split_once('+') {
+        None => job_part,
+        Some((j, off)) => {
+            if !off.starts_with(|c: char| c.is_ascii_digit()) {
+                return Err(Exit(common::fatal(
+                    inv,
+                    &format!("Bad hetjob offset specified: {j}"),
+                )));
+            }
+            j
+        }
+    };
     let (id, task) = match job_part.split_once('_') {
         None => (job_part, None),
         Some((id, t)) => {
@@ -749,5 +767,77 @@ mod tests {
         );
         assert_eq!(condition(&["-L", "--local"]), None);
         assert_eq!(condition(&["a", "-L", "--local"]), Some(vec!["a".into()]));
+    }
+
+    // What the real Slurm 22.05.8's sacct printed for each.
+    use crate::commands::testkit::{Fake, pending, run};
+
+    #[test]
+    fn bad_job_ids_are_echoed_byte_for_byte() {
+        let fake = Fake::default();
+        for id in [
+            &b"\xff"[..],
+            b"\xff\xfe",
+            "日本".as_bytes(),
+            b"Job=999999_\xff",
+        ] {
+            let p = run(&fake, &[b"sacct", b"-j", id]);
+            let want = [&b"sacct: fatal: Bad job/step specified: "[..], id, b"\n"].concat();
+            assert_eq!((p.err, p.rc), (want, 1));
+        }
+        for id in ["999999_\u{ff}", "999999_日本"] {
+            let p = run(&fake, &[b"sacct", b"-j", id.as_bytes()]);
+            assert_eq!(
+                (p.err(), p.rc),
+                (
+                    "sacct: fatal: Bad job array element specified: 999999\n".into(),
+                    1
+                )
+            );
+        }
+        for id in ["999999+", "999999++1", "999999+[1-2]", "999999+-1"] {
+            let p = run(&fake, &[b"sacct", b"-j", id.as_bytes()]);
+            assert_eq!(
+                (p.err(), p.rc),
+                (
+                    "sacct: fatal: Bad hetjob offset specified: 999999\n".into(),
+                    1
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn job_zero_filters_nothing() {
+        let mut job = pending(7, "seven");
+        job.state = crate::model::JobState::Completed;
+        job.start_time = Some(super::super::testkit::NOW - 30);
+        job.end_time = Some(super::super::testkit::NOW - 10);
+        job.eligible_time = Some(super::super::testkit::NOW - 60);
+        let fake = Fake::with_jobs(vec![job]);
+        for id in ["", "0", "4294967296", "0_3", "0.batch"] {
+            let p = run(
+                &fake,
+                &[
+                    b"sacct",
+                    b"-X",
+                    b"-n",
+                    b"-o",
+                    b"jobid",
+                    b"-j",
+                    id.as_bytes(),
+                ],
+            );
+            assert_eq!(
+                (String::from_utf8_lossy(&p.out).trim(), p.rc),
+                ("7", 0),
+                "{id:?}"
+            );
+        }
+        let p = run(
+            &fake,
+            &[b"sacct", b"-X", b"-n", b"-o", b"jobid", b"-j", b"0,999999"],
+        );
+        assert_eq!((p.out, p.rc), (Vec::new(), 0));
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::backend::{BackendError, Cluster, SignalRequest, SlurmErrno};
 use crate::cli::Invocation;
-use crate::model::{ArrayPart, JobRecord, JobSelector, JobState, TaskSelector};
+use crate::model::{ArrayPart, JobRecord, JobSelector, JobState, StepId, TaskSelector};
 use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
 
 const HELP: &str = include_str!("text/scancel_help.txt");
@@ -149,21 +149,105 @@ fn from_env(inv: &mut Invocation<'_>, o: &mut Opts) -> Result<(), i32> {
     Ok(())
 }
 
-/// Splits `12,13_[1-3],14.0` style arguments into selectors (`_xlate_job_step_ids`).
+/// At most this many ids are read (`buf_size` in `_xlate_job_step_ids`).
+const MAX_IDS: usize = 0xffff;
+
+/// `_xlate_job_step_ids`: each argument is `job[_task|_*|_[tasks]|+offset][.step]`, read
+/// with `strtol` (a job that is not positive is refused; its low 32 bits are kept, as C's
+/// `uint32_t` keeps them); a `,` after an id starts the next one. A hetjob offset is read
+/// and dropped, as 22.05 does. Returns each id as Slurm prints it, with its selector.
 fn job_args(
     inv: &mut Invocation<'_>,
     operands: &[String],
 ) -> Result<Vec<(String, JobSelector)>, i32> {
+    use crate::format::text::strtol;
     let mut out = Vec::new();
-    for arg in operands {
-        for item in crate::model::hostlist::split_outside_brackets(arg) {
-            match JobSelector::parse(item) {
-                Some(sel) => out.push((item.to_string(), sel)),
-                None => {
-                    inv.error(&format!("Invalid job id {arg}"));
-                    return Err(1);
-                }
+    let mut queue: std::collections::VecDeque<String> = operands.iter().cloned().collect();
+    while let Some(arg) = queue.pop_front() {
+        if out.len() >= MAX_IDS {
+            break;
+        }
+        let invalid = |inv: &mut Invocation<'_>| {
+            inv.error(&format!("Invalid job id {arg}"));
+            Err(1)
+        };
+        let (job, used) = strtol(&arg);
+        if job <= 0 {
+            return invalid(inv);
+        }
+        let job_id = job as u32;
+        let mut rest = &arg[used..];
+        let mut tasks = TaskSelector::Whole;
+        let mut label = job_id.to_string();
+        if let Some(list) = rest.strip_prefix("_[") {
+            // A bracketed list of tasks must end the argument; no step goes with it.
+            let Some(close) = list.find(']').filter(|&c| c + 1 == list.len()) else {
+                return invalid(inv);
+            };
+            let inner = &list[..close];
+            if let Some(bad) = super::common::bad_hostlist_range(inner) {
+                inv.error(&format!("_parse_single_range: Invalid range: `{bad}'"));
+                return invalid(inv);
             }
+            let Some(ids) = crate::model::hostlist::expand(&format!("[{inner}]")) else {
+                return invalid(inv);
+            };
+            for t in ids {
+                if out.len() >= MAX_IDS {
+                    break;
+                }
+                let task = strtol(&t).0 as u32;
+                out.push((
+                    format!("{job_id}_{task}"),
+                    JobSelector {
+                        job_id,
+                        tasks: TaskSelector::Tasks(vec![task]),
+                        step: None,
+                    },
+                ));
+            }
+            continue;
+        } else if let Some(r) = rest.strip_prefix("_*") {
+            tasks = TaskSelector::AllTasks;
+            label = format!("{job_id}_*");
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix('_') {
+            let (t, u) = strtol(r);
+            if t < 0 {
+                return invalid(inv);
+            }
+            tasks = TaskSelector::Tasks(vec![t as u32]);
+            label = format!("{job_id}_{}", t as u32);
+            rest = &r[u..];
+        } else if let Some(r) = rest.strip_prefix('+') {
+            let (t, u) = strtol(r);
+            if t < 0 {
+                return invalid(inv);
+            }
+            rest = &r[u..];
+        }
+        let mut step = None;
+        if let Some(r) = rest.strip_prefix('.') {
+            let (n, u) = strtol(r);
+            if n < 0 {
+                return invalid(inv);
+            }
+            step = Some(StepId::Numbered(n as u32));
+            label = format!("{label}.{}", n as u32);
+            rest = &r[u..];
+        }
+        out.push((
+            label,
+            JobSelector {
+                job_id,
+                tasks,
+                step,
+            },
+        ));
+        if let Some(next) = rest.strip_prefix(',') {
+            queue.push_front(next.to_string());
+        } else if !rest.is_empty() {
+            return invalid(inv);
         }
     }
     Ok(out)
@@ -455,4 +539,119 @@ fn signal_filtered(
         rc = rc.max(signal_one(inv, cluster, &text, &sel, req, o.verbose));
     }
     rc
+}
+
+#[cfg(test)]
+mod tests {
+    // What the real Slurm 22.05.8's scancel printed for each (no job with these ids).
+    use crate::commands::testkit::{Fake, pending, run};
+    use crate::model::{JobSelector, TaskSelector};
+
+    fn check(fake: &Fake, id: &[u8], err: &[u8], rc: i32) {
+        let p = run(fake, &[b"scancel", id]);
+        assert_eq!(
+            (String::from_utf8_lossy(&p.err), p.rc),
+            (String::from_utf8_lossy(err), rc),
+            "{}",
+            String::from_utf8_lossy(id)
+        );
+        assert_eq!(p.err, err);
+    }
+
+    #[test]
+    fn invalid_ids_are_echoed_byte_for_byte() {
+        let fake = Fake::default();
+        for id in [
+            &b"\xff"[..],
+            b"999999\xff",
+            b"999999_\xff",
+            b"\xff\xfe",
+            b"Job=1_\xff",
+        ] {
+            let want = [&b"scancel: error: Invalid job id "[..], id, b"\n"].concat();
+            check(&fake, id, &want, 1);
+        }
+        for id in ["日本語", "1_日本", "", "999999.batch", "999999_1-3", "-x"] {
+            if id == "-x" {
+                continue;
+            }
+            let want = format!("scancel: error: Invalid job id {id}\n");
+            check(&fake, id.as_bytes(), want.as_bytes(), 1);
+        }
+    }
+
+    #[test]
+    fn ids_are_read_with_strtol_one_after_another() {
+        let fake = Fake::default();
+        // The piece after a comma is the next id.
+        check(
+            &fake,
+            "999998,日".as_bytes(),
+            "scancel: error: Invalid job id 日\n".as_bytes(),
+            1,
+        );
+        check(
+            &fake,
+            b"999999,,999998",
+            b"scancel: error: Invalid job id ,999998\n",
+            1,
+        );
+        check(&fake, b"999999,", b"scancel: error: Invalid job id \n", 1);
+        // Accepted (and, naming no job, silently done): a hetjob offset is dropped, an
+        // empty task is task 0, numbers keep their low 32 bits.
+        for id in [
+            "999999+1",
+            "+999999",
+            "999999+",
+            "999999++1",
+            "999999_",
+            "4294967296",
+            "4294967296_3",
+            &"9".repeat(300),
+            &format!("999999_{}", "7".repeat(300)),
+        ] {
+            check(&fake, id.as_bytes(), b"", 0);
+        }
+        check(
+            &fake,
+            b"999999_[1-3:2]",
+            b"scancel: error: _parse_single_range: Invalid range: `1-3:2'\nscancel: error: Invalid job id 999999_[1-3:2]\n",
+            1,
+        );
+        check(
+            &fake,
+            b"999999_[]",
+            b"scancel: error: _parse_single_range: Invalid range: `'\nscancel: error: Invalid job id 999999_[]\n",
+            1,
+        );
+    }
+
+    #[test]
+    fn cancels_what_the_ids_name() {
+        let fake = Fake::with_jobs(vec![pending(12, "a")]);
+        // A bracketed task list ends its argument.
+        let p = run(&fake, &[b"scancel", b"13_[1-2],14"]);
+        assert_eq!(
+            (p.err(), p.rc),
+            ("scancel: error: Invalid job id 13_[1-2],14\n".into(), 1)
+        );
+        assert!(fake.signalled.borrow().is_empty());
+        let p = run(&fake, &[b"scancel", b"12,13_[1-2]", b"14+1,15_*"]);
+        assert_eq!((p.err(), p.rc), (String::new(), 0));
+        let sel = |job_id, tasks| JobSelector {
+            job_id,
+            tasks,
+            step: None,
+        };
+        assert_eq!(
+            *fake.signalled.borrow(),
+            vec![
+                sel(12, TaskSelector::Whole),
+                sel(13, TaskSelector::Tasks(vec![1])),
+                sel(13, TaskSelector::Tasks(vec![2])),
+                sel(14, TaskSelector::Whole),
+                sel(15, TaskSelector::AllTasks),
+            ]
+        );
+    }
 }

@@ -126,20 +126,45 @@ fn print_version(inv: &mut Invocation, st: &State) {
     }
 }
 
-/// Without a command, scontrol reads commands from standard input.
+/// Without a command, scontrol reads commands from standard input, a line at a time (so
+/// that nothing past the line is taken from a terminal or a pipe). A line's bytes are kept
+/// as an argument's are ([`crate::cli::arg_string`]): one that is not UTF-8 is still a
+/// command, and its words print back as they were typed.
+///
+/// Slurm reads them with readline, which echoes a line that does not come from a terminal
+/// after its prompt (`scontrol: hold 12`).
 fn interactive(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State) {
-    use std::io::BufRead;
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    use std::io::IsTerminal;
+    let echo = !std::io::stdin().is_terminal();
     while !st.exit {
         out(inv, b"scontrol: ");
         let _ = inv.out.flush();
-        let Some(Ok(line)) = lines.next() else {
+        let Some(line) = read_line(inv.stdin) else {
             out(inv, b"\n");
             break;
         };
+        if echo {
+            out(inv, &line);
+            out(inv, b"\n");
+        }
+        let line = crate::cli::arg_string(std::os::unix::ffi::OsStringExt::from_vec(line));
         let words = split_command(&line);
         process(inv, cluster, st, &words);
+    }
+}
+
+/// One line of `input` without its newline; `None` at the end of input.
+fn read_line(input: &mut dyn std::io::Read) -> Option<Vec<u8>> {
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    loop {
+        match input.read(&mut byte) {
+            Ok(0) => return (!line.is_empty()).then_some(line),
+            Ok(_) if byte[0] == b'\n' => return Some(line),
+            Ok(_) => line.push(byte[0]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return (!line.is_empty()).then_some(line),
+        }
     }
 }
 
@@ -432,23 +457,22 @@ fn encode_hostlist(inv: &mut Invocation, arg: &str, sorted: bool) -> Result<(), 
 /// `scontrol_print_job`: all jobs, or the job (and its array tasks) with an id.
 fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Option<&str>) {
     let quiet = st.quiet == 1;
-    let mut want: Option<(u32, Option<u32>)> = None;
+    // (job, array task, hetjob offset); job 0 loads every job, as Slurm's does.
+    let mut want: Option<(u32, Option<u32>, Option<i64>)> = None;
     if let Some(s) = id {
-        if !s
+        let parsed = (s
             .chars()
-            .all(|c| c.is_ascii_digit() || c == '_' || c == '+')
-        {
+            .all(|c| c.is_ascii_digit() || c == '_' || c == '+'))
+        .then(|| print_job_id(s))
+        .flatten();
+        let Some(w) = parsed else {
             st.exit_code = 1;
             if !quiet {
                 common::raw_err(inv, "scontrol_print_job error: Invalid job id specified");
             }
             return;
-        }
-        let (job, rest) = crate::format::text::strtol(s);
-        let task = s[rest..]
-            .strip_prefix('_')
-            .map(|t| crate::format::text::strtol(t).0 as u32);
-        want = Some((job as u32, task));
+        };
+        want = Some(w);
     }
     let jobs = match cluster.jobs() {
         Ok(j) => j,
@@ -461,8 +485,8 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
         }
     };
     let loaded: Vec<&JobRecord> = match want {
-        None => jobs.iter().collect(),
-        Some((id, _)) => {
+        None | Some((0, _, _)) => jobs.iter().collect(),
+        Some((id, _, _)) => {
             let found: Vec<&JobRecord> = jobs
                 .iter()
                 .filter(|j| j.job_id == id || (j.array.is_some() && j.array_job_id() == id))
@@ -495,7 +519,10 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
     let mut printed = 0;
     for job in loaded {
         let task = want.and_then(|w| w.1);
+        let het = want.and_then(|w| w.2);
         let shown = match (task, &job.array) {
+            // No job here is part of a heterogeneous job.
+            _ if het.is_some() => None,
             (None, _) => Some(job.clone()),
             (Some(t), Some(crate::model::ArrayPart::Task { task_id, .. })) if *task_id == t => {
                 Some(job.clone())
@@ -525,16 +552,17 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
     }
     if printed == 0 {
         match want {
-            Some((id, Some(t))) => {
+            Some((id, task, Some(h))) => {
+                st.exit_code = 1;
+                if !quiet {
+                    let task = task.map(|t| format!("_{t}")).unwrap_or_default();
+                    out(inv, format!("Job {id}{task}+{h} not found\n").as_bytes());
+                }
+            }
+            Some((id, Some(t), None)) => {
                 st.exit_code = 1;
                 if !quiet {
                     out(inv, format!("Job {id}_{t} not found\n").as_bytes());
-                }
-            }
-            Some((id, None)) => {
-                st.exit_code = 1;
-                if !quiet {
-                    out(inv, format!("Job {id} not found\n").as_bytes());
                 }
             }
             None => {
@@ -542,8 +570,31 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
                     out(inv, b"No jobs in the system\n");
                 }
             }
+            Some((id, None, None)) => {
+                st.exit_code = 1;
+                if !quiet {
+                    out(inv, format!("Job {id} not found\n").as_bytes());
+                }
+            }
         }
     }
+}
+
+/// `scontrol_print_job`'s reading of an id: `job[_task][+offset]`, each with `strtol`,
+/// the job kept in 32 bits as C's `uint32_t` keeps it.
+fn print_job_id(s: &str) -> Option<(u32, Option<u32>, Option<i64>)> {
+    use crate::format::text::strtol;
+    let (job, used) = strtol(s);
+    let mut rest = &s[used..];
+    let mut task = None;
+    if let Some(t) = rest.strip_prefix('_') {
+        let (v, u) = strtol(t);
+        task = Some(v as u32);
+        rest = &t[u..];
+    }
+    let het = rest.strip_prefix('+').map(|h| strtol(h).0);
+    // Whatever follows is not looked at.
+    Some((job as u32, task, het))
 }
 
 fn show_partitions(

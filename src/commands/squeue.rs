@@ -415,8 +415,8 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
     Ok(())
 }
 
-/// `_build_job_list`: `id` or `id_task`, parsed with `strtol`; an id that is not positive
-/// is fatal.
+/// `_build_job_list`: `id` or `id_task`, parsed with `strtol` into an `int`; an id that is
+/// not positive is fatal.
 fn build_job_list(inv: &mut Invocation, s: &str) -> Result<Vec<JobIdSel>, Exit> {
     let mut list = Vec::new();
     for item in s.split(',').filter(|t| !t.is_empty()) {
@@ -426,12 +426,14 @@ fn build_job_list(inv: &mut Invocation, s: &str) -> Result<Vec<JobIdSel>, Exit> 
             .strip_prefix('_')
             .map(|t| strtol(t).0)
             .and_then(|t| u32::try_from(t).ok());
+        // Slurm keeps the number in an `int`: 2147483648 is negative, 2^32 + 1 is 1.
+        let id = id as i32;
         if id <= 0 {
             inv.error(&format!("Invalid job id: {item}"));
             return Err(Exit(1));
         }
         list.push(JobIdSel {
-            job_id: u32::try_from(id).unwrap_or(u32::MAX),
+            job_id: id as u32,
             task,
         });
     }
@@ -693,6 +695,61 @@ fn load_jobs(cluster: &dyn Cluster, p: &Params) -> Result<Vec<JobRecord>, Backen
             } else {
                 Ok(found)
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    // What the real Slurm 22.05.8's squeue printed for each.
+    use crate::commands::testkit::{Fake, pending, run};
+
+    #[test]
+    fn job_ids_are_kept_in_an_int() {
+        let fake = Fake::with_jobs(vec![pending(1, "a")]);
+        for id in [
+            "2147483648",
+            "4294967295",
+            "4294967296",
+            "6442450945",
+            &"9".repeat(300),
+        ] {
+            let p = run(&fake, &[b"squeue", b"-h", b"-j", id.as_bytes()]);
+            assert_eq!(
+                (p.err(), p.rc),
+                (format!("squeue: error: Invalid job id: {id}\n"), 1)
+            );
+        }
+        // 2^32 + 1 is job 1.
+        let p = run(
+            &fake,
+            &[b"squeue", b"-h", b"-o", b"%i", b"-j", b"4294967297"],
+        );
+        assert_eq!((p.out, p.rc), (b"1\n".to_vec(), 0));
+    }
+
+    #[test]
+    fn invalid_ids_are_echoed_byte_for_byte() {
+        let fake = Fake::default();
+        for id in [&b"\xff"[..], b"\xff\xfe", b"Job=999999_\xff"] {
+            let p = run(&fake, &[b"squeue", b"-j", id]);
+            let want = [&b"squeue: error: Invalid job id: "[..], id, b"\n"].concat();
+            assert_eq!((p.err, p.rc), (want, 1));
+        }
+        // A number first, then anything: that number (job 999999, which is not there).
+        for id in [
+            "999999日本".as_bytes(),
+            b"999999\xff",
+            "999999_日本".as_bytes(),
+        ] {
+            let p = run(&fake, &[b"squeue", b"-j", id]);
+            assert_eq!(
+                (p.err(), p.rc),
+                (
+                    "slurm_load_jobs error: Invalid job id specified\n".into(),
+                    1
+                )
+            );
         }
     }
 }

@@ -195,6 +195,26 @@ const MAX_PREFIX_CNT: u64 = 64 * 1024;
 /// a list naming more than this (`a[0-65535]b[0-65535]` names four billion) is refused
 /// here rather than listed for minutes.
 const MAX_HOSTS: u64 = 1 << 20;
+/// Most bytes of names (and of the prefixes that make them) [`expand`] writes: a long name
+/// with many brackets (`n[1-9]-n[1-9]-...`, thousands of them) would otherwise copy itself
+/// for every prefix level and every host it names, gigabytes before [`MAX_HOSTS`] is near.
+const MAX_BYTES: u64 = 1 << 26;
+/// Most brackets before the last one in a name: each is one level of recursion.
+const MAX_LEVELS: usize = 64;
+
+/// What [`expand`] may still make: hosts (and prefixes), and bytes of their names.
+struct Budget {
+    hosts: u64,
+    bytes: u64,
+}
+
+impl Budget {
+    fn spend(&mut self, hosts: u64, bytes: u64) -> Result<(), Stop> {
+        self.hosts = self.hosts.checked_sub(hosts).ok_or(Stop::TooMany)?;
+        self.bytes = self.bytes.checked_sub(bytes).ok_or(Stop::TooMany)?;
+        Ok(())
+    }
+}
 
 /// One parsed range of a bracket: `lo-hi`, printed `width` digits wide.
 #[derive(Debug, Clone, Copy)]
@@ -216,7 +236,7 @@ enum Entry {
 enum Stop {
     /// Malformed (Slurm's `hostlist_create` fails).
     Invalid,
-    /// More than [`MAX_HOSTS`] hosts or prefixes.
+    /// More than [`MAX_HOSTS`] hosts or prefixes, or [`MAX_BYTES`] of their names.
     TooMany,
 }
 
@@ -231,12 +251,16 @@ enum Stop {
 /// without a `[` is part of a name, and a bad bracket early in a name only drops the
 /// hosts it would have named.
 ///
-/// Difference: a list naming more than 2^20 hosts (`MAX_HOSTS`) is refused; Slurm would
-/// hold it as ranges.
+/// Difference: a list naming more than 2^20 hosts (`MAX_HOSTS`), or 64 MiB of host names
+/// (`MAX_BYTES`), or a name with more than 64 brackets before its last (`MAX_LEVELS`), is
+/// refused; Slurm would hold it as ranges.
 pub fn expand(list: &str) -> Option<Vec<String>> {
     let list = &list[..list.find('\0').unwrap_or(list.len())];
     let mut entries: Vec<Entry> = Vec::new();
-    let mut budget = MAX_HOSTS;
+    let mut budget = Budget {
+        hosts: MAX_HOSTS,
+        bytes: MAX_BYTES,
+    };
     let mut pos = 0;
     while let Some((start, end)) = next_token(list.as_bytes(), &mut pos) {
         let tok = &list[start..end];
@@ -259,7 +283,7 @@ pub fn expand(list: &str) -> Option<Vec<String>> {
             return None;
         }
         let ranges = range_list(&inner[..close]).ok()?;
-        push_range_list(prefix, &ranges, &mut entries, &mut budget).ok()?;
+        push_range_list(prefix, &ranges, &mut entries, &mut budget, 0).ok()?;
     }
     let count: u64 = entries
         .iter()
@@ -268,7 +292,17 @@ pub fn expand(list: &str) -> Option<Vec<String>> {
             Entry::Range(_, r) => r.hi - r.lo + 1,
         })
         .sum();
-    if count > MAX_HOSTS {
+    let bytes: u64 = entries
+        .iter()
+        .map(|e| match e {
+            Entry::Host(name) => name.len() as u64,
+            Entry::Range(prefix, r) => {
+                let digits = r.hi.checked_ilog10().unwrap_or(0) as u64 + 1;
+                (r.hi - r.lo + 1) * (prefix.len() as u64 + digits.max(r.width as u64))
+            }
+        })
+        .sum();
+    if count > MAX_HOSTS || bytes > MAX_BYTES {
         return None;
     }
     let mut hosts = Vec::with_capacity(count as usize);
@@ -285,14 +319,9 @@ pub fn expand(list: &str) -> Option<Vec<String>> {
     Some(hosts)
 }
 
-fn push_host(entries: &mut Vec<Entry>, name: &str, budget: &mut u64) -> Result<(), Stop> {
-    spend(budget, 1)?;
+fn push_host(entries: &mut Vec<Entry>, name: &str, budget: &mut Budget) -> Result<(), Stop> {
+    budget.spend(1, name.len() as u64)?;
     entries.push(Entry::Host(name.to_string()));
-    Ok(())
-}
-
-fn spend(budget: &mut u64, n: u64) -> Result<(), Stop> {
-    *budget = budget.checked_sub(n).ok_or(Stop::TooMany)?;
     Ok(())
 }
 
@@ -392,21 +421,26 @@ fn single_range(s: &[u8]) -> Option<Range> {
 /// `_push_range_list`: the ranges of `prefix` followed by `ranges`, where a
 /// bracket in the prefix multiplies it. A bad bracket further left only drops the hosts
 /// it would have named, as in Slurm (which ignores the error of its recursive call).
-/// Every prefix and range spends one of `budget`.
+/// Every prefix and range spends from `budget`; `depth` counts the brackets left of here.
 fn push_range_list(
     prefix: &str,
     ranges: &[Range],
     out: &mut Vec<Entry>,
-    budget: &mut u64,
+    budget: &mut Budget,
+    depth: usize,
 ) -> Result<(), Stop> {
     let bracket = prefix
         .rfind('[')
         .and_then(|p| prefix[p..].rfind(']').map(|q| (p, p + q)));
     let Some((open, close)) = bracket else {
-        spend(budget, ranges.len() as u64)?;
+        let n = ranges.len() as u64;
+        budget.spend(n, n * prefix.len() as u64)?;
         out.extend(ranges.iter().map(|r| Entry::Range(prefix.to_string(), *r)));
         return Ok(());
     };
+    if depth >= MAX_LEVELS {
+        return Err(Stop::TooMany);
+    }
     let (before, after) = (&prefix[..open], &prefix[close + 1..]);
     let recurse = before.contains('[');
     let levels = range_list(&prefix[open + 1..close])?;
@@ -417,15 +451,16 @@ fn push_range_list(
             return Err(Stop::Invalid);
         }
         for j in level.lo..=level.hi {
-            spend(budget, 1)?;
+            budget.spend(1, prefix.len() as u64 + 20)?;
             let p = format!("{before}{j:0w$}{after}", w = level.width);
             if recurse {
-                match push_range_list(&p, ranges, out, budget) {
+                match push_range_list(&p, ranges, out, budget, depth + 1) {
                     Err(Stop::TooMany) => return Err(Stop::TooMany),
                     Ok(()) | Err(Stop::Invalid) => {}
                 }
             } else {
-                spend(budget, ranges.len() as u64)?;
+                let n = ranges.len() as u64;
+                budget.spend(n, n * p.len() as u64)?;
                 out.extend(ranges.iter().map(|r| Entry::Range(p.clone(), *r)));
             }
         }
@@ -543,6 +578,28 @@ mod tests {
         assert!(expand("a[0-9999]b[0-9999]").is_none());
         assert!(expand("a[0-65535]b[0-65535]c[0-65535]d[1]").is_none());
         assert!(expand("x[0-18446744073709551615]").is_none());
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    /// Found by tests/fuzz_commands.rs: `squeue -w` with `node[31-46]-wnode[31-46]-w...`
+    /// (100 kB, thousands of brackets) copied the whole name at every prefix level and
+    /// for every host, and ran out of memory (2 GiB) in 5 s; 5000 brackets overflowed the
+    /// stack. Names are now budgeted in bytes too, and brackets in levels.
+    #[test]
+    fn long_names_with_many_brackets_are_refused_at_once() {
+        let started = std::time::Instant::now();
+        let long = format!("node[31-46]{}", "-wnode[31-46]".repeat(8000));
+        assert!(expand(&long).is_none());
+        let brackets = format!("{}x[1-2]", "[1]".repeat(5000));
+        assert!(expand(&brackets).is_none());
+        // A few brackets in a long name are still fine.
+        let name = format!("{}[1-2]-n[1-3]", "a".repeat(10_000));
+        assert_eq!(expand(&name).map(|h| h.len()), Some(6));
+        assert_eq!(
+            expand(&format!("{}n[1-2]", "[1]".repeat(64))).map(|h| h.len()),
+            Some(2)
+        );
+        assert!(expand(&format!("{}n[1-2]", "[1]".repeat(65))).is_none());
         assert!(started.elapsed() < std::time::Duration::from_secs(5));
     }
 

@@ -1,8 +1,13 @@
-//! The deterministic input generator both fuzzers draw from (tests/fuzz_formats.rs,
-//! tests/fuzz_options.rs): a seeded xorshift, numbers at every limit, random edits, and
-//! the time grammar `parse_time` reads (sacct -S/-E, --begin, --deadline).
+//! The deterministic input generator the fuzzers draw from (tests/fuzz_formats.rs,
+//! tests/fuzz_options.rs, tests/fuzz_commands.rs): a seeded xorshift, numbers at every
+//! limit, random edits, and the time grammar `parse_time` reads (sacct -S/-E, --begin,
+//! --deadline); option values and command lines in [`options`], format strings in
+//! [`formats`].
 // Each fuzzer uses a different part of it.
 #![allow(dead_code)]
+
+pub mod formats;
+pub mod options;
 
 /// xorshift64: small, fast and the same on every machine.
 pub struct Rng {
