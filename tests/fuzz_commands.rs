@@ -36,7 +36,7 @@
 
 mod fuzzgen;
 
-use bai_slurm::backend::local::control::runner_address;
+use bai_slurm::backend::local::control::Listener;
 use bai_slurm::options::getopt::{HasArg, LongOpt};
 use bai_slurm::options::table::{self, Opt};
 use bai_slurm::options::{salloc as salloc_opts, srun as srun_opts};
@@ -53,7 +53,6 @@ use std::collections::BTreeMap;
 use std::ffi::{CString, OsString};
 use std::os::fd::RawFd;
 use std::os::unix::ffi::OsStringExt;
-use std::os::unix::net::UnixDatagram;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -969,7 +968,7 @@ struct Slot {
     /// Bound to the address the local backend kicks its runner at (a datagram per
     /// submission, hold, cancel, or look at unfinished jobs): with it there, no run
     /// starts a runner at all (one exec of this binary saved per run). Never answered.
-    runner: Option<UnixDatagram>,
+    runner: Option<Listener>,
 }
 
 impl Slot {
@@ -987,10 +986,6 @@ impl Slot {
             std::fs::create_dir_all(d).unwrap();
         }
         slot.make_state();
-        slot.runner = runner_address(&slot.state)
-            .and_then(|addr| UnixDatagram::bind_addr(&addr))
-            .and_then(|sock| sock.set_nonblocking(true).map(|()| sock))
-            .ok();
         std::fs::write(
             slot.work.join("job.sh"),
             "#!/bin/sh\n#SBATCH -J fuzzjob\n#SBATCH --time=5\necho never\n",
@@ -1002,28 +997,31 @@ impl Slot {
     }
 
     /// The state directory, private as the local backend makes it.
-    fn make_state(&self) {
+    /// The state directory, private as the local backend makes it, with the runner's
+    /// socket bound in it (by this process, which never answers).
+    fn make_state(&mut self) {
         use std::os::unix::fs::DirBuilderExt;
         std::fs::DirBuilder::new()
             .mode(0o700)
             .recursive(true)
             .create(&self.state)
             .unwrap();
+        self.runner = Listener::bind(&self.state, nix::unistd::getuid().as_raw()).ok();
     }
 
     /// Wipes the slot's jobs (every [`SLOT_RESET`] runs).
     fn reset(&mut self) {
+        self.runner = None;
         let _ = std::fs::remove_dir_all(&self.state);
         let _ = std::fs::remove_dir_all(self.home.join(".config"));
         self.make_state();
         self.runs = 0;
     }
 
-    /// Reads the kicks waiting at the runner's address, so that senders never block.
-    fn drain(&self) {
-        if let Some(sock) = &self.runner {
-            let mut buf = [0u8; 16];
-            while sock.recv(&mut buf).is_ok() {}
+    /// Reads the kicks waiting at the runner's socket.
+    fn drain(&mut self) {
+        if let Some(l) = &mut self.runner {
+            l.drain();
         }
     }
 }
@@ -1520,7 +1518,7 @@ fn main() {
         }
         if now.duration_since(drained) > Duration::from_millis(5) {
             drained = now;
-            for s in &slots {
+            for s in &mut slots {
                 s.drain();
             }
         }

@@ -35,12 +35,17 @@ fn with_socket_path<T>(
     )))
 }
 
-/// Wakes the runner; false when no runner is listening.
+/// Wakes the runner; false when no runner is listening. Never blocks: a runner whose
+/// queue of kicks is full has plenty of them to wake it.
 pub fn kick(state_dir: &Path) -> bool {
     let Ok(sock) = UnixDatagram::unbound() else {
         return false;
     };
-    with_socket_path(state_dir, |p| sock.send_to(b"k", p)).is_ok()
+    let _ = sock.set_nonblocking(true);
+    match with_socket_path(state_dir, |p| sock.send_to(b"k", p)) {
+        Ok(_) => true,
+        Err(e) => e.kind() == std::io::ErrorKind::WouldBlock,
+    }
 }
 
 /// The runner's end of the socket: bound in the state directory, readable only by the
@@ -88,6 +93,16 @@ impl Listener {
             }
         }
         woken
+    }
+
+    /// Takes every kick queued, without waiting.
+    pub fn drain(&mut self) {
+        let _ = self.sock.set_nonblocking(true);
+        for _ in 0..10_000 {
+            if self.receive_one().is_none() {
+                break;
+            }
+        }
     }
 
     fn receive(&mut self) -> bool {
