@@ -1601,7 +1601,9 @@ fn main() {
     for f in failures.iter().take(20) {
         let text = String::from_utf8_lossy(&f.stderr);
         let shown: String = if text.len() > 4000 {
-            format!("{}...", &text[..text.floor_char_boundary(4000)])
+            // (str::floor_char_boundary is newer than rust-version.)
+            let cut = (0..=4000).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            format!("{}...", &text[..cut])
         } else {
             text.into_owned()
         };
