@@ -7,7 +7,10 @@
 //! command lines).
 //!
 //! Each run is its own process, so a panic shows as exit status 101 (or an abort) and a
-//! hang as a process that outlives its deadline. This binary is a fork server
+//! hang as a process that outlives its deadline: FUZZ_COMMANDS_DEADLINE seconds of CPU
+//! (default 5) since it last wrote to stdout, or twelve times that in all without a
+//! write, so that a long run on a busy machine, or one writing the gigabytes a huge
+//! format asks for, is not taken for one. This binary is a fork server
 //! (`harness = false`): for each run it forks a child that takes a private stdin (a memfd
 //! holding the generated input), stdout on /dev/null, stderr in a memfd, a cleared
 //! environment with the local backend's directories pointing into its slot (a private
@@ -1136,15 +1139,37 @@ struct Running {
     stdout: RawFd,
     /// Bytes it has written to stdout.
     written: u64,
-    /// When it last wrote to stdout: a run that keeps writing is not hung.
+    /// When it last wrote to stdout, and its CPU time then: a run that keeps writing is
+    /// not hung.
     progress: Instant,
+    progress_cpu: Duration,
     checked: Instant,
     /// Ended by us: it waited for an allocation.
     waiting: bool,
-    /// Ended by us: it outlived its deadline.
-    hung: bool,
+    /// Ended by us: it outlived its deadline (why).
+    hung: Option<String>,
     /// Ended by us: still writing after [`WRITING_LIMIT`].
     writing: bool,
+}
+
+/// The CPU time a process has used (utime + stime of /proc/<pid>/stat).
+fn cpu_time(pid: libc::pid_t) -> Duration {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return Duration::ZERO;
+    };
+    // Fields after the command name, which may hold spaces: state is the first, utime the
+    // twelfth, stime the thirteenth.
+    let Some(rest) = stat.rfind(')').map(|i| &stat[i + 2..]) else {
+        return Duration::ZERO;
+    };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = [11, 12]
+        .iter()
+        .filter_map(|&i| fields.get(i)?.parse::<u64>().ok())
+        .sum();
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Duration::from_millis(ticks * 1000 / hz)
 }
 
 /// Reads what is in a run's stdout pipe, without waiting; true when something came.
@@ -1390,9 +1415,10 @@ fn main() {
                 stdout: pipe[0],
                 written: 0,
                 progress: now,
+                progress_cpu: Duration::ZERO,
                 checked: now,
                 waiting: false,
-                hung: false,
+                hung: None,
                 writing: false,
             });
             next += 1;
@@ -1450,8 +1476,8 @@ fn main() {
             } else if run.writing {
                 writers.push((run.index, run.case.cmd, run.written));
                 None
-            } else if run.hung {
-                Some(format!("HANG (still running after {deadline:?}, killed)"))
+            } else if let Some(why) = run.hung {
+                Some(format!("HANG ({why}, killed)"))
             } else if libc::WIFSIGNALED(status) {
                 let sig = libc::WTERMSIG(status);
                 Some(match sig {
@@ -1487,12 +1513,14 @@ fn main() {
                 });
             }
         }
-        // Runs that wait for an allocation end now; runs that made no progress (wrote
-        // nothing) for the deadline hang.
+        // Runs that wait for an allocation end now. A run hangs when, since it last
+        // wrote to stdout, it has used the deadline in CPU time (a busy loop), or twelve
+        // times the deadline has passed (blocked for good). CPU time, so that a slow run
+        // on a busy machine is not taken for a hang.
         let now = Instant::now();
         for run in running
             .iter_mut()
-            .filter(|r| !r.waiting && !r.hung && !r.writing)
+            .filter(|r| !r.waiting && r.hung.is_none() && !r.writing)
         {
             if matches!(run.case.cmd, "srun" | "salloc")
                 && now.duration_since(run.checked) > Duration::from_millis(50)
@@ -1506,8 +1534,18 @@ fn main() {
                     continue;
                 }
             }
-            if now.duration_since(run.progress) > deadline {
-                run.hung = true;
+            let idle = now.duration_since(run.progress);
+            let busy = if idle > deadline / 4 {
+                cpu_time(run.pid).saturating_sub(run.progress_cpu)
+            } else {
+                Duration::ZERO
+            };
+            if busy > deadline || idle > deadline * 12 {
+                run.hung = Some(format!(
+                    "{:.1} s of CPU and {:.1} s since it last wrote to stdout",
+                    busy.as_secs_f64(),
+                    idle.as_secs_f64()
+                ));
                 // SAFETY: signalling the run's own group.
                 unsafe { libc::kill(-run.pid, libc::SIGKILL) };
             } else if now.duration_since(run.started) > WRITING_LIMIT {
@@ -1545,6 +1583,9 @@ fn main() {
         for run in running.iter_mut() {
             if drain_stdout(run) {
                 run.progress = now;
+                if now.duration_since(run.started) > deadline / 4 {
+                    run.progress_cpu = cpu_time(run.pid);
+                }
             }
         }
         if last_report.elapsed() > Duration::from_secs(60) {
