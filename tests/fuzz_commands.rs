@@ -1643,7 +1643,10 @@ fn main() {
         let text = String::from_utf8_lossy(&f.stderr);
         let shown: String = if text.len() > 4000 {
             // (str::floor_char_boundary is newer than rust-version.)
-            let cut = (0..=4000).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            let cut = (0..=4000)
+                .rev()
+                .find(|&i| text.is_char_boundary(i))
+                .unwrap_or(0);
             format!("{}...", &text[..cut])
         } else {
             text.into_owned()
