@@ -79,20 +79,13 @@ impl Listener {
         })
     }
 
-    /// Waits up to `timeout` for a kick from the user (or root); then takes every kick
-    /// already queued, since one pass answers them all. True when one came.
-    pub fn wait(&mut self, timeout: Duration) -> bool {
+    /// Waits up to `timeout` for a kick; then takes every kick already queued, since one
+    /// pass answers them all.
+    pub fn wait(&mut self, timeout: Duration) {
         let _ = self.sock.set_nonblocking(false);
         let _ = self.sock.set_read_timeout(Some(timeout));
-        let mut woken = self.receive();
-        let _ = self.sock.set_nonblocking(true);
-        for _ in 0..10_000 {
-            match self.receive_one() {
-                Some(ours) => woken |= ours,
-                None => break,
-            }
-        }
-        woken
+        let _ = self.receive_one();
+        self.drain();
     }
 
     /// Takes every kick queued, without waiting.
@@ -103,10 +96,6 @@ impl Listener {
                 break;
             }
         }
-    }
-
-    fn receive(&mut self) -> bool {
-        self.receive_one().unwrap_or(false)
     }
 
     /// One datagram: Some(true) from the user or root, Some(false) from anybody else,

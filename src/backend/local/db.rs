@@ -346,19 +346,6 @@ impl Db {
         Ok(())
     }
 
-    /// The file this database lives in.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// What reads since the last call had to skip ("job N: why"), each once.
-    pub fn take_skipped(&self) -> Vec<String> {
-        let mut v = std::mem::take(&mut *self.skipped.borrow_mut());
-        v.sort();
-        v.dedup();
-        v
-    }
-
     /// Runs `f` in a write transaction taken up front, so concurrent writers queue instead
     /// of failing half-way.
     pub fn write<T>(&mut self, f: impl FnOnce(&Tx<'_>) -> DbResult<T>) -> DbResult<T> {

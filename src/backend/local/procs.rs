@@ -52,9 +52,13 @@ pub fn all() -> Vec<Proc> {
 }
 
 /// The kernel's start time of a live process, used to tell a live launcher from an
-/// unrelated process that reused its pid. None for a zombie: it has ended.
+/// unrelated process that reused its pid. None for a zombie: it has ended. (Reads only
+/// the stat file: the runner asks this of every running job on every pass.)
 pub fn start_time(pid: i32) -> Option<u64> {
-    process(pid).filter(|p| !p.zombie).map(|p| p.start)
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    parse_stat(pid, &stat, 0)
+        .filter(|p| !p.zombie)
+        .map(|p| p.start)
 }
 
 /// Whether `pid` is still the process that had `start` as its start time.
@@ -102,12 +106,12 @@ pub fn become_subreaper() {
     }
 }
 
-/// Collects the exit status of adopted children that have ended (not those in `mine`,
-/// whose owners wait for them).
-pub fn reap_adopted(me: i32, mine: &[i32]) {
+/// Collects the exit status of adopted children that have ended, among `procs` (not
+/// those in `mine`, whose owners wait for them).
+pub fn reap_adopted(procs: &[Proc], me: i32, mine: &[i32]) {
     use nix::sys::wait::{WaitPidFlag, waitpid};
-    for p in all()
-        .into_iter()
+    for p in procs
+        .iter()
         .filter(|p| p.ppid == me && p.zombie && !mine.contains(&p.pid))
     {
         let _ = waitpid(Pid::from_raw(p.pid), Some(WaitPidFlag::WNOHANG));

@@ -143,13 +143,15 @@ pub fn run(cluster: &LocalCluster) -> i32 {
 }
 
 /// Kills what a dead launcher left behind: our adopted children that are not launchers.
+/// One look at the process table: orphans killed now are reaped at the next look.
 fn kill_orphans(me: i32, launchers: &[i32], uid: u32) {
-    let orphans: Vec<procs::Proc> = procs::all()
-        .into_iter()
-        .filter(|p| p.ppid == me && !p.zombie && !launchers.contains(&p.pid))
-        .collect();
+    let table = procs::all();
+    procs::reap_adopted(&table, me, launchers);
+    let orphans = table
+        .iter()
+        .filter(|p| p.ppid == me && !p.zombie && !launchers.contains(&p.pid));
     let my_session = nix::unistd::getsid(None).map_or(-1, |s| s.as_raw());
-    for p in &orphans {
+    for p in orphans {
         // Its own descendants go with it: they are in its session, or come to us next.
         if p.session != my_session {
             procs::kill_leftovers(p.session, p.start, None, uid, me);
@@ -159,7 +161,6 @@ fn kill_orphans(me: i32, launchers: &[i32], uid: u32) {
             nix::sys::signal::Signal::SIGKILL,
         );
     }
-    procs::reap_adopted(me, launchers);
 }
 
 /// Removes the directories of jobs that ended more than MinJobAge ago and the scripts

@@ -65,6 +65,11 @@ pub fn classify(e: &rusqlite::Error) -> Option<FileProblem> {
     })
 }
 
+/// What an SQLite error means for the file, or the error itself when it is about none.
+fn problem(e: &rusqlite::Error) -> FileProblem {
+    classify(e).unwrap_or_else(|| FileProblem::Cannot(e.to_string()))
+}
+
 fn busy(e: &rusqlite::Error) -> bool {
     matches!(e, rusqlite::Error::SqliteFailure(f, _)
         if matches!(f.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked))
@@ -91,7 +96,7 @@ pub fn open(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
-    .map_err(|e| classify(&e).unwrap_or_else(|| FileProblem::Cannot(e.to_string())))?;
+    .map_err(|e| problem(&e))?;
     conn.busy_timeout(Duration::from_secs(30))
         .map_err(|e| FileProblem::Cannot(e.to_string()))?;
     check_identity(&conn)?;
@@ -121,14 +126,15 @@ fn create(
         tx.commit()?;
         conn.close().map_err(|(_, e)| e)
     })();
-    let linked = built
-        .map_err(|e| classify(&e).unwrap_or_else(|| FileProblem::Cannot(e.to_string())))
-        .and_then(|()| match std::fs::hard_link(&tmp, path) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-            Err(e) if e.raw_os_error() == Some(libc::ENOSPC) => Err(FileProblem::Full),
-            Err(e) => Err(FileProblem::Cannot(e.to_string())),
-        });
+    let linked =
+        built
+            .map_err(|e| problem(&e))
+            .and_then(|()| match std::fs::hard_link(&tmp, path) {
+                Ok(()) => Ok(()),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+                Err(e) if e.raw_os_error() == Some(libc::ENOSPC) => Err(FileProblem::Full),
+                Err(e) => Err(FileProblem::Cannot(e.to_string())),
+            });
     for side in ["", "-wal", "-shm", "-journal"] {
         let _ = std::fs::remove_file(format!("{}{side}", tmp.display()));
     }
@@ -140,7 +146,7 @@ fn create(
 fn check_identity(conn: &Connection) -> Result<(), FileProblem> {
     let read = |pragma: &str| -> Result<i64, FileProblem> {
         conn.pragma_query_value(None, pragma, |r| r.get(0))
-            .map_err(|e| classify(&e).unwrap_or_else(|| FileProblem::Cannot(e.to_string())))
+            .map_err(|e| problem(&e))
     };
     let id = read("application_id")?;
     if id == i64::from(APPLICATION_ID) {
@@ -153,7 +159,7 @@ fn check_identity(conn: &Connection) -> Result<(), FileProblem> {
             |r| r.get::<_, i64>(0),
         )
         .map(|n| n == 3)
-        .map_err(|e| classify(&e).unwrap_or_else(|| FileProblem::Cannot(e.to_string())))?;
+        .map_err(|e| problem(&e))?;
     if id == 0 && read("user_version")? >= 1 && has_jobs {
         // Ours from before application ids: mark it (best effort; read-only users can read).
         let _ = conn.pragma_update(None, "application_id", APPLICATION_ID);
