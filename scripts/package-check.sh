@@ -103,13 +103,13 @@ echo "scancel <TAB>: $got"
 BAI_SLURM_STATE_DIR=$state "$R/usr/bin/scancel" "$id"
 
 step "deb: zsh and fish completion"
-if command -v zsh >/dev/null; then
-    R=$R zsh -fc 'fpath=($R/usr/share/zsh/vendor-completions $fpath); autoload -U compinit; compinit -u -d /tmp/zcd.$$; print "zsh: sbatch -> $_comps[sbatch], scancel -> $_comps[scancel]"'
-    rm -f /tmp/zcd.$$
-fi
-if command -v fish >/dev/null; then
-    echo "fish: $(R=$R fish -c 'set -p fish_complete_path $R/usr/share/fish/vendor_completions.d; complete -C "sbatch --parsa"' | head -1)"
-fi
+command -v zsh >/dev/null || fail "zsh is not installed (the README's test command installs it)"
+command -v fish >/dev/null || fail "fish is not installed (the README's test command installs it)"
+R=$R zsh -fc 'fpath=($R/usr/share/zsh/vendor-completions $fpath); autoload -U compinit; compinit -u -d /tmp/zcd.$$; print "zsh: sbatch -> $_comps[sbatch], scancel -> $_comps[scancel]"'
+rm -f /tmp/zcd.$$
+fish_out=$(R=$R fish -c 'set -p fish_complete_path $R/usr/share/fish/vendor_completions.d; complete -C "sbatch --parsa"')
+grep -q -- "--parsable" <<<"$fish_out" || fail "fish does not complete sbatch --parsa"
+echo "fish: ${fish_out%%$'\n'*}"
 
 step "deb: static build for containers"
 static=$R/usr/lib/bai-slurm/bai-slurm-static
@@ -152,13 +152,17 @@ echo "-- conflicts:"; rpm -qp --conflicts "$rpmf"
 echo "-- config files:"; rpm -qp --configfiles "$rpmf"
 echo "-- files:"; rpm -qlp "$rpmf"
 echo "-- scripts:"; rpm -qp --scripts "$rpmf"
-rpm -qlp "$rpmf" | grep -qx /usr/bin/bai-slurm || fail "rpm lacks /usr/bin/bai-slurm"
-rpm -qlp "$rpmf" | grep -qx /usr/share/man/man1/sbatch.1 || fail "rpm lacks sbatch.1"
-rpm -qlp "$rpmf" | grep -qx /usr/share/bash-completion/completions/sbatch || fail "rpm lacks bash completion"
-rpm -qlp "$rpmf" | grep -qx /usr/lib/bai-slurm/bai-slurm-static || fail "rpm lacks the static build"
-rpm -qp --configfiles "$rpmf" | grep -qx /etc/bai-slurm/config.toml || fail "rpm config file"
-rpm -qp --conflicts "$rpmf" | grep -qx slurm || fail "rpm does not conflict with slurm"
-rpm -qp --scripts "$rpmf" | grep -q "ln -sfn bai-slurm" || fail "rpm post-install script"
+# Each listing is read whole before it is searched: `rpm ... | grep -q` under pipefail fails
+# whenever grep stops at the first match while rpm is still writing (SIGPIPE).
+files=$(rpm -qlp "$rpmf"); configs=$(rpm -qp --configfiles "$rpmf")
+conflicts=$(rpm -qp --conflicts "$rpmf"); scripts=$(rpm -qp --scripts "$rpmf")
+for f in /usr/bin/bai-slurm /usr/share/man/man1/sbatch.1 \
+    /usr/share/bash-completion/completions/sbatch /usr/lib/bai-slurm/bai-slurm-static; do
+    grep -qx "$f" <<<"$files" || fail "rpm lacks $f"
+done
+grep -qx /etc/bai-slurm/config.toml <<<"$configs" || fail "rpm config file"
+grep -qx slurm <<<"$conflicts" || fail "rpm does not conflict with slurm"
+grep -q "ln -sfn bai-slurm" <<<"$scripts" || fail "rpm post-install script"
 
 step "rpm: install and erase in a private root (its scriptlets run there, under busybox)"
 # rpm --root keeps this machine's files (and any Slurm installed here) out of reach; the

@@ -17,7 +17,7 @@ fi
 if ! command -v cargo-generate-rpm >/dev/null; then
     cargo install --locked "cargo-generate-rpm@$CARGO_GENERATE_RPM_VERSION"
 fi
-if ! rustup target list --installed | grep -qx "$STATIC_TARGET"; then
+if ! grep -qx "$STATIC_TARGET" <<<"$(rustup target list --installed)"; then
     rustup target add "$STATIC_TARGET"
 fi
 if ! command -v musl-gcc >/dev/null; then
