@@ -96,6 +96,7 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
         cluster_mode: "single-node".into(),
         mounts: vec![("bai-slurm-mn-tools".into(), "/opt/bai-slurm-mn".into())],
         batch_timeout: false,
+        ..Default::default()
     };
     let body = submit::create_body(&job, &spec, &settings, &[]).expect("a session request");
     assert_eq!(body["clusterSize"], 2);

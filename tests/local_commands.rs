@@ -527,7 +527,12 @@ fn translate_prints_the_job_sbatch_would_submit_and_submits_nothing() {
     assert_eq!(spec["array"]["throttle"], 1);
     assert_eq!(spec["script_args"], serde_json::json!(["x"]));
     assert!(spec["script"].as_str().unwrap().ends_with("echo hi\n"));
-    assert_eq!(doc["requests"], serde_json::json!([]));
+    // The local backend sends nothing: its translation is the record the job starts as.
+    let record = &doc["requests"][0]["record"];
+    assert_eq!(record["name"], "from_cli");
+    assert_eq!(record["state"], "Pending");
+    assert_eq!(record["num_cpus"], 2);
+    assert_eq!(record["time_limit"]["Minutes"], 90);
     // Nothing was submitted.
     let q = c.run("squeue", &["-h", "-t", "all"]).ok();
     assert_eq!(q.stdout, "");

@@ -141,7 +141,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l container
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l container-workdir -d '[pyxis] working directory inside the container' -r -f -a "(__fish_complete_directories)"
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l container-name -d '[pyxis] name the container, to reuse it across steps' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l container-save -d '[pyxis] save the container state to a squashfs file [bai-slurm: ignored with a warning (images are not saved back)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l container-env -d '[pyxis] variables to pass into the container as they are' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l container-env -d '[pyxis] variables to pass into the container as they are [bai-slurm: honoured, the default (every exported variable already overrides the image\'s)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l contiguous -d 'demand a contiguous range of nodes [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -s h -l help -d 'show this help message'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -s H -l hold -d 'submit job in held state'
@@ -160,13 +160,13 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -s v -l verb
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -s V -l version -d 'output version information and exit'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l usage -d 'display brief usage message'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -s W -l wait -d 'wait for completion of submitted job'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l container-mount-home -d '[pyxis] bind mount the user\'s home directory'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l no-container-mount-home -d '[pyxis] do not bind mount the user\'s home directory'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l container-mount-home -d '[pyxis] bind mount the user\'s home directory [bai-slurm: ignored with a warning (mounts nothing by itself: the home directory is mounted only when it is on configured storage)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l no-container-mount-home -d '[pyxis] do not bind mount the user\'s home directory [bai-slurm: ignored with a warning (mounts nothing away: the storage holding the working directory is mounted in any case)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l container-remap-root -d '[pyxis] run as root inside the container [bai-slurm: ignored with a warning (jobs run as the submitting user)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l no-container-remap-root -d '[pyxis] do not run as root inside the container'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l no-container-remap-root -d '[pyxis] do not run as root inside the container [bai-slurm: honoured, the default (jobs run as the submitting user)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l container-entrypoint -d '[pyxis] run the image\'s entrypoint [bai-slurm: ignored with a warning (the image entrypoint is not run)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l no-container-entrypoint -d '[pyxis] do not run the image\'s entrypoint'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l container-writable -d '[pyxis] make the container file system writable'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l no-container-entrypoint -d '[pyxis] do not run the image\'s entrypoint [bai-slurm: honoured, the default (the image entrypoint is not run)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l container-writable -d '[pyxis] make the container file system writable [bai-slurm: honoured, the default (container file systems are writable)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l container-readonly -d '[pyxis] make the container file system read-only [bai-slurm: ignored with a warning (container file systems are writable)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand squeue" -s A -l accounts -d 'comma separated list of accounts to view, default is all accounts' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand squeue" -s O -l Format -d 'format specification' -r
@@ -337,7 +337,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-m
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-workdir -d '[pyxis] working directory inside the container' -r -f -a "(__fish_complete_directories)"
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-name -d '[pyxis] name the container, to reuse it across steps' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-save -d '[pyxis] save the container state to a squashfs file [bai-slurm: ignored with a warning (images are not saved back)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-env -d '[pyxis] variables to pass into the container as they are' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-env -d '[pyxis] variables to pass into the container as they are [bai-slurm: honoured, the default (every exported variable already overrides the image\'s)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l contiguous -d 'demand a contiguous range of nodes [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l debugger-test -d 'debugger test mode [bai-slurm: rejected with an error (it needs a Slurm controller)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s X -l disable-status -d 'Disable Ctrl-C status feature [bai-slurm: ignored with a warning (has no effect here)]'
@@ -363,13 +363,13 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s v -l verbos
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s V -l version -d 'output version information and exit'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l usage -d 'display brief usage message'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l whole -d 'use whole nodes for the step, even when the step needs less [bai-slurm: ignored with a warning (has no effect here: steps share the job\'s CPUs)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-mount-home -d '[pyxis] bind mount the user\'s home directory'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l no-container-mount-home -d '[pyxis] do not bind mount the user\'s home directory'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-mount-home -d '[pyxis] bind mount the user\'s home directory [bai-slurm: ignored with a warning (mounts nothing by itself: the home directory is mounted only when it is on configured storage)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l no-container-mount-home -d '[pyxis] do not bind mount the user\'s home directory [bai-slurm: ignored with a warning (mounts nothing away: the storage holding the working directory is mounted in any case)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-remap-root -d '[pyxis] run as root inside the container [bai-slurm: ignored with a warning (jobs run as the submitting user)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l no-container-remap-root -d '[pyxis] do not run as root inside the container'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l no-container-remap-root -d '[pyxis] do not run as root inside the container [bai-slurm: honoured, the default (jobs run as the submitting user)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-entrypoint -d '[pyxis] run the image\'s entrypoint [bai-slurm: ignored with a warning (the image entrypoint is not run)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l no-container-entrypoint -d '[pyxis] do not run the image\'s entrypoint'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-writable -d '[pyxis] make the container file system writable'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l no-container-entrypoint -d '[pyxis] do not run the image\'s entrypoint [bai-slurm: honoured, the default (the image entrypoint is not run)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-writable -d '[pyxis] make the container file system writable [bai-slurm: honoured, the default (container file systems are writable)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-readonly -d '[pyxis] make the container file system read-only [bai-slurm: ignored with a warning (container file systems are writable)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s A -l account -d 'charge job to specified account' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l acctg-freq -d 'accounting and profiling sampling intervals. Supported datatypes: task=<interval> energy=<interval> network=<interval> filesystem=<interval> [bai-slurm: ignored with a warning (has no effect here)]' -r
@@ -455,7 +455,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-workdir -d '[pyxis] working directory inside the container' -r -f -a "(__fish_complete_directories)"
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-name -d '[pyxis] name the container, to reuse it across steps' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-save -d '[pyxis] save the container state to a squashfs file [bai-slurm: ignored with a warning (images are not saved back)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-env -d '[pyxis] variables to pass into the container as they are' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-env -d '[pyxis] variables to pass into the container as they are [bai-slurm: honoured, the default (every exported variable already overrides the image\'s)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l bell -d 'ring the terminal bell when the job is allocated [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l contiguous -d 'demand a contiguous range of nodes [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s h -l help -d 'show this help message'
@@ -471,13 +471,13 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l use-min-n
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s v -l verbose -d 'verbose mode (multiple -v\'s increase verbosity)'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s V -l version -d 'output version information and exit'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l usage -d 'display brief usage message'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-mount-home -d '[pyxis] bind mount the user\'s home directory'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-container-mount-home -d '[pyxis] do not bind mount the user\'s home directory'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-mount-home -d '[pyxis] bind mount the user\'s home directory [bai-slurm: ignored with a warning (mounts nothing by itself: the home directory is mounted only when it is on configured storage)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-container-mount-home -d '[pyxis] do not bind mount the user\'s home directory [bai-slurm: ignored with a warning (mounts nothing away: the storage holding the working directory is mounted in any case)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-remap-root -d '[pyxis] run as root inside the container [bai-slurm: ignored with a warning (jobs run as the submitting user)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-container-remap-root -d '[pyxis] do not run as root inside the container'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-container-remap-root -d '[pyxis] do not run as root inside the container [bai-slurm: honoured, the default (jobs run as the submitting user)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-entrypoint -d '[pyxis] run the image\'s entrypoint [bai-slurm: ignored with a warning (the image entrypoint is not run)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-container-entrypoint -d '[pyxis] do not run the image\'s entrypoint'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-writable -d '[pyxis] make the container file system writable'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l no-container-entrypoint -d '[pyxis] do not run the image\'s entrypoint [bai-slurm: honoured, the default (the image entrypoint is not run)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-writable -d '[pyxis] make the container file system writable [bai-slurm: honoured, the default (container file systems are writable)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l container-readonly -d '[pyxis] make the container file system read-only [bai-slurm: ignored with a warning (container file systems are writable)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sinfo" -s i -l iterate -d 'specify an iteration period' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sinfo" -s M -l clusters -l cluster -d 'clusters to issue commands to. Implies --local. NOTE: SlurmDBD must be up.' -r

@@ -108,7 +108,7 @@ complete -c srun -l container-mounts -d '[pyxis] bind mounts: SRC:DST[:FLAGS][,S
 complete -c srun -l container-workdir -d '[pyxis] working directory inside the container' -r -f -a "(__fish_complete_directories)"
 complete -c srun -l container-name -d '[pyxis] name the container, to reuse it across steps' -r
 complete -c srun -l container-save -d '[pyxis] save the container state to a squashfs file [bai-slurm: ignored with a warning (images are not saved back)]' -r
-complete -c srun -l container-env -d '[pyxis] variables to pass into the container as they are' -r
+complete -c srun -l container-env -d '[pyxis] variables to pass into the container as they are [bai-slurm: honoured, the default (every exported variable already overrides the image\'s)]' -r
 complete -c srun -l contiguous -d 'demand a contiguous range of nodes [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c srun -l debugger-test -d 'debugger test mode [bai-slurm: rejected with an error (it needs a Slurm controller)]'
 complete -c srun -s X -l disable-status -d 'Disable Ctrl-C status feature [bai-slurm: ignored with a warning (has no effect here)]'
@@ -134,13 +134,13 @@ complete -c srun -s v -l verbose -d 'verbose mode (multiple -v\'s increase verbo
 complete -c srun -s V -l version -d 'output version information and exit'
 complete -c srun -l usage -d 'display brief usage message'
 complete -c srun -l whole -d 'use whole nodes for the step, even when the step needs less [bai-slurm: ignored with a warning (has no effect here: steps share the job\'s CPUs)]'
-complete -c srun -l container-mount-home -d '[pyxis] bind mount the user\'s home directory'
-complete -c srun -l no-container-mount-home -d '[pyxis] do not bind mount the user\'s home directory'
+complete -c srun -l container-mount-home -d '[pyxis] bind mount the user\'s home directory [bai-slurm: ignored with a warning (mounts nothing by itself: the home directory is mounted only when it is on configured storage)]'
+complete -c srun -l no-container-mount-home -d '[pyxis] do not bind mount the user\'s home directory [bai-slurm: ignored with a warning (mounts nothing away: the storage holding the working directory is mounted in any case)]'
 complete -c srun -l container-remap-root -d '[pyxis] run as root inside the container [bai-slurm: ignored with a warning (jobs run as the submitting user)]'
-complete -c srun -l no-container-remap-root -d '[pyxis] do not run as root inside the container'
+complete -c srun -l no-container-remap-root -d '[pyxis] do not run as root inside the container [bai-slurm: honoured, the default (jobs run as the submitting user)]'
 complete -c srun -l container-entrypoint -d '[pyxis] run the image\'s entrypoint [bai-slurm: ignored with a warning (the image entrypoint is not run)]'
-complete -c srun -l no-container-entrypoint -d '[pyxis] do not run the image\'s entrypoint'
-complete -c srun -l container-writable -d '[pyxis] make the container file system writable'
+complete -c srun -l no-container-entrypoint -d '[pyxis] do not run the image\'s entrypoint [bai-slurm: honoured, the default (the image entrypoint is not run)]'
+complete -c srun -l container-writable -d '[pyxis] make the container file system writable [bai-slurm: honoured, the default (container file systems are writable)]'
 complete -c srun -l container-readonly -d '[pyxis] make the container file system read-only [bai-slurm: ignored with a warning (container file systems are writable)]'
 # bai-slurm: job ids and partition names come from `bai-slurm __complete`.
 complete -c srun -s p -l partition -x -a '(bai-slurm __complete partitions 2>/dev/null)'

@@ -3,6 +3,7 @@
 
 pub mod backendai;
 pub mod local;
+pub mod support;
 pub mod trusted_dir;
 
 use crate::model::{JobRecord, JobSelector, JobSpec, NodeRecord, PartitionRecord};
@@ -232,6 +233,20 @@ pub trait Cluster {
         self.partitions()
     }
     fn nodes(&self) -> Result<Vec<NodeRecord>, BackendError>;
+
+    /// What this backend does with each part of a job request (`support`).
+    /// By default, a backend that takes no jobs refuses every part of one.
+    fn handling(&self, _field: crate::model::jobspec::Field) -> support::Handling {
+        support::Handling::Refused(support::Refusal::Unsupported(
+            "cannot be used: this backend does not accept jobs",
+        ))
+    }
+    /// Checks a request against [`Cluster::handling`]: the error for a refused field, else
+    /// the warnings to print (without the `prog: warning: ` prefix). Submission and
+    /// translation refuse the same way; the commands call this first for the warnings.
+    fn accepts(&self, spec: &JobSpec) -> Result<Vec<String>, SubmitError> {
+        support::check(spec, |f| self.handling(f))
+    }
 
     /// Submits a batch job; returns its id.
     fn submit(&self, _spec: &JobSpec, _user: &UserInfo) -> Result<u32, SubmitError> {

@@ -12,6 +12,16 @@ use crate::options::srun::SrunRequest;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+/// What precedes the controller's refusal of an allocation: salloc's and srun's own words
+/// (salloc.c `Job submit/allocate failed: %m`, srun's `Unable to allocate resources: %m`).
+fn refusal_prefix(prog: &str) -> &'static str {
+    if prog == "salloc" {
+        "Job submit/allocate failed: "
+    } else {
+        "Unable to allocate resources: "
+    }
+}
+
 /// Builds the allocation's JobSpec from the options (the same processing sbatch uses).
 pub fn allocation_spec(
     inv: &Invocation<'_>,
@@ -21,7 +31,7 @@ pub fn allocation_spec(
 ) -> Result<(JobSpec, Vec<String>), job_opts::Failure> {
     let ctx = BuildContext {
         prog,
-        submit_prefix: "Unable to allocate resources: ",
+        submit_prefix: refusal_prefix(prog),
         env: &inv.env,
         cwd: &inv.cwd,
         hostname: crate::sys::hostname(),
@@ -51,7 +61,9 @@ pub fn obtain(
     spec: &JobSpec,
     prog: &str,
 ) -> Result<(u32, AllocationDetails), i32> {
-    let id = match cluster.submit(spec, &inv.user) {
+    let id = match super::backend_warnings(inv, cluster, spec, prog)
+        .and_then(|()| cluster.submit(spec, &inv.user))
+    {
         Ok(id) => id,
         Err(e) => {
             for d in &e.details {
@@ -62,7 +74,7 @@ pub fn obtain(
                 (None, Some(f)) => f.to_string(),
                 (None, None) => "Unspecified error".into(),
             };
-            inv.error(&format!("Unable to allocate resources: {text}"));
+            inv.error(&format!("{}{text}", refusal_prefix(prog)));
             return Err(1);
         }
     };

@@ -87,6 +87,20 @@ pub fn with_cluster(
     }
 }
 
+/// Prints the warnings of the backend for parts of the request it cannot act on
+/// (`prog: warning: ...`), or returns its refusal.
+pub fn backend_warnings(
+    inv: &mut Invocation<'_>,
+    cluster: &dyn Cluster,
+    spec: &crate::model::JobSpec,
+    prog: &str,
+) -> Result<(), crate::backend::SubmitError> {
+    for w in cluster.accepts(spec)? {
+        let _ = writeln!(inv.err, "{prog}: warning: {w}");
+    }
+    Ok(())
+}
+
 pub fn open_cluster(inv: &Invocation<'_>) -> Result<Box<dyn Cluster>, String> {
     let loaded = Loaded::load(&inv.env).map_err(|e| e.to_string())?;
     match loaded.backend_kind() {

@@ -26,7 +26,9 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         inv.error(&format!("No cluster '{c}' known by database."));
         return error_exit;
     }
-    let id = match cluster.submit(&req.spec, &inv.user) {
+    let id = match super::backend_warnings(inv, cluster, &req.spec, "sbatch")
+        .and_then(|()| cluster.submit(&req.spec, &inv.user))
+    {
         Ok(id) => id,
         Err(e) => {
             report_submit_error(inv, &e);

@@ -28,7 +28,9 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
     for m in &req.messages {
         let _ = writeln!(inv.err, "{m}");
     }
-    let translation = match cluster.translate(&req.spec, &inv.user) {
+    let translation = match super::backend_warnings(inv, cluster, &req.spec, "sbatch")
+        .and_then(|()| cluster.translate(&req.spec, &inv.user))
+    {
         Ok(t) => t,
         Err(e) => {
             report_submit_error(inv, &e);

@@ -204,6 +204,7 @@ fn class_text(o: &Opt) -> String {
         Support::Honoured => "[bai-slurm: honoured]".to_string(),
         Support::Ignored(why) => format!("[bai-slurm: ignored with a warning ({why})]"),
         Support::Rejected(why) => format!("[bai-slurm: rejected with an error ({why})]"),
+        Support::Default(what) => format!("[bai-slurm: honoured, the default ({what})]"),
     }
 }
 

@@ -421,7 +421,8 @@ fn prepare(
         script: script_path,
         args: spec.script_args.clone(),
         env,
-        work_dir: PathBuf::from(&spec.work_dir),
+        // pyxis' --container-workdir: where the script starts inside the container.
+        work_dir: PathBuf::from(spec.container.workdir.as_deref().unwrap_or(&spec.work_dir)),
         stdout,
         stderr,
         stdin: PathBuf::from(stdin_path),

@@ -85,6 +85,9 @@ pub struct JobSpec {
     pub mem_per_node: Option<u64>,
     pub mem_per_cpu: Option<u64>,
     pub gpus: Option<GpuRequest>,
+    /// `--cpus-per-gpu` and `--mem-per-gpu` (MB).
+    pub cpus_per_gpu: Option<u32>,
+    pub mem_per_gpu: Option<u64>,
     /// `--gres` as given (normalised `gpu:2` style entries).
     pub gres: Vec<String>,
     pub partition: Option<String>,
@@ -146,5 +149,368 @@ impl JobSpec {
 
     pub fn nodes(&self) -> u32 {
         self.nodes_min.unwrap_or(1).max(1)
+    }
+}
+
+/// A part of a job request that a user sets with an option, as a backend sees it: each
+/// backend declares what it does with every one of these (`backend::support`), so an
+/// option that reaches a [`JobSpec`] can never be dropped silently by a backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Field {
+    Name,
+    Script,
+    ScriptArgs,
+    WorkDir,
+    Stdout,
+    Stderr,
+    Stdin,
+    OpenMode,
+    TimeLimit,
+    TimeMin,
+    Nodes,
+    Ntasks,
+    CpusPerTask,
+    NtasksPerNode,
+    Memory,
+    Gpus,
+    CpusPerGpu,
+    MemPerGpu,
+    Gres,
+    Partition,
+    Account,
+    Qos,
+    Comment,
+    Array,
+    ArrayThrottle,
+    Dependency,
+    Hold,
+    Begin,
+    Nice,
+    Priority,
+    Requeue,
+    Signal,
+    Mail,
+    Nodelist,
+    Exclude,
+    Constraint,
+    Exclusive,
+    MinCpus,
+    KillOnInvalidDep,
+    Reservation,
+    Licenses,
+    ContainerImage,
+    ContainerMounts,
+    ContainerWorkdir,
+    ContainerName,
+    Environment,
+    Umask,
+}
+
+impl Field {
+    /// The option that sets it, for messages.
+    pub fn option(self) -> &'static str {
+        match self {
+            Field::Name => "--job-name",
+            Field::Script => "the batch script",
+            Field::ScriptArgs => "the script's arguments",
+            Field::WorkDir => "--chdir",
+            Field::Stdout => "--output",
+            Field::Stderr => "--error",
+            Field::Stdin => "--input",
+            Field::OpenMode => "--open-mode",
+            Field::TimeLimit => "--time",
+            Field::TimeMin => "--time-min",
+            Field::Nodes => "--nodes",
+            Field::Ntasks => "--ntasks",
+            Field::CpusPerTask => "--cpus-per-task",
+            Field::NtasksPerNode => "--ntasks-per-node",
+            Field::Memory => "--mem",
+            Field::Gpus => "--gpus",
+            Field::CpusPerGpu => "--cpus-per-gpu",
+            Field::MemPerGpu => "--mem-per-gpu",
+            Field::Gres => "--gres",
+            Field::Partition => "--partition",
+            Field::Account => "--account",
+            Field::Qos => "--qos",
+            Field::Comment => "--comment",
+            Field::Array => "--array",
+            Field::ArrayThrottle => "--array's %N throttle",
+            Field::Dependency => "--dependency",
+            Field::Hold => "--hold",
+            Field::Begin => "--begin",
+            Field::Nice => "--nice",
+            Field::Priority => "--priority",
+            Field::Requeue => "--requeue",
+            Field::Signal => "--signal",
+            Field::Mail => "--mail-type",
+            Field::Nodelist => "--nodelist",
+            Field::Exclude => "--exclude",
+            Field::Constraint => "--constraint",
+            Field::Exclusive => "--exclusive",
+            Field::MinCpus => "--mincpus",
+            Field::KillOnInvalidDep => "--kill-on-invalid-dep",
+            Field::Reservation => "--reservation",
+            Field::Licenses => "--licenses",
+            Field::ContainerImage => "--container-image",
+            Field::ContainerMounts => "--container-mounts",
+            Field::ContainerWorkdir => "--container-workdir",
+            Field::ContainerName => "--container-name",
+            Field::Environment => "--export",
+            Field::Umask => "the umask",
+        }
+    }
+}
+
+impl JobSpec {
+    /// The fields this request sets. The destructuring names every member of [`JobSpec`],
+    /// so a member added later must be placed here (or declared not a user's choice).
+    pub fn fields_set(&self) -> Vec<Field> {
+        let JobSpec {
+            name,
+            script,
+            script_args,
+            // Facts about the submission, not choices: what the command line and the
+            // submitting shell were.
+            command: _,
+            work_dir: _,
+            submit_dir: _,
+            submit_host: _,
+            stdout,
+            stderr,
+            stdin,
+            open_mode,
+            time_limit,
+            time_min,
+            nodes_min,
+            nodes_max,
+            ntasks,
+            cpus_per_task,
+            ntasks_per_node,
+            mem_per_node,
+            mem_per_cpu,
+            gpus,
+            cpus_per_gpu,
+            mem_per_gpu,
+            gres,
+            partition,
+            account,
+            qos,
+            comment,
+            array,
+            array_raw: _,
+            dependency,
+            dependency_raw: _,
+            hold,
+            // How the command holds the allocation, not a request of the user.
+            interactive: _,
+            owner: _,
+            begin,
+            nice,
+            priority,
+            requeue,
+            signal,
+            mail_type,
+            mail_user,
+            nodelist,
+            exclude,
+            constraint,
+            exclusive,
+            min_cpus,
+            kill_on_invalid_dep,
+            reservation,
+            licenses,
+            container,
+            environment,
+            export_env,
+            submit_sid: _,
+            umask,
+            // Options with no effect anywhere; their warning was printed at parse time.
+            ignored: _,
+        } = self;
+        let ContainerRequest {
+            image,
+            mounts,
+            workdir,
+            name: container_name,
+        } = container;
+        let mut out = Vec::new();
+        let mut add = |set: bool, f: Field| {
+            if set {
+                out.push(f)
+            }
+        };
+        add(!name.is_empty(), Field::Name);
+        add(!script.is_empty(), Field::Script);
+        add(!script_args.is_empty(), Field::ScriptArgs);
+        add(true, Field::WorkDir);
+        add(stdout.is_some(), Field::Stdout);
+        add(stderr.is_some(), Field::Stderr);
+        add(stdin.is_some(), Field::Stdin);
+        add(open_mode.is_some(), Field::OpenMode);
+        add(time_limit.is_some(), Field::TimeLimit);
+        add(time_min.is_some(), Field::TimeMin);
+        add(nodes_min.is_some() || nodes_max.is_some(), Field::Nodes);
+        add(ntasks.is_some(), Field::Ntasks);
+        add(cpus_per_task.is_some(), Field::CpusPerTask);
+        add(ntasks_per_node.is_some(), Field::NtasksPerNode);
+        add(
+            mem_per_node.is_some() || mem_per_cpu.is_some(),
+            Field::Memory,
+        );
+        add(gpus.is_some(), Field::Gpus);
+        add(cpus_per_gpu.is_some(), Field::CpusPerGpu);
+        add(mem_per_gpu.is_some(), Field::MemPerGpu);
+        add(!gres.is_empty(), Field::Gres);
+        add(partition.is_some(), Field::Partition);
+        add(account.is_some(), Field::Account);
+        add(qos.is_some(), Field::Qos);
+        add(comment.is_some(), Field::Comment);
+        add(array.is_some(), Field::Array);
+        add(
+            array.as_ref().is_some_and(|a| a.throttle.is_some()),
+            Field::ArrayThrottle,
+        );
+        add(dependency.is_some(), Field::Dependency);
+        add(*hold, Field::Hold);
+        add(begin.is_some(), Field::Begin);
+        add(nice.is_some(), Field::Nice);
+        add(priority.is_some(), Field::Priority);
+        add(requeue.is_some(), Field::Requeue);
+        add(signal.is_some(), Field::Signal);
+        add(mail_type.is_some() || mail_user.is_some(), Field::Mail);
+        add(nodelist.is_some(), Field::Nodelist);
+        add(exclude.is_some(), Field::Exclude);
+        // slurmctld's order of checks: licenses, then features, then the reservation.
+        add(licenses.is_some(), Field::Licenses);
+        add(constraint.is_some(), Field::Constraint);
+        add(reservation.is_some(), Field::Reservation);
+        add(*exclusive, Field::Exclusive);
+        add(min_cpus.is_some(), Field::MinCpus);
+        add(*kill_on_invalid_dep, Field::KillOnInvalidDep);
+        add(image.is_some(), Field::ContainerImage);
+        add(!mounts.is_empty(), Field::ContainerMounts);
+        add(workdir.is_some(), Field::ContainerWorkdir);
+        add(container_name.is_some(), Field::ContainerName);
+        add(
+            !environment.is_empty() || export_env.is_some(),
+            Field::Environment,
+        );
+        add(umask.is_some(), Field::Umask);
+        out
+    }
+}
+
+impl JobSpec {
+    /// The members behind one field, as text, to tell whether two requests differ in it.
+    pub fn field_value(&self, f: Field) -> String {
+        match f {
+            Field::Name => format!("{:?}", self.name),
+            Field::Script => format!("{:?}", self.script),
+            Field::ScriptArgs => format!("{:?}", self.script_args),
+            Field::WorkDir => format!("{:?}", self.work_dir),
+            Field::Stdout => format!("{:?}", self.stdout),
+            Field::Stderr => format!("{:?}", self.stderr),
+            Field::Stdin => format!("{:?}", self.stdin),
+            Field::OpenMode => format!("{:?}", self.open_mode),
+            Field::TimeLimit => format!("{:?}", self.time_limit),
+            Field::TimeMin => format!("{:?}", self.time_min),
+            Field::Nodes => format!("{:?} {:?}", self.nodes_min, self.nodes_max),
+            Field::Ntasks => format!("{:?}", self.ntasks),
+            Field::CpusPerTask => format!("{:?}", self.cpus_per_task),
+            Field::NtasksPerNode => format!("{:?}", self.ntasks_per_node),
+            Field::Memory => format!("{:?} {:?}", self.mem_per_node, self.mem_per_cpu),
+            Field::Gpus => format!("{:?}", self.gpus),
+            Field::CpusPerGpu => format!("{:?}", self.cpus_per_gpu),
+            Field::MemPerGpu => format!("{:?}", self.mem_per_gpu),
+            Field::Gres => format!("{:?}", self.gres),
+            Field::Partition => format!("{:?}", self.partition),
+            Field::Account => format!("{:?}", self.account),
+            Field::Qos => format!("{:?}", self.qos),
+            Field::Comment => format!("{:?}", self.comment),
+            Field::Array => format!("{:?}", self.array.as_ref().map(|a| (&a.tasks, a.step))),
+            Field::ArrayThrottle => format!("{:?}", self.array.as_ref().and_then(|a| a.throttle)),
+            Field::Dependency => format!("{:?}", self.dependency),
+            Field::Hold => format!("{:?}", self.hold),
+            Field::Begin => format!("{:?}", self.begin),
+            Field::Nice => format!("{:?}", self.nice),
+            Field::Priority => format!("{:?}", self.priority),
+            Field::Requeue => format!("{:?}", self.requeue),
+            Field::Signal => format!("{:?}", self.signal),
+            Field::Mail => format!("{:?} {:?}", self.mail_type, self.mail_user),
+            Field::Nodelist => format!("{:?}", self.nodelist),
+            Field::Exclude => format!("{:?}", self.exclude),
+            Field::Constraint => format!("{:?}", self.constraint),
+            Field::Exclusive => format!("{:?}", self.exclusive),
+            Field::MinCpus => format!("{:?}", self.min_cpus),
+            Field::KillOnInvalidDep => format!("{:?}", self.kill_on_invalid_dep),
+            Field::Reservation => format!("{:?}", self.reservation),
+            Field::Licenses => format!("{:?}", self.licenses),
+            Field::ContainerImage => format!("{:?}", self.container.image),
+            Field::ContainerMounts => format!("{:?}", self.container.mounts),
+            Field::ContainerWorkdir => format!("{:?}", self.container.workdir),
+            Field::ContainerName => format!("{:?}", self.container.name),
+            Field::Environment => format!("{:?} {:?}", self.environment, self.export_env),
+            Field::Umask => format!("{:?}", self.umask),
+        }
+    }
+}
+
+impl Field {
+    pub const ALL: [Field; 47] = [
+        Field::Name,
+        Field::Script,
+        Field::ScriptArgs,
+        Field::WorkDir,
+        Field::Stdout,
+        Field::Stderr,
+        Field::Stdin,
+        Field::OpenMode,
+        Field::TimeLimit,
+        Field::TimeMin,
+        Field::Nodes,
+        Field::Ntasks,
+        Field::CpusPerTask,
+        Field::NtasksPerNode,
+        Field::Memory,
+        Field::Gpus,
+        Field::CpusPerGpu,
+        Field::MemPerGpu,
+        Field::Gres,
+        Field::Partition,
+        Field::Account,
+        Field::Qos,
+        Field::Comment,
+        Field::Array,
+        Field::ArrayThrottle,
+        Field::Dependency,
+        Field::Hold,
+        Field::Begin,
+        Field::Nice,
+        Field::Priority,
+        Field::Requeue,
+        Field::Signal,
+        Field::Mail,
+        Field::Nodelist,
+        Field::Exclude,
+        Field::Constraint,
+        Field::Exclusive,
+        Field::MinCpus,
+        Field::KillOnInvalidDep,
+        Field::Reservation,
+        Field::Licenses,
+        Field::ContainerImage,
+        Field::ContainerMounts,
+        Field::ContainerWorkdir,
+        Field::ContainerName,
+        Field::Environment,
+        Field::Umask,
+    ];
+
+    /// The fields in which two requests differ.
+    pub fn differing(a: &JobSpec, b: &JobSpec) -> Vec<Field> {
+        Field::ALL
+            .into_iter()
+            .filter(|&f| a.field_value(f) != b.field_value(f))
+            .collect()
     }
 }

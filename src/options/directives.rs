@@ -46,6 +46,12 @@ pub const SBATCH: Dialect = Dialect {
     )),
 };
 
+/// PBS's directives, which Slurm's sbatch also reads (bai-slurm only notices them).
+pub const PBS: Dialect = Dialect {
+    magic: "#PBS",
+    legacy: None,
+};
+
 /// The words of one directive line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Directive {

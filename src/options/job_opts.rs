@@ -49,6 +49,7 @@ pub struct JobOptions {
     pub mem: Option<u64>,
     pub mem_per_cpu: Option<u64>,
     pub mem_per_gpu: Option<u64>,
+    pub cpus_per_gpu: Option<u32>,
     pub nice: Option<i32>,
     pub nodes: Option<values::nodes::NodeCount>,
     pub ntasks: Option<u32>,
@@ -208,7 +209,7 @@ impl JobOptions {
                 values::gres::GresSpec::Items(items) => self.gres = items,
             },
             "cpus-per-gpu" => {
-                values::gres::parse_cpus_per_gpu(v)?;
+                self.cpus_per_gpu = Some(u32_of(values::gres::parse_cpus_per_gpu(v)?))
             }
             "mem-per-gpu" => {
                 self.mem_per_gpu = Some(values::gres::parse_mem_per_gpu(v)?);
@@ -406,7 +407,7 @@ impl JobOptions {
             _ => {}
         }
         match opt.support {
-            Support::Honoured => {}
+            Support::Honoured | Support::Default(_) => {}
             Support::Ignored(_) => {
                 self.ignored.insert(name);
             }
@@ -627,6 +628,8 @@ pub fn build(
         ntasks_per_node: raw.ntasks_per_node,
         mem_per_node: raw.mem,
         mem_per_cpu: raw.mem_per_cpu,
+        cpus_per_gpu: raw.cpus_per_gpu,
+        mem_per_gpu: raw.mem_per_gpu,
         gpus,
         gres: raw.gres.iter().map(ToString::to_string).collect(),
         partition: raw.partition.clone(),

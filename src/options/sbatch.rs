@@ -346,11 +346,23 @@ pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, Sbatc
         }
     };
     // Notices print as they happen, before anything else can fail.
-    let messages: Vec<String> = scan
+    let mut messages: Vec<String> = scan
         .notices
         .iter()
         .map(|n| notice_line(n).trim_end().to_string())
         .collect();
+    // Slurm's sbatch also reads #PBS directives (unless --ignore-pbs); bai-slurm does not,
+    // and says so rather than drop them silently.
+    let ignore_pbs = first.iter().any(|(o, _)| o.long == "ignore-pbs");
+    if !ignore_pbs
+        && super::directives::scan(&script, &file_label, &super::directives::PBS)
+            .is_ok_and(|pbs| !pbs.directives.is_empty())
+    {
+        messages.push(
+            "sbatch: warning: the script's #PBS directives are not read: bai-slurm reads #SBATCH only (--ignore-pbs silences this)"
+                .to_string(),
+        );
+    }
     let directive_args = scan.args();
     let (parsed, rest) = match sbatch_getopt(&directive_args) {
         Ok(p) => p,
@@ -480,6 +492,19 @@ fn verify_and_build(options: SbatchOptions, input: &SbatchInput<'_>) -> SbatchOu
             }
             Ok(_) => {}
         }
+    }
+    // Memory per GPU without any GPU (`gres_job_state_validate` again).
+    if let Some(mb) = raw.mem_per_gpu
+        && raw.gpus.is_none()
+        && !raw.gres.iter().any(|g| g.name == "gpu")
+    {
+        return exit_err(
+            format!(
+                "sbatch: error: Requested mem_per_tres=gres:gpu:{mb} but did not request any GPU.\n\
+                 sbatch: error: Invalid generic resource (gres) specification\n"
+            ),
+            error_exit,
+        );
     }
     if raw.gres_help {
         return SbatchOutcome::Exit {

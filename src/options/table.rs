@@ -18,6 +18,8 @@ pub enum Support {
     Ignored(&'static str),
     /// Refused with an error naming the reason.
     Rejected(&'static str),
+    /// Asks for what bai-slurm always does: accepted, and it changes nothing.
+    Default(&'static str),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1259,7 +1261,9 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::No,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &[],
-        support: Support::Honoured,
+        support: Support::Ignored(
+            "mounts nothing by itself: the home directory is mounted only when it is on configured storage",
+        ),
     },
     Opt {
         long: "no-container-mount-home",
@@ -1267,7 +1271,9 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::No,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &[],
-        support: Support::Honoured,
+        support: Support::Ignored(
+            "mounts nothing away: the storage holding the working directory is mounted in any case",
+        ),
     },
     Opt {
         long: "container-remap-root",
@@ -1283,7 +1289,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::No,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &[],
-        support: Support::Honoured,
+        support: Support::Default("jobs run as the submitting user"),
     },
     Opt {
         long: "container-entrypoint",
@@ -1299,7 +1305,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::No,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &[],
-        support: Support::Honoured,
+        support: Support::Default("the image entrypoint is not run"),
     },
     Opt {
         long: "container-writable",
@@ -1307,7 +1313,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::No,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &[],
-        support: Support::Honoured,
+        support: Support::Default("container file systems are writable"),
     },
     Opt {
         long: "container-readonly",
@@ -1323,7 +1329,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &[],
-        support: Support::Honoured,
+        support: Support::Default("every exported variable already overrides the image's"),
     },
 ];
 
@@ -1470,6 +1476,7 @@ mod tests {
                 Support::Honoured => "| honoured |",
                 Support::Ignored(_) => "| ignored (warning) |",
                 Support::Rejected(_) => "| rejected |",
+                Support::Default(_) => "| honoured (default) |",
             };
             // An option spelled the same for several commands (`--wait`) has a row each.
             let rows: Vec<&str> = doc

@@ -262,6 +262,10 @@ fn merge_pending_tasks(recs: &mut Vec<JobRecord>) {
 }
 
 impl Cluster for BackendAiCluster {
+    fn handling(&self, field: crate::model::jobspec::Field) -> crate::backend::support::Handling {
+        super::handling::handling(field)
+    }
+
     fn cluster_name(&self) -> String {
         self.cluster_name.clone()
     }
@@ -312,6 +316,7 @@ impl Cluster for BackendAiCluster {
 
     fn submit(&self, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {
         crate::backend::check_script_size(spec, self.config.max_script_size())?;
+        self.accepts(spec)?;
         let ctx = self.submission_context();
         let id = submission::submit(&ctx, spec, user);
         self.remember_server();
@@ -320,6 +325,7 @@ impl Cluster for BackendAiCluster {
 
     fn translate(&self, spec: &JobSpec, user: &UserInfo) -> Result<Translation, SubmitError> {
         crate::backend::check_script_size(spec, self.config.max_script_size())?;
+        self.accepts(spec)?;
         let ctx = self.submission_context();
         let (job_id, bodies) = submission::preview(&ctx, spec, user)?;
         self.remember_server();

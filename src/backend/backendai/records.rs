@@ -383,6 +383,10 @@ pub fn job_record(
         rec.group = m.group.clone();
         rec.account = spec.account.clone();
         rec.qos = Some(spec.qos.clone().unwrap_or_else(|| "normal".into()));
+        rec.time_min = spec.time_min.and_then(|t| match t {
+            crate::model::TimeLimit::Minutes(m) => Some(m),
+            crate::model::TimeLimit::Infinite => None,
+        });
         rec.time_limit = spec.time_limit.unwrap_or(TimeLimit::Infinite);
         rec.num_tasks = Some(spec.ntasks.unwrap_or(1));
         rec.cpus_per_task = spec.cpus_per_task.unwrap_or(1);
@@ -395,6 +399,14 @@ pub fn job_record(
         };
         rec.work_dir = spec.work_dir.clone();
         rec.comment = spec.comment.clone();
+        rec.requeue = spec.requeue.unwrap_or(true);
+        rec.mail_user = spec
+            .mail_user
+            .clone()
+            .or_else(|| spec.mail_type.as_ref().map(|_| m.user.clone()));
+        rec.mail_type = spec.mail_type.clone();
+        rec.cpus_per_tres = spec.cpus_per_gpu.map(|c| format!("gres:gpu:{c}"));
+        rec.mem_per_tres = spec.mem_per_gpu.map(|m| format!("gres:gpu:{m}"));
         rec.nice = spec.nice.unwrap_or(0);
         rec.dependency = spec.dependency.as_ref().and_then(|d| {
             if state == JobState::Pending {

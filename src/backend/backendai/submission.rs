@@ -7,6 +7,7 @@ use super::client::{Client, ClientError, Method};
 use super::jobid;
 use super::meta::JobMeta;
 use super::partitions::{self, Partition};
+use super::placement;
 use super::submit::{self, SessionSettings, Unfit};
 use super::views;
 use crate::backend::{BackendError, SlurmErrno, SubmitError};
@@ -90,6 +91,8 @@ fn session_settings(
             .unwrap_or_else(|| "multi-node".to_string()),
         mounts,
         batch_timeout,
+        job_mounts: Vec::new(),
+        placement: Default::default(),
     })
 }
 
@@ -235,7 +238,13 @@ fn prepare(ctx: &Context<'_>, spec: &JobSpec) -> Result<Prepared, SubmitError> {
             .with_detail(format!("invalid partition specified: {name}"))
     })?;
     let spec = settle(spec, part.as_ref())?;
-    let settings = session_settings(ctx, part.as_ref(), &spec.work_dir)?;
+    let mut settings = session_settings(ctx, part.as_ref(), &spec.work_dir)?;
+    if spec.nodelist.is_some() || spec.exclude.is_some() || spec.exclusive {
+        let agents = views::agents(ctx.client).map_err(failure)?;
+        settings.placement = placement::placement(&spec, &agents, &settings.resource_group)?;
+    }
+    settings.job_mounts =
+        placement::container_mounts(ctx.client, &spec, &ctx.config.backendai.storage)?;
     if spec.container.image.is_none() && settings.image.is_none() {
         return Err(unsupported(format!(
             "no container image: use --container-image=IMAGE{}",

@@ -25,6 +25,10 @@ pub struct SessionSettings {
     pub mounts: Vec<(String, String)>,
     /// Whether the server takes `batchTimeout` (API v8 and later).
     pub batch_timeout: bool,
+    /// The job's own mounts (`--container-mounts`), by vfolder id.
+    pub job_mounts: Vec<super::placement::Mount>,
+    /// Where the job may run and how much of an agent it takes.
+    pub placement: super::placement::Placement,
 }
 
 /// Why a job cannot become a session.
@@ -37,35 +41,45 @@ pub enum Unfit {
 /// The resources of one container of the job.
 pub fn resources(spec: &JobSpec, def_mem_per_cpu: u64) -> Map<String, Value> {
     let nodes = spec.nodes().max(1);
+    let gpus = gpus_per_container(spec, nodes);
+    // --cpus-per-gpu and --mem-per-gpu: what each GPU of the container brings with it.
+    let per_gpu = |n: f64| (gpus.unwrap_or(0.0) * n).ceil() as u64;
     let cpus_total = spec.cpus();
-    let cpus = cpus_total.div_ceil(nodes).max(1);
-    let mem_mb = match (spec.mem_per_node, spec.mem_per_cpu) {
-        (Some(mb), _) if mb > 0 => mb,
-        (_, Some(mb)) => mb * u64::from(cpus),
+    let cpus = (cpus_total.div_ceil(nodes).max(1)).max(
+        spec.cpus_per_gpu
+            .map_or(0, |c| per_gpu(f64::from(c)) as u32),
+    );
+    let mem_mb = match (spec.mem_per_node, spec.mem_per_cpu, spec.mem_per_gpu) {
+        (Some(mb), _, _) if mb > 0 => mb,
+        (_, Some(mb), _) => mb * u64::from(cpus),
+        (_, _, Some(mb)) if gpus.is_some() => per_gpu(mb as f64).max(1),
         _ => def_mem_per_cpu.max(1) * u64::from(cpus),
     };
     let mut r = Map::new();
     r.insert("cpu".into(), json!(cpus));
     r.insert("mem".into(), json!(format!("{mem_mb}m")));
+    if let Some(g) = gpus {
+        gpu_slot(&mut r, g);
+    }
+    r
+}
+
+/// The GPUs of one container: `--gpus*` spread over the nodes, or `--gres=gpu:N`.
+fn gpus_per_container(spec: &JobSpec, nodes: u32) -> Option<f64> {
     if let Some(g) = &spec.gpus {
-        let per_node = match g.per {
+        return Some(match g.per {
             crate::model::jobspec::GpuPer::Node => g.count,
             crate::model::jobspec::GpuPer::Task => {
                 g.count * f64::from(spec.ntasks.unwrap_or(1)) / f64::from(nodes)
             }
             crate::model::jobspec::GpuPer::Job => g.count / f64::from(nodes),
-        };
-        gpu_slot(&mut r, per_node);
-    } else if let Some(count) = spec
-        .gres
+        });
+    }
+    spec.gres
         .iter()
         .filter_map(|g| g.strip_prefix("gpu:"))
         .filter_map(|rest| rest.rsplit(':').next()?.parse::<f64>().ok())
         .next()
-    {
-        gpu_slot(&mut r, count);
-    }
-    r
 }
 
 /// Whole GPUs are `cuda.device`; a fraction is `cuda.shares` (Backend.AI's fractional GPUs).
@@ -97,16 +111,6 @@ pub fn check(spec: &JobSpec) -> Result<(), Unfit> {
     {
         return Err(Unfit::Unsupported(
             "--dependency with `?` is not supported by the Backend.AI backend".into(),
-        ));
-    }
-    if spec.array.as_ref().is_some_and(|a| a.throttle.is_some()) {
-        return Err(Unfit::Unsupported(
-            "array throttles (%N) are not supported by the Backend.AI backend".into(),
-        ));
-    }
-    if spec.hold {
-        return Err(Unfit::Unsupported(
-            "--hold is not supported by the Backend.AI backend".into(),
         ));
     }
     Ok(())
@@ -151,23 +155,39 @@ pub fn create_body(
         Value::String(meta::encode_script(&spec.script)),
     );
     let mut config = Map::new();
-    config.insert(
-        "resources".into(),
-        Value::Object(resources(spec, settings.def_mem_per_cpu)),
-    );
+    let mut slots = resources(spec, settings.def_mem_per_cpu);
+    if let Some((cpus, mem_mb)) = settings.placement.whole_agent {
+        slots.insert("cpu".into(), json!(cpus));
+        slots.insert("mem".into(), json!(format!("{mem_mb}m")));
+    }
+    config.insert("resources".into(), Value::Object(slots));
+    if !settings.placement.agents.is_empty() {
+        config.insert("agent_list".into(), json!(settings.placement.agents));
+    }
     config.insert("scaling_group".into(), json!(settings.resource_group));
     config.insert("environ".into(), Value::Object(environ));
-    if !settings.mounts.is_empty() {
-        config.insert(
-            "mounts".into(),
-            json!(settings.mounts.iter().map(|(v, _)| v).collect::<Vec<_>>()),
-        );
-        let map: Map<String, Value> = settings
+    if !settings.mounts.is_empty() || !settings.job_mounts.is_empty() {
+        let mut names: Vec<&String> = settings.mounts.iter().map(|(v, _)| v).collect();
+        let mut map: Map<String, Value> = settings
             .mounts
             .iter()
             .map(|(v, p)| (v.clone(), json!(p)))
             .collect();
+        let mut options = Map::new();
+        for m in &settings.job_mounts {
+            names.push(&m.vfolder);
+            if let Some(p) = &m.path {
+                map.insert(m.vfolder.clone(), json!(p));
+            }
+            if m.read_only {
+                options.insert(m.vfolder.clone(), json!({"permission": "ro"}));
+            }
+        }
+        config.insert("mounts".into(), json!(names));
         config.insert("mount_map".into(), Value::Object(map));
+        if !options.is_empty() {
+            config.insert("mount_options".into(), Value::Object(options));
+        }
     }
     let mut body = Map::new();
     body.insert(
@@ -230,6 +250,7 @@ mod tests {
             cluster_mode: "single-node".into(),
             mounts: vec![("home".into(), "/home/alice".into())],
             batch_timeout: false,
+            ..Default::default()
         }
     }
 
@@ -310,12 +331,26 @@ mod tests {
         spec.gpus = None;
         spec.gres = vec!["gpu:a100:1".into()];
         assert_eq!(resources(&spec, 1024)["cuda.device"], 1);
+        // --cpus-per-gpu and --mem-per-gpu: per GPU of the container.
+        spec.gres = vec!["gpu:2".into()];
+        spec.cpus_per_gpu = Some(4);
+        spec.mem_per_gpu = Some(1000);
+        assert_eq!(resources(&spec, 1024)["cpu"], 8);
+        assert_eq!(resources(&spec, 1024)["mem"], "2000m");
     }
 
     #[test]
     fn what_cannot_be_expressed_is_refused() {
         let spec = JobSpec {
-            hold: true,
+            dependency: Some(crate::model::Dependency {
+                items: vec![crate::model::DepItem {
+                    kind: crate::model::DepKind::AfterAny,
+                    target: Some(crate::model::DepTarget::Job(1)),
+                    delay_minutes: 0,
+                    status: crate::model::DepStatus::Unfulfilled,
+                }],
+                any: false,
+            }),
             ..Default::default()
         };
         assert!(matches!(check(&spec), Err(Unfit::Unsupported(_))));

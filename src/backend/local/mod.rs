@@ -10,6 +10,7 @@ pub mod control;
 pub mod db;
 pub mod deps;
 pub mod executor;
+pub mod handling;
 pub mod node;
 pub mod procs;
 pub mod records;
@@ -260,6 +261,7 @@ impl LocalCluster {
     fn validate(&self, spec: &JobSpec) -> Result<(), SubmitError> {
         let s = &self.settings;
         super::check_script_size(spec, s.max_script_size)?;
+        self.accepts(spec)?;
         if let Some(p) = &spec.partition
             && !p.split(',').any(|p| p == s.partition.name)
         {
@@ -310,9 +312,50 @@ impl LocalCluster {
         Ok(())
     }
 
-    fn submit_job(&self, spec: &JobSpec, user: &UserInfo, now: i64) -> Result<u32, SubmitError> {
-        self.validate(spec)?;
-        let mut db = self.db()?;
+    /// `--nodelist` and `--exclude` as slurmctld checks them: every name must be a node,
+    /// no node both asked for and excluded, and enough nodes left for the job.
+    fn check_node_names(&self, spec: &JobSpec) -> Result<(), SubmitError> {
+        let names = self.settings.node_names();
+        let listed = |list: &Option<String>| -> Result<Vec<String>, SubmitError> {
+            let Some(list) = list else {
+                return Ok(Vec::new());
+            };
+            match crate::model::hostlist::expand(list) {
+                Some(nodes) if nodes.iter().all(|n| names.contains(n)) => Ok(nodes),
+                _ => Err(SubmitError::errno(SlurmErrno::InvalidNodeName)),
+            }
+        };
+        let required = listed(&spec.nodelist)?;
+        let excluded = listed(&spec.exclude)?;
+        if required.iter().any(|n| excluded.contains(n)) {
+            return Err(SubmitError::errno(SlurmErrno::InvalidNodeName));
+        }
+        if spec.nodes().max(required.len() as u32) as usize > names.len() - excluded.len() {
+            return Err(SubmitError::errno(
+                SlurmErrno::RequestedNodeConfigUnavailable,
+            ));
+        }
+        Ok(())
+    }
+
+    /// The request as it is stored: a node list longer than `-N` raises the node count,
+    /// as slurmctld raises it.
+    fn settled(&self, spec: &JobSpec) -> JobSpec {
+        let mut spec = spec.clone();
+        let named = spec
+            .nodelist
+            .as_deref()
+            .and_then(crate::model::hostlist::expand)
+            .map_or(0, |n| n.len() as u32);
+        if named > spec.nodes() {
+            spec.nodes_min = Some(named);
+            spec.nodes_max = spec.nodes_max.map(|m| m.max(named));
+        }
+        spec
+    }
+
+    /// The record a new job starts as (its id given by the caller).
+    fn new_row(&self, id: u32, spec: &JobSpec, user: &UserInfo, now: i64) -> JobRow {
         // --exclusive takes the whole node.
         let cpus = if spec.exclusive {
             self.settings.node.cpus.max(spec.cpus())
@@ -325,54 +368,60 @@ impl LocalCluster {
             crate::model::MemoryRequest::PerNode(mb) => mb.saturating_mul(u64::from(nodes)),
             per_cpu => per_cpu.per_node_mb(cpus),
         };
+        JobRow {
+            job_id: id,
+            submission_id: id,
+            array: spec.array.as_ref().map(|a| ArrayPart::Pending {
+                array_job_id: id,
+                tasks: a.tasks.clone(),
+                throttle: a.throttle,
+            }),
+            name: spec.name.clone(),
+            uid: user.uid,
+            state: JobState::Pending,
+            flag: Default::default(),
+            reason: if spec.hold {
+                reason::HELD_USER.into()
+            } else {
+                reason::NONE.into()
+            },
+            priority: if spec.hold {
+                0
+            } else {
+                spec.priority
+                    .unwrap_or_else(|| priority_for(id, spec.nice.unwrap_or(0)))
+            },
+            held: spec.hold,
+            dependency: spec.dependency.clone(),
+            submit_time: now,
+            // Eligible at once unless held, deferred or dependent, as slurmctld sets it.
+            eligible_time: (!spec.hold
+                && spec.begin.is_none_or(|b| b <= now)
+                && spec.dependency.is_none())
+            .then_some(now),
+            start_time: None,
+            end_time: None,
+            last_sched_eval: Some(now),
+            exit: Default::default(),
+            cancelled_by: None,
+            alloc_cpus: cpus,
+            alloc_mem_mb: mem,
+            node: None,
+            launcher_pid: None,
+            launcher_start: None,
+            job_pgid: None,
+        }
+    }
+
+    fn submit_job(&self, spec: &JobSpec, user: &UserInfo, now: i64) -> Result<u32, SubmitError> {
+        self.validate(spec)?;
+        let spec = &self.settled(spec);
+        let mut db = self.db()?;
         let id = db
             .write(|tx| {
                 let id = tx.next_job_id()?;
                 tx.insert_submission(id, spec)?;
-                let array = spec.array.as_ref().map(|a| ArrayPart::Pending {
-                    array_job_id: id,
-                    tasks: a.tasks.clone(),
-                    throttle: a.throttle,
-                });
-                tx.insert_job(&JobRow {
-                    job_id: id,
-                    submission_id: id,
-                    array,
-                    name: spec.name.clone(),
-                    uid: user.uid,
-                    state: JobState::Pending,
-                    flag: Default::default(),
-                    reason: if spec.hold {
-                        reason::HELD_USER.into()
-                    } else {
-                        reason::NONE.into()
-                    },
-                    priority: if spec.hold {
-                        0
-                    } else {
-                        spec.priority
-                            .unwrap_or_else(|| priority_for(id, spec.nice.unwrap_or(0)))
-                    },
-                    held: spec.hold,
-                    dependency: spec.dependency.clone(),
-                    submit_time: now,
-                    // Eligible at once unless held, deferred or dependent, as slurmctld sets it.
-                    eligible_time: (!spec.hold
-                        && spec.begin.is_none_or(|b| b <= now)
-                        && spec.dependency.is_none())
-                    .then_some(now),
-                    start_time: None,
-                    end_time: None,
-                    last_sched_eval: Some(now),
-                    exit: Default::default(),
-                    cancelled_by: None,
-                    alloc_cpus: cpus,
-                    alloc_mem_mb: mem,
-                    node: None,
-                    launcher_pid: None,
-                    launcher_start: None,
-                    job_pgid: None,
-                })?;
+                tx.insert_job(&self.new_row(id, spec, user, now))?;
                 Ok(id)
             })
             .map_err(sql)?;
@@ -637,6 +686,17 @@ fn deliver(row: &JobRow, req: &SignalRequest, cancel: bool) {
 }
 
 impl Cluster for LocalCluster {
+    fn handling(&self, field: crate::model::jobspec::Field) -> super::support::Handling {
+        handling::handling(field)
+    }
+
+    /// Node names first, as slurmctld checks them before licenses, features and
+    /// reservations.
+    fn accepts(&self, spec: &JobSpec) -> Result<Vec<String>, SubmitError> {
+        self.check_node_names(spec)?;
+        super::support::check(spec, handling::handling)
+    }
+
     fn cluster_name(&self) -> String {
         self.settings.cluster_name.clone()
     }
@@ -859,13 +919,18 @@ impl Cluster for LocalCluster {
         self.submit_job(spec, user, crate::sys::now())
     }
 
-    /// The local backend sends no requests: the job spec is what it stores.
-    fn translate(&self, spec: &JobSpec, _user: &UserInfo) -> Result<Translation, SubmitError> {
+    /// The local backend sends no requests: it stores the job. Its translation is the
+    /// record the job would start as (job id 0: none is taken), as squeue, sacct and
+    /// scontrol would read it.
+    fn translate(&self, spec: &JobSpec, user: &UserInfo) -> Result<Translation, SubmitError> {
         self.validate(spec)?;
+        let spec = self.settled(spec);
+        let row = self.new_row(0, &spec, user, crate::sys::now());
+        let record = records::job_record(&row, &spec, &[], &self.ctx(), false);
         Ok(Translation {
             backend: "local",
             job_id: None,
-            requests: Vec::new(),
+            requests: vec![serde_json::json!({ "record": record })],
         })
     }
 

@@ -95,6 +95,7 @@ pub fn job_record(
         None => (row.uid.to_string(), row.uid, row.uid.to_string()),
     };
     let (std_out, std_err, std_in) = io_paths(row, spec, &user, &ctx.node.name);
+    let mail_to_user = user.clone();
     let mut command = spec.command.clone();
     for a in &spec.script_args {
         command.push(' ');
@@ -181,6 +182,18 @@ pub fn job_record(
         alloc_sid: spec.submit_sid,
         cluster: ctx.cluster.to_string(),
         steps: steps.iter().map(step_record).collect(),
+        // slurmctld mails the submitting user when --mail-user is not given.
+        mail_user: spec
+            .mail_user
+            .clone()
+            .or_else(|| spec.mail_type.as_ref().map(|_| mail_to_user.clone())),
+        mail_type: spec.mail_type.clone(),
+        cpus_per_tres: spec.cpus_per_gpu.map(|c| format!("gres:gpu:{c}")),
+        mem_per_tres: spec.mem_per_gpu.map(|m| format!("gres:gpu:{m}")),
+        time_min: spec.time_min.and_then(|t| match t {
+            crate::model::TimeLimit::Minutes(m) => Some(m),
+            crate::model::TimeLimit::Infinite => None,
+        }),
         ..Default::default()
     }
 }

@@ -288,11 +288,19 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
         ];
         let decisions = schedule::plan(
             &mut jobs,
-            |row| Request {
-                cpus: row.alloc_cpus,
-                mem_mb: row.alloc_mem_mb,
-                nodes: specs.get(&row.submission_id).map_or(1, |s| s.nodes()),
-                begin: specs.get(&row.submission_id).and_then(|s| s.begin),
+            |row| {
+                let spec = specs.get(&row.submission_id);
+                let named = |list: Option<&String>| {
+                    list.map_or_else(Vec::new, |l| settings.node_indexes(l))
+                };
+                Request {
+                    cpus: row.alloc_cpus,
+                    mem_mb: row.alloc_mem_mb,
+                    nodes: spec.map_or(1, |s| s.nodes()),
+                    begin: spec.and_then(|s| s.begin),
+                    required: named(spec.and_then(|s| s.nodelist.as_ref())),
+                    excluded: named(spec.and_then(|s| s.exclude.as_ref())),
+                }
             },
             &capacity,
             |row| {

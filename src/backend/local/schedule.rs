@@ -19,12 +19,15 @@ pub struct Capacity {
 
 /// What a pending job needs and when it may start (from its submission). `cpus` and
 /// `mem_mb` are the whole job's, over its `nodes`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Request {
     pub cpus: u32,
     pub mem_mb: u64,
     pub nodes: u32,
     pub begin: Option<i64>,
+    /// Nodes (indexes) the job must run on (`--nodelist`), and may not (`--exclude`).
+    pub required: Vec<usize>,
+    pub excluded: Vec<usize>,
 }
 
 impl Request {
@@ -81,6 +84,7 @@ pub fn plan(
             mem_mb: j.alloc_mem_mb,
             nodes: on.len().max(1) as u32,
             begin: None,
+            ..Default::default()
         }
         .per_node();
         for i in on {
@@ -159,9 +163,17 @@ pub fn plan(
             }
             let share = req.per_node();
             let fits = |c: &Capacity| share.cpus <= c.cpus && share.mem_mb <= c.mem_mb;
-            if req.nodes.max(1) as usize > nodes.len()
-                || nodes.iter().filter(|n| fits(n)).count() < req.nodes.max(1) as usize
-            {
+            let want = req.nodes.max(1) as usize;
+            let may_use = |i: usize| !req.excluded.contains(&i);
+            let could_ever = req
+                .required
+                .iter()
+                .all(|&i| i < nodes.len() && fits(&nodes[i]))
+                && (0..nodes.len())
+                    .filter(|&i| may_use(i) && fits(&nodes[i]))
+                    .count()
+                    >= want;
+            if !could_ever {
                 break 'decide Decision::Wait {
                     reason: reason::RESOURCES,
                 };
@@ -174,11 +186,20 @@ pub fn plan(
             let mut started = 0;
             let mut placements = Vec::new();
             while started < wanted {
-                let chosen: Vec<usize> = (0..free.len())
-                    .filter(|&i| fits(&free[i]))
-                    .take(req.nodes.max(1) as usize)
-                    .collect();
-                if chosen.len() < req.nodes.max(1) as usize {
+                // The nodes asked for by name first, then the first others with room.
+                if !req.required.iter().all(|&i| fits(&free[i])) {
+                    break;
+                }
+                let chosen: Vec<usize> =
+                    req.required
+                        .iter()
+                        .copied()
+                        .chain((0..free.len()).filter(|i| {
+                            !req.required.contains(i) && may_use(*i) && fits(&free[*i])
+                        }))
+                        .take(want)
+                        .collect();
+                if chosen.len() < want {
                     break;
                 }
                 for &i in &chosen {
@@ -247,6 +268,7 @@ mod tests {
             mem_mb: 100,
             nodes: 1,
             begin: None,
+            ..Default::default()
         }
     }
 
@@ -279,6 +301,7 @@ mod tests {
             mem_mb: 200,
             nodes: if j.job_id == 2 { 2 } else { 1 },
             begin: None,
+            ..Default::default()
         };
         let mut jobs = vec![
             running,
@@ -308,6 +331,7 @@ mod tests {
             mem_mb: 1,
             nodes: if j.job_id == 2 { 4 } else { 1 },
             begin: None,
+            ..Default::default()
         };
         let mut jobs = vec![row(2, JobState::Pending), row(3, JobState::Pending)];
         let d = plan(&mut jobs, many, &nodes, |_| vec![], 0);
@@ -446,6 +470,7 @@ mod tests {
             mem_mb: 1,
             nodes: 1,
             begin: None,
+            ..Default::default()
         };
         let d = plan(&mut jobs, big, NODE, on_node0, 0);
         assert_eq!(

@@ -1,0 +1,81 @@
+//! What the Backend.AI backend does with each part of a job request (see
+//! `backend::support`). The session request carries what Backend.AI can act on; the
+//! launcher in the job's container acts on the rest, from the job's description.
+
+use crate::backend::SlurmErrno;
+use crate::backend::support::{Handling, Refusal};
+use crate::model::jobspec::Field;
+
+pub fn handling(f: Field) -> Handling {
+    use Handling::*;
+    match f {
+        Field::Name => Honoured("the session's tag; records"),
+        Field::Script => Honoured("sent with the session, run by the launcher"),
+        Field::ScriptArgs => Launcher("passed to the script"),
+        Field::WorkDir => Launcher(
+            "the launcher's working directory; the storage holding it is mounted at the same path",
+        ),
+        Field::Stdout | Field::Stderr | Field::Stdin => {
+            Launcher("Slurm's file name patterns, opened by the launcher where the path is mounted")
+        }
+        Field::OpenMode => Launcher("output files appended to or truncated"),
+        Field::TimeLimit => Honoured(
+            "the launcher ends the job at its limit; `batchTimeout` (API v8+) as a backstop",
+        ),
+        Field::TimeMin => Recorded("scontrol TimeMin; the job may run to its time limit"),
+        Field::Nodes => Honoured("`clusterSize`: one container per node"),
+        Field::Ntasks | Field::CpusPerTask | Field::NtasksPerNode | Field::MinCpus => {
+            Honoured("`resources.cpu` of each container")
+        }
+        Field::Memory => Honoured("`resources.mem` of each container"),
+        Field::Gpus | Field::Gres => {
+            Honoured("`cuda.device` (whole GPUs) or `cuda.shares` (fractions)")
+        }
+        Field::CpusPerGpu | Field::MemPerGpu => {
+            Honoured("each container's CPUs and memory grow with its GPUs")
+        }
+        Field::Partition => Honoured("the resource group (`scaling_group`)"),
+        Field::Account | Field::Qos | Field::Comment => {
+            Recorded("shown by squeue, sacct and scontrol")
+        }
+        Field::Array => Honoured("one session per task"),
+        Field::ArrayThrottle => Refused(Refusal::Unsupported(
+            "is not supported by the Backend.AI backend",
+        )),
+        Field::Dependency => {
+            Honoured("afterok: `dependencies` (the sessions' ids); other types are refused")
+        }
+        Field::Hold => Refused(Refusal::Unsupported(
+            "is not supported by the Backend.AI backend",
+        )),
+        Field::Begin => Honoured("`startsAt`"),
+        Field::Priority => Honoured("`priority` (at most 100)"),
+        Field::Nice => Warned("does not change Backend.AI's order of sessions (--priority does)"),
+        Field::Requeue => Recorded("scontrol Requeue="),
+        Field::Signal => Launcher("the signal sent before the time limit"),
+        Field::Mail => Recorded("scontrol MailUser/MailType; no mail is sent"),
+        Field::Nodelist => Honoured(
+            "`agent_list`: the agents named (a superadmin's keypair only; otherwise refused)",
+        ),
+        Field::Exclude => Honoured(
+            "`agent_list`: the resource group's other agents (a superadmin's keypair only; otherwise refused)",
+        ),
+        Field::Constraint => Refused(Refusal::Errno(SlurmErrno::InvalidFeature)),
+        Field::Exclusive => Honoured(
+            "each container asks for every CPU and all the memory of the resource group's largest agent",
+        ),
+        Field::KillOnInvalidDep => Warned(
+            "has no effect on Backend.AI (a session whose dependency failed waits until it is cancelled)",
+        ),
+        Field::Reservation => Refused(Refusal::Errno(SlurmErrno::ReservationInvalid)),
+        Field::Licenses => Refused(Refusal::Errno(SlurmErrno::InvalidLicenses)),
+        Field::ContainerImage => Honoured("the session's image"),
+        Field::ContainerMounts => Honoured(
+            "vfolder mounts (`mounts`/`mount_map` by the vfolder's id): SRC a vfolder name or a path under a configured storage root; `ro` flag",
+        ),
+        Field::ContainerWorkdir => Launcher("the launcher's working directory in the container"),
+        Field::ContainerName => Warned("names no container (containers are not kept between jobs)"),
+        Field::Environment => Honoured("the session's `environ`, as --export chose it"),
+        Field::Umask => Launcher("the job's umask"),
+    }
+}

@@ -1,0 +1,3 @@
+user=alice
+cwd=/srv/refwork
+salloc -C fast true 

@@ -1,0 +1,3 @@
+user=alice
+cwd=/srv/refwork
+sbatch -C fast ok.sh 

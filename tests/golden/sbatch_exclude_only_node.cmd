@@ -1,0 +1,3 @@
+user=alice
+cwd=/srv/refwork
+sbatch --exclude=node01 ok.sh 

@@ -1,0 +1,3 @@
+user=alice
+cwd=/srv/refwork
+sbatch -L lic:1 ok.sh 

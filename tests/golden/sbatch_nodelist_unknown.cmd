@@ -1,0 +1,3 @@
+user=alice
+cwd=/srv/refwork
+sbatch --nodelist=n9 ok.sh 

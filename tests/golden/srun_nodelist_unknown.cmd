@@ -1,0 +1,3 @@
+user=alice
+cwd=/srv/refwork
+srun -w n9 true 

@@ -1,0 +1,3 @@
+user=alice
+cwd=/srv/refwork
+srun --reservation=resv true 
