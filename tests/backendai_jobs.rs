@@ -726,3 +726,212 @@ fn the_superadmin_sees_and_cancels_a_users_job() {
     let rows = user().wait_finished(&dir, &id, START);
     assert_eq!(rows[0][1], "CANCELLED by 0", "{rows:?}");
 }
+
+/// Where a job runs and what it sees (issue 11): `--nodelist` and `--exclude` become the
+/// session's `agent_list`, `--exclusive` a whole agent, `--container-mounts` vfolder mounts
+/// by id (read-only with `ro`), `--container-workdir` the directory the script starts in;
+/// what the cluster has not got is refused with slurmctld's words.
+#[test]
+fn placement_mounts_and_workdir_reach_the_containers() {
+    let _shared = shared();
+    let site = admin();
+    let dir = site.workdir("placement");
+    let mut cleanup = CancelOnDrop {
+        site,
+        dir: dir.clone(),
+        jobs: Vec::new(),
+    };
+    let agent = site.run(&dir, "sinfo", &["-h", "-N", "-o", "%N"]);
+    assert_eq!(agent.code, 0, "{agent:?}");
+    let agent = agent
+        .stdout
+        .lines()
+        .next()
+        .expect("an agent")
+        .trim()
+        .to_string();
+
+    // Read-only mounts (`ro`) need API v8 (Backend.AI 24.03+); 23.09 mounts by name.
+    let api = {
+        let settings = Settings {
+            access_key: site.access_key.clone(),
+            secret_key: site.secret_key.clone(),
+            ..Settings::from_env(|k| std::env::var(k).ok()).unwrap()
+        };
+        Client::new(settings).unwrap().api_version().unwrap().major
+    };
+    // A vfolder of the user's own, with a file in it.
+    let data = {
+        let settings = Settings {
+            access_key: site.access_key.clone(),
+            secret_key: site.secret_key.clone(),
+            ..Settings::from_env(|k| std::env::var(k).ok()).unwrap()
+        };
+        vfolder(&Client::new(settings).unwrap(), "bai-slurm-data")
+    };
+    std::fs::write(data.join("hello"), "from the vfolder\n").unwrap();
+    set_mode(&data.join("hello"), 0o644);
+    let script = "pwd; cat /mnt/data/hello";
+    let nodelist = format!("--nodelist={agent}");
+    let id = site.sbatch(
+        &dir,
+        &[
+            &nodelist,
+            "--container-workdir=/tmp",
+            "--container-mounts=bai-slurm-data:/mnt/data",
+            "--wrap",
+            script,
+        ],
+    );
+    cleanup.jobs.push(id.clone());
+    let show = site.run(&dir, "scontrol", &["show", "job", &id]);
+    assert!(
+        show.stdout.contains(&format!("ReqNodeList={agent} ")),
+        "{show:?}"
+    );
+    let rows = site.wait_finished(&dir, &id, START);
+    assert_eq!(rows[0][1..], ["COMPLETED", "0:0"], "{rows:?}");
+    let out = std::fs::read_to_string(dir.join(format!("slurm-{id}.out"))).unwrap();
+    assert_eq!(out, "/tmp\nfrom the vfolder\n");
+    let show = site.run(&dir, "scontrol", &["show", "job", &id]);
+    assert!(
+        show.stdout.contains(&format!(" NodeList={agent}\n")),
+        "{show:?}"
+    );
+
+    // The request: agent_list, the mount, a whole agent for --exclusive.
+    let r = site.run(
+        &dir,
+        "bai-slurm",
+        &[
+            "translate",
+            &nodelist,
+            "--exclusive",
+            "--container-mounts=bai-slurm-data:/mnt/data",
+            "--wrap",
+            "true",
+        ],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+    let config = &doc["requests"][0]["body"]["config"];
+    assert_eq!(config["agent_list"], serde_json::json!([agent]), "{config}");
+    let cpus = site.run(&dir, "sinfo", &["-h", "-N", "-o", "%c"]);
+    assert_eq!(
+        config["resources"]["cpu"].to_string(),
+        cpus.stdout.lines().next().unwrap().trim(),
+        "{config}"
+    );
+    let mounted: Vec<&str> = config["mounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m.as_str())
+        .collect();
+    let by_id = |m: &str| m.len() == 36 && m.matches('-').count() == 4;
+    let key = if api >= 8 {
+        *mounted
+            .iter()
+            .find(|m| by_id(m))
+            .unwrap_or_else(|| panic!("no mount by id in {mounted:?}"))
+    } else {
+        assert!(mounted.contains(&"bai-slurm-data"), "{mounted:?}");
+        "bai-slurm-data"
+    };
+    assert_eq!(config["mount_map"][key], "/mnt/data", "{config}");
+    let ro = site.run(
+        &dir,
+        "bai-slurm",
+        &[
+            "translate",
+            "--container-mounts=bai-slurm-data:/mnt/data:ro",
+            "--wrap",
+            "true",
+        ],
+    );
+    if api >= 8 {
+        let doc: serde_json::Value = serde_json::from_str(&ro.stdout).expect("JSON");
+        let config = &doc["requests"][0]["body"]["config"];
+        let key = config["mounts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| m.as_str())
+            .find(|m| by_id(m))
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            config["mount_options"][&key]["permission"], "ro",
+            "{config}"
+        );
+    } else {
+        assert_eq!(ro.code, 1, "{ro:?}");
+        assert!(
+            ro.stderr
+                .contains("read-only mounts need Backend.AI 24.03 or later"),
+            "{ro:?}"
+        );
+    }
+
+    // What the cluster has not got.
+    for (args, want) in [
+        (vec!["--nodelist=nosuch"], "Invalid node name specified"),
+        (
+            vec![&format!("--exclude={agent}")[..]],
+            "Requested node configuration is not available",
+        ),
+        (vec!["--constraint=fast"], "Invalid feature specification"),
+        (
+            vec!["--reservation=resv"],
+            "Requested reservation is invalid",
+        ),
+        (vec!["--licenses=lic:1"], "Invalid license specification"),
+    ] {
+        let mut all = args.clone();
+        all.extend(["--wrap", "true"]);
+        let r = site.run(&dir, "sbatch", &all);
+        assert_eq!(
+            (r.code, r.stderr.as_str()),
+            (
+                1,
+                format!("sbatch: error: Batch job submission failed: {want}\n").as_str()
+            ),
+            "{args:?}"
+        );
+        assert_eq!(count(&r.requests, "POST /session"), 0, "{r:?}");
+    }
+    // Only a superadmin may choose agents: a user's keypair is told so, and nothing is made.
+    let user_site = user();
+    let udir = user_site.workdir("placement-user");
+    let r = user_site.run(&udir, "sbatch", &[&nodelist, "--wrap", "true"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("--nodelist and --exclude need a Backend.AI superadmin's keypair"),
+        "{r:?}"
+    );
+    assert_eq!(count(&r.requests, "POST /session"), 0, "{r:?}");
+
+    // The site's own mounts cannot be moved; host paths off the storage cannot be mounted.
+    for (mount, want) in [
+        (
+            "bai-slurm-tools:/elsewhere",
+            "--container-mounts: vfolder bai-slurm-tools is mounted at /opt/bai-slurm for every job here",
+        ),
+        (
+            "/not/storage:/x",
+            "--container-mounts: /not/storage is not storage Backend.AI can mount",
+        ),
+    ] {
+        let arg = format!("--container-mounts={mount}");
+        let r = site.run(&dir, "sbatch", &[&arg, "--wrap", "true"]);
+        assert_eq!(r.code, 1, "{r:?}");
+        assert!(
+            r.stderr.starts_with(&format!(
+                "sbatch: error: Batch job submission failed: {want}"
+            )),
+            "{r:?}"
+        );
+        assert_eq!(count(&r.requests, "POST /session"), 0, "{r:?}");
+    }
+}

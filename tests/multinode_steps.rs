@@ -519,3 +519,71 @@ fn srun_refusals_and_signals_inside_a_two_node_job_read_like_slurm() {
         [0, 1, 2, 3].map(|t| format!("io-{id}-2-{t}-{}-node0{}.txt", t / 2, t / 2 + 1))
     );
 }
+
+/// `--nodelist` and `--exclude` place jobs as slurmctld does (issue 11): the named node is
+/// used, an excluded one is not, and what cannot be met is refused with its words.
+#[test]
+fn nodelist_and_exclude_choose_the_nodes() {
+    let c = two_nodes();
+    let nodes = c.run("sinfo", &["-h", "-N", "-o", "%N"]).ok().stdout;
+    let nodes: Vec<&str> = nodes.lines().collect();
+    assert_eq!(nodes.len(), 2, "{nodes:?}");
+    let (first, second) = (nodes[0], nodes[1]);
+    let on = |args: &[&str]| {
+        let mut all = vec!["--parsable"];
+        all.extend_from_slice(args);
+        all.extend(["--wrap", "true"]);
+        let id = c.run("sbatch", &all).ok().stdout.trim().to_string();
+        c.wait_done(&id, secs(60));
+        let show = c.run("scontrol", &["show", "job", &id]).ok().stdout;
+        let node = show
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("NodeList="))
+            .unwrap_or_default()
+            .to_string();
+        (node, show)
+    };
+    let (node, show) = on(&["-w", second]);
+    assert_eq!(node, second, "{show}");
+    assert!(show.contains(&format!("ReqNodeList={second} ")), "{show}");
+    let (node, show) = on(&["-x", first]);
+    assert_eq!(node, second, "{show}");
+    assert!(show.contains(&format!("ExcNodeList={first}\n")), "{show}");
+    // A list longer than -N raises the node count, as slurmctld does.
+    let (node, show) = on(&["-w", &format!("{first},{second}")]);
+    assert!(show.contains("NumNodes=2 "), "{show}");
+    assert!(!node.is_empty(), "{show}");
+    for (args, want) in [
+        (vec!["-w", "nosuch"], "Invalid node name specified"),
+        (vec!["-x", "nosuch"], "Invalid node name specified"),
+        (
+            vec!["-w", first, "-x", first],
+            "Invalid node name specified",
+        ),
+        (
+            vec!["-N", "2", "-x", first],
+            "Requested node configuration is not available",
+        ),
+        (vec!["-C", "fast"], "Invalid feature specification"),
+        (vec!["--reservation=r"], "Requested reservation is invalid"),
+        (vec!["-L", "lic:1"], "Invalid license specification"),
+    ] {
+        let mut all = args.clone();
+        all.extend(["--wrap", "true"]);
+        let r = c.run("sbatch", &all);
+        assert_eq!(
+            (r.code, r.stderr.as_str()),
+            (
+                1,
+                format!("sbatch: error: Batch job submission failed: {want}\n").as_str()
+            ),
+            "{args:?}"
+        );
+    }
+    // Nothing was stored for the refused ones.
+    let all = c
+        .run("sacct", &["-X", "-n", "-a", "-o", "jobid"])
+        .ok()
+        .stdout;
+    assert_eq!(all.lines().count(), 3, "{all}");
+}

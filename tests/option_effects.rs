@@ -89,7 +89,7 @@ fn values_of(o: &Opt, work: &Path) -> Vec<String> {
             std::fs::write(&f, "FOO=bar\0").unwrap();
             vec![f.display().to_string()]
         }
-        "container-mounts" => vec!["bai-slurm-work:/mnt/work:ro".into()],
+        "container-mounts" => vec!["bai-slurm-work:/mnt/work".into()],
         _ => samples(o).iter().map(|v| v.to_string()).collect(),
     }
 }

@@ -55,14 +55,14 @@ pub fn handling(f: Field) -> Handling {
         Field::Signal => Launcher("the signal sent before the time limit"),
         Field::Mail => Recorded("scontrol MailUser/MailType; no mail is sent"),
         Field::Nodelist => Honoured(
-            "`agent_list`: the agents named (a superadmin's keypair only; otherwise refused)",
+            "`agent_list`: the agents named, then others with the most free CPUs (a superadmin's keypair only; otherwise refused)",
         ),
         Field::Exclude => Honoured(
-            "`agent_list`: the resource group's other agents (a superadmin's keypair only; otherwise refused)",
+            "`agent_list`: the group's other agents with the most free CPUs (a superadmin's keypair only; otherwise refused)",
         ),
         Field::Constraint => Refused(Refusal::Errno(SlurmErrno::InvalidFeature)),
         Field::Exclusive => Honoured(
-            "each container asks for every CPU and all the memory of the resource group's largest agent",
+            "each container asks for every CPU and all the memory of an agent (the group's largest, or the smallest assigned by --nodelist/--exclude)",
         ),
         Field::KillOnInvalidDep => Warned(
             "has no effect on Backend.AI (a session whose dependency failed waits until it is cancelled)",

@@ -400,6 +400,8 @@ pub fn job_record(
         rec.work_dir = spec.work_dir.clone();
         rec.comment = spec.comment.clone();
         rec.requeue = spec.requeue.unwrap_or(true);
+        rec.req_nodes = spec.nodelist.clone();
+        rec.exc_nodes = spec.exclude.clone();
         rec.mail_user = spec
             .mail_user
             .clone()

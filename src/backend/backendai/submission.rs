@@ -242,9 +242,32 @@ fn prepare(ctx: &Context<'_>, spec: &JobSpec) -> Result<Prepared, SubmitError> {
     if spec.nodelist.is_some() || spec.exclude.is_some() || spec.exclusive {
         let agents = views::agents(ctx.client).map_err(failure)?;
         settings.placement = placement::placement(&spec, &agents, &settings.resource_group)?;
+        let assigned = settings.placement.agents.len();
+        if assigned > 0 {
+            // Backend.AI lets only a superadmin assign agents (InsufficientPrivilege).
+            let (_, role) = ctx
+                .client
+                .request(Method::Get, "/auth/role", None)
+                .map_err(failure)?;
+            if role["global_role"] != "superadmin" {
+                return Err(unsupported(
+                    "--nodelist and --exclude need a Backend.AI superadmin's keypair:                      Backend.AI lets only superadmins choose agents"
+                        .into(),
+                ));
+            }
+            if assigned > 1 && settings.cluster_mode != "multi-node" {
+                return Err(unsupported(format!(
+                    "--nodelist and --exclude of {assigned} nodes need [backendai] cluster_mode = \"multi-node\" (a single-node cluster session runs on one agent)"
+                )));
+            }
+        }
     }
-    settings.job_mounts =
-        placement::container_mounts(ctx.client, &spec, &ctx.config.backendai.storage)?;
+    settings.job_mounts = placement::container_mounts(
+        ctx.client,
+        &spec,
+        &ctx.config.backendai.storage,
+        &settings.mounts,
+    )?;
     if spec.container.image.is_none() && settings.image.is_none() {
         return Err(unsupported(format!(
             "no container image: use --container-image=IMAGE{}",

@@ -348,6 +348,58 @@ mod tests {
     }
 
     #[test]
+    fn named_nodes_are_used_and_excluded_ones_are_not() {
+        let nodes = [
+            Capacity {
+                cpus: 2,
+                mem_mb: 1000,
+            },
+            Capacity {
+                cpus: 2,
+                mem_mb: 1000,
+            },
+            Capacity {
+                cpus: 2,
+                mem_mb: 1000,
+            },
+        ];
+        let mut jobs = vec![
+            row(1, JobState::Pending),
+            row(2, JobState::Pending),
+            row(3, JobState::Pending),
+        ];
+        let placed = |j: &JobRow| Request {
+            cpus: 1,
+            mem_mb: 1,
+            nodes: 1,
+            required: if j.job_id == 1 { vec![2] } else { vec![] },
+            excluded: if j.job_id == 2 { vec![0, 1] } else { vec![] },
+            ..Default::default()
+        };
+        let d = plan(&mut jobs, placed, &nodes, |_| vec![], 0);
+        assert_eq!(d[0], (1, start(1, &[&[2]])));
+        assert_eq!(d[1], (2, start(1, &[&[2]])));
+        assert_eq!(d[2], (3, start(1, &[&[0]])));
+        // A job whose named node can never hold it waits without blocking the rest.
+        let mut jobs = vec![row(1, JobState::Pending), row(2, JobState::Pending)];
+        let big = |j: &JobRow| Request {
+            cpus: if j.job_id == 1 { 3 } else { 1 },
+            mem_mb: 1,
+            nodes: 1,
+            required: if j.job_id == 1 { vec![0] } else { vec![] },
+            ..Default::default()
+        };
+        let d = plan(&mut jobs, big, &nodes, |_| vec![], 0);
+        assert!(matches!(
+            d[0].1,
+            Decision::Wait {
+                reason: reason::RESOURCES
+            }
+        ));
+        assert_eq!(d[1], (2, start(1, &[&[0]])));
+    }
+
+    #[test]
     fn fills_the_node_then_blocks_by_priority() {
         let mut jobs = vec![
             row(1, JobState::Pending),
