@@ -203,12 +203,11 @@ struct Backend {
     user: UserInfo,
 }
 
-fn local_backend() -> Backend {
-    let home = tmp("local");
-    let config = home.join("config.toml");
-    // Two simulated nodes, so that --nodelist and --exclude can be met.
-    std::fs::write(&config, "[local]\nnodes = 2\n").unwrap();
-    let mut env = base_env(&home);
+/// The environment of a site whose only configuration is `config` and whose state is
+/// under `home`, with `extra` variables.
+fn site_env(home: &Path, config: &Path, extra: &[(String, String)]) -> BTreeMap<String, String> {
+    let mut env = base_env(home);
+    env.extend(extra.iter().cloned());
     env.insert("BAI_SLURM_CONFIG".into(), config.display().to_string());
     env.insert(
         "BAI_SLURM_SYSTEM_CONFIG".into(),
@@ -218,6 +217,15 @@ fn local_backend() -> Backend {
         "BAI_SLURM_STATE_DIR".into(),
         home.join("state").display().to_string(),
     );
+    env
+}
+
+fn local_backend() -> Backend {
+    let home = tmp("local");
+    let config = home.join("config.toml");
+    // Two simulated nodes, so that --nodelist and --exclude can be met.
+    std::fs::write(&config, "[local]\nnodes = 2\n").unwrap();
+    let env = site_env(&home, &config, &[]);
     let loaded = Loaded::load(&env).expect("config");
     let cluster = LocalCluster::open(&loaded, &env).expect("local backend");
     Backend {
@@ -261,23 +269,13 @@ default = true
         ),
     )
     .unwrap();
-    let mut env = base_env(&home);
-    for k in ["BACKEND_ENDPOINT", "BACKEND_DOMAIN", "BACKEND_GROUP"] {
-        if let Ok(v) = std::env::var(k) {
-            env.insert(k.into(), v);
-        }
-    }
-    env.insert("BACKEND_ACCESS_KEY".into(), var("BAI_ADMIN_ACCESS_KEY"));
-    env.insert("BACKEND_SECRET_KEY".into(), var("BAI_ADMIN_SECRET_KEY"));
-    env.insert("BAI_SLURM_CONFIG".into(), config.display().to_string());
-    env.insert(
-        "BAI_SLURM_SYSTEM_CONFIG".into(),
-        home.join("none.toml").display().to_string(),
-    );
-    env.insert(
-        "BAI_SLURM_STATE_DIR".into(),
-        home.join("state").display().to_string(),
-    );
+    let mut keys: Vec<(String, String)> = ["BACKEND_ENDPOINT", "BACKEND_DOMAIN", "BACKEND_GROUP"]
+        .iter()
+        .filter_map(|k| Some((k.to_string(), std::env::var(k).ok()?)))
+        .collect();
+    keys.push(("BACKEND_ACCESS_KEY".into(), var("BAI_ADMIN_ACCESS_KEY")));
+    keys.push(("BACKEND_SECRET_KEY".into(), var("BAI_ADMIN_SECRET_KEY")));
+    let env = site_env(&home, &config, &keys);
     let loaded = Loaded::load(&env).expect("config");
     let cluster = BackendAiCluster::open(&loaded, &env).expect("Backend.AI backend");
     Backend {
