@@ -69,6 +69,10 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
         env: crate::options::values::export::job_environment(o.export.as_ref(), &inv.env, false),
         umask: current_umask(),
         in_existing_job: true,
+        no_stdin: o
+            .stdin
+            .as_deref()
+            .is_some_and(|i| i.eq_ignore_ascii_case("none")),
     }
 }
 

@@ -113,6 +113,8 @@ pub struct StepPlan {
     /// also sets SLURM_DISTRIBUTION and SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0 (the goldens
     /// of both cases show the difference).
     pub in_existing_job: bool,
+    /// `--input=none`: the tasks get no stdin from srun (MPICH's Hydra asks for it).
+    pub no_stdin: bool,
 }
 
 /// Which node each task goes to: block (fill each node's share in turn) or cyclic.
@@ -563,7 +565,8 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
         finish_step(alloc, step_id, ("FAILED", 1, 0));
         return 1;
     }
-    if let Some(node0) = tasks.iter().position(|t| t.contains(&0))
+    if !plan.no_stdin
+        && let Some(node0) = tasks.iter().position(|t| t.contains(&0))
         && let Some(Some(w)) = writers.get(node0)
     {
         forward_stdin(std::sync::Arc::clone(w));

@@ -232,20 +232,100 @@ impl SrunRequest {
         if self.quiet {
             return Vec::new();
         }
-        table::ignored_warnings(
+        let mut out = table::ignored_warnings(
             "srun",
             self.opts
                 .ignored
                 .iter()
                 .copied()
                 .filter(|o| self.from_cli.contains(o)),
-        )
+        );
+        // Options a job request honours but a step inside the allocation does not: the
+        // step runs with the job's resources and limits.
+        // `--input=none` is applied (no stdin for the tasks); a file or a task number is not.
+        let input_none = self
+            .opts
+            .stdin
+            .as_deref()
+            .is_some_and(|i| i.eq_ignore_ascii_case("none"));
+        for o in &self.from_cli {
+            let honoured = table::find(table::command_named("srun"), o)
+                .is_some_and(|opt| opt.support == table::Support::Honoured);
+            if honoured && !STEP_OPTIONS.contains(o) && !(*o == "input" && input_none) {
+                out.push(format!(
+                    "srun: warning: --{o} is not applied to a step here (steps run with the job's resources and limits) and is ignored"
+                ));
+            }
+        }
+        out
     }
 }
+
+/// srun's options that shape a step inside an allocation (`StepPlan`, commands/srun.rs),
+/// or that act in srun itself.
+pub const STEP_OPTIONS: &[&str] = &[
+    "job-name",
+    "ntasks",
+    "nodes",
+    "ntasks-per-node",
+    "tasks-per-node",
+    "cpus-per-task",
+    "distribution",
+    "nodelist",
+    "exclude",
+    "label",
+    "unbuffered",
+    "kill-on-bad-exit",
+    "chdir",
+    "output",
+    "error",
+    "export",
+    "jobid",
+    "quiet",
+    "verbose",
+    "help",
+    "usage",
+    "version",
+    // Whole-job options that an srun inside a job inherits from the allocation anyway.
+    "account",
+    "partition",
+    "qos",
+    "clusters",
+    "cluster",
+];
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_step_warns_about_what_it_does_not_apply() {
+        let env = BTreeMap::new();
+        let SrunOutcome::Run(r) = parse(
+            &args(&["--mem=1G", "-t", "5", "-l", "-n2", "true"]),
+            &env,
+            0,
+        ) else {
+            panic!()
+        };
+        let w = r.step_warnings();
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(
+            w[0].starts_with("srun: warning: --mem is not applied to a step here"),
+            "{w:?}"
+        );
+        assert!(
+            w[1].starts_with("srun: warning: --time is not applied"),
+            "{w:?}"
+        );
+        // Inherited from the job (SLURM_* variables), not asked for: nothing to say.
+        let mut env = BTreeMap::new();
+        env.insert("SLURM_MEM_PER_CPU".to_string(), "100".to_string());
+        let SrunOutcome::Run(r) = parse(&args(&["true"]), &env, 0) else {
+            panic!()
+        };
+        assert!(r.step_warnings().is_empty());
+    }
 
     fn args(a: &[&str]) -> Vec<String> {
         a.iter().map(|s| s.to_string()).collect()
