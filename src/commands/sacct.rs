@@ -9,7 +9,7 @@ use crate::format::sacct::cell::Layout;
 use crate::format::sacct::select::{self, JobCond, Selected};
 use crate::format::sacct::spec::{self, SpecError};
 use crate::format::sacct::{self as fmt, Options};
-use crate::format::text::atoi;
+use crate::model::cnum::atoi;
 use crate::model::units::{Convert, Unit};
 use crate::model::{JobState, StepId, hostlist, timestamp};
 use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
@@ -633,7 +633,7 @@ fn step_selector(inv: &mut Invocation, item: &str) -> Result<Selected, Exit> {
                 "extern" => StepId::Extern,
                 "interactive" => StepId::Interactive,
                 n if n.starts_with(|c: char| c.is_ascii_digit()) => {
-                    StepId::Numbered(atoi(n) as u32)
+                    StepId::Numbered(atoi(n.as_bytes()) as u32)
                 }
                 _ => {
                     return Err(Exit(common::fatal(
@@ -668,11 +668,11 @@ fn step_selector(inv: &mut Invocation, item: &str) -> Result<Selected, Exit> {
                     &format!("Bad job array element specified: {id}"),
                 )));
             }
-            (id, Some(atoi(t) as u32))
+            (id, Some(atoi(t.as_bytes()) as u32))
         }
     };
     Ok(Selected {
-        job_id: atoi(id) as u32,
+        job_id: atoi(id.as_bytes()) as u32,
         task,
         step,
     })

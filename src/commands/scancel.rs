@@ -160,7 +160,7 @@ fn job_args(
     inv: &mut Invocation<'_>,
     operands: &[String],
 ) -> Result<Vec<(String, JobSelector)>, i32> {
-    use crate::format::text::strtol;
+    use crate::model::cnum::strtol;
     let mut out = Vec::new();
     let mut queue: std::collections::VecDeque<String> = operands.iter().cloned().collect();
     while let Some(arg) = queue.pop_front() {
@@ -171,7 +171,7 @@ fn job_args(
             inv.error(&format!("Invalid job id {arg}"));
             Err(1)
         };
-        let (job, used) = strtol(&arg);
+        let (job, used) = strtol(arg.as_bytes()).value_and_end();
         if job <= 0 {
             return invalid(inv);
         }
@@ -196,7 +196,7 @@ fn job_args(
                 if out.len() >= MAX_IDS {
                     break;
                 }
-                let task = strtol(&t).0 as u32;
+                let task = strtol(t.as_bytes()).value as u32;
                 out.push((
                     format!("{job_id}_{task}"),
                     JobSelector {
@@ -212,7 +212,7 @@ fn job_args(
             label = format!("{job_id}_*");
             rest = r;
         } else if let Some(r) = rest.strip_prefix('_') {
-            let (t, u) = strtol(r);
+            let (t, u) = strtol(r.as_bytes()).value_and_end();
             if t < 0 {
                 return invalid(inv);
             }
@@ -220,7 +220,7 @@ fn job_args(
             label = format!("{job_id}_{}", t as u32);
             rest = &r[u..];
         } else if let Some(r) = rest.strip_prefix('+') {
-            let (t, u) = strtol(r);
+            let (t, u) = strtol(r.as_bytes()).value_and_end();
             if t < 0 {
                 return invalid(inv);
             }
@@ -228,7 +228,7 @@ fn job_args(
         }
         let mut step = None;
         if let Some(r) = rest.strip_prefix('.') {
-            let (n, u) = strtol(r);
+            let (n, u) = strtol(r.as_bytes()).value_and_end();
             if n < 0 {
                 return invalid(inv);
             }

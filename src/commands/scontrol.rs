@@ -5,7 +5,7 @@ use super::common::{self, out};
 use crate::backend::Cluster;
 use crate::cli::Invocation;
 use crate::format::scontrol::{self as fmt, Style};
-use crate::format::text::strncasecmp_eq;
+use crate::model::cnum::strncasecmp_eq;
 use crate::model::{JobRecord, hostlist};
 use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
 
@@ -583,16 +583,16 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
 /// `scontrol_print_job`'s reading of an id: `job[_task][+offset]`, each with `strtol`,
 /// the job kept in 32 bits as C's `uint32_t` keeps it.
 fn print_job_id(s: &str) -> Option<(u32, Option<u32>, Option<i64>)> {
-    use crate::format::text::strtol;
-    let (job, used) = strtol(s);
+    use crate::model::cnum::strtol;
+    let (job, used) = strtol(s.as_bytes()).value_and_end();
     let mut rest = &s[used..];
     let mut task = None;
     if let Some(t) = rest.strip_prefix('_') {
-        let (v, u) = strtol(t);
+        let (v, u) = strtol(t.as_bytes()).value_and_end();
         task = Some(v as u32);
         rest = &t[u..];
     }
-    let het = rest.strip_prefix('+').map(|h| strtol(h).0);
+    let het = rest.strip_prefix('+').map(|h| strtol(h.as_bytes()).value);
     // Whatever follows is not looked at.
     Some((job as u32, task, het))
 }

@@ -6,7 +6,7 @@ use crate::cli::Invocation;
 use crate::format::openapi::{self, Mime, Plugin};
 use crate::format::sinfo::group::{Build, NodeFilter};
 use crate::format::sinfo::{self as fmt, Format, View};
-use crate::format::text::strtol;
+use crate::model::cnum::strtol;
 use crate::model::node_state::{self as ns};
 use crate::model::units::Convert;
 use crate::model::{hostlist, timestamp};
@@ -224,7 +224,7 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             o if o == c('e') => p.exact = true,
             o if o == c('h') => p.no_header = true,
             o if o == c('i') => {
-                let n = strtol(&arg).0;
+                let n = strtol(arg.as_bytes()).value;
                 if n <= 0 {
                     inv.error(&format!("Error: invalid entry for --iterate={arg}"));
                     return Err(Exit(1));

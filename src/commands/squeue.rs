@@ -7,7 +7,7 @@ use crate::cli::Invocation;
 use crate::format::openapi::{self, Mime, Plugin};
 use crate::format::squeue::select::{JobIdSel, StateFilter, StateSel, valid_states_text};
 use crate::format::squeue::{self as fmt, Format, Note, View};
-use crate::format::text::strtol;
+use crate::model::cnum::strtol;
 use crate::model::units::Convert;
 use crate::model::{JobRecord, StepId, hostlist, timestamp};
 use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
@@ -190,7 +190,7 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             o if o == c('a') => p.all_flag = true,
             o if o == c('h') => p.view.no_header = true,
             o if o == c('i') => {
-                let n = strtol(&arg).0;
+                let n = strtol(arg.as_bytes()).value;
                 if n <= 0 {
                     inv.error(&format!("--iterate={arg}\n"));
                     return Err(Exit(1));
@@ -420,11 +420,11 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
 fn build_job_list(inv: &mut Invocation, s: &str) -> Result<Vec<JobIdSel>, Exit> {
     let mut list = Vec::new();
     for item in s.split(',').filter(|t| !t.is_empty()) {
-        let (id, used) = strtol(item);
+        let (id, used) = strtol(item.as_bytes()).value_and_end();
         let rest = &item[used..];
         let task = rest
             .strip_prefix('_')
-            .map(|t| strtol(t).0)
+            .map(|t| strtol(t.as_bytes()).value)
             .and_then(|t| u32::try_from(t).ok());
         // Slurm keeps the number in an `int`: 2147483648 is negative, 2^32 + 1 is 1.
         let id = id as i32;
@@ -447,16 +447,16 @@ fn build_step_list(inv: &mut Invocation, s: &str) -> Result<Vec<(u32, Option<u32
     for item in s.split(',').filter(|t| !t.is_empty()) {
         let mut parts = item.split('.').filter(|t| !t.is_empty());
         let Some(job) = parts.next() else { break };
-        let (id, used) = strtol(job);
+        let (id, used) = strtol(job.as_bytes()).value_and_end();
         let task = job[used..]
             .strip_prefix('_')
-            .map(|t| strtol(t).0)
+            .map(|t| strtol(t.as_bytes()).value)
             .and_then(|t| u32::try_from(t).ok());
         let Some(step) = parts.next() else {
             inv.error(&format!("Invalid job_step id: {job}.??"));
             return Err(Exit(1));
         };
-        let step_num = strtol(step).0;
+        let step_num = strtol(step.as_bytes()).value;
         if id <= 0 || step_num < 0 {
             inv.error(&format!("Invalid job_step id: {job}.{step}"));
             return Err(Exit(1));

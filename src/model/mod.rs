@@ -1,6 +1,7 @@
 //! Slurm's concepts, shared by parsers, renderers and backends.
 
 pub mod array;
+pub mod cnum;
 pub mod exit;
 pub mod hostlist;
 pub mod job;

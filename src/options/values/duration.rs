@@ -8,8 +8,8 @@
 //! arithmetic is 32-bit and wraps as the C code does.
 
 use super::ValueError;
-use super::cnum::{c_bytes, strtol};
 use crate::model::TimeLimit;
+use crate::model::cnum::{c_bytes, strtol};
 
 /// Slurm's `INFINITE` as the C `int` a duration function returns.
 const INFINITE_INT: i32 = -1; // 0xffffffff
