@@ -10,6 +10,7 @@ use crate::format::sacct::select::{self, JobCond, Selected};
 use crate::format::sacct::spec::{self, SpecError};
 use crate::format::sacct::{self as fmt, Options};
 use crate::model::cnum::atoi;
+use crate::model::time_limit::{Duration, time_str2mins};
 use crate::model::units::{Convert, Unit};
 use crate::model::{JobState, StepId, hostlist, timestamp};
 use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
@@ -342,8 +343,10 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
                 }
             }
             o if o == c('k') || o == c('K') => {
-                let mins = match crate::model::TimeLimit::parse_minutes(&arg_s) {
-                    Some(m) if m > 0 => m,
+                // A positive count, or INFINITE (kept as u32::MAX).
+                let mins = match time_str2mins(&arg_s) {
+                    Some(Duration::Infinite) => u32::MAX,
+                    Some(Duration::Value(m)) if m > 0 => m as u32,
                     _ => return Err(Exit(common::fatal(inv, "Invalid time limit specification"))),
                 };
                 if o == c('k') {
@@ -771,6 +774,21 @@ mod tests {
 
     // What the real Slurm 22.05.8's sacct printed for each.
     use crate::commands::testkit::{Fake, pending, run};
+
+    #[test]
+    fn time_limits_are_read_as_time_str2mins_reads_them() {
+        let fake = Fake::default();
+        let fatal = "sacct: fatal: Invalid time limit specification\n";
+        for ok in ["10", "UNLIMITED", "1-0", "5-"] {
+            let p = run(&fake, &[b"sacct", b"-n", b"-k", ok.as_bytes()]);
+            assert_ne!(p.err(), fatal, "-k {ok}");
+        }
+        // 0, minus 3 days, and 30000 days (2.6e9 seconds wrap a 32-bit int negative).
+        for bad in ["0", "-3", "30000-0", "x"] {
+            let p = run(&fake, &[b"sacct", b"-K", bad.as_bytes()]);
+            assert_eq!((p.err(), p.rc), (fatal.into(), 1), "-K {bad}");
+        }
+    }
 
     #[test]
     fn bad_job_ids_are_echoed_byte_for_byte() {

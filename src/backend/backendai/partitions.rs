@@ -22,7 +22,7 @@ pub struct Partition {
 }
 
 fn limit(text: Option<&str>) -> Option<TimeLimit> {
-    text.and_then(|s| crate::options::values::duration::parse_time_limit(s, "MaxTime").ok())
+    text.and_then(TimeLimit::parse)
 }
 
 impl Partition {

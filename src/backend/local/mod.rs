@@ -147,9 +147,7 @@ impl LocalCluster {
     /// The settings the configuration gives.
     pub fn settings(loaded: &Loaded) -> LocalSettings {
         let node = LocalNode::from_config(&loaded.config);
-        let partition = LocalPartition::from_config(&loaded.config, &node, |s| {
-            crate::options::values::duration::parse_time_limit(s, "MaxTime").ok()
-        });
+        let partition = LocalPartition::from_config(&loaded.config, &node);
         LocalSettings {
             cluster_name: loaded.cluster_name(),
             node,
