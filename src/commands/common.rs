@@ -4,9 +4,12 @@
 use crate::cli::Invocation;
 use crate::format::common::Clock;
 use crate::model::TimeFormat;
+use crate::model::release;
 
-/// `print_slurm_version`, as the Debian packages of Slurm 22.05.8 print it.
-pub const VERSION_LINE: &str = "slurm-wlm 22.05.8\n";
+/// `print_slurm_version`: `--version`/`-V` of every command ([`release::version_line`]).
+pub fn print_version(inv: &mut Invocation) {
+    let _ = writeln!(inv.out, "{}", release::version_line());
+}
 
 /// Writes bytes to stdout. A closed pipe (`squeue | head`) is not an error worth reporting.
 pub fn out(inv: &mut Invocation, bytes: &[u8]) {

@@ -427,7 +427,7 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             }
             o if o == c('v') => p.verbose += 1,
             o if o == c('V') => {
-                out(inv, common::VERSION_LINE.as_bytes());
+                common::print_version(inv);
                 return Err(Exit(0));
             }
             o if o == c('W') => extend(&mut p.cond.wckeys, &arg_s),

@@ -308,7 +308,7 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
             (_, Some('u')) => o.user = Some(v),
             (_, Some('v')) => o.verbose += 1,
             (_, Some('V')) => {
-                let _ = writeln!(inv.out, "{}", super::SLURM_VERSION_LINE);
+                super::common::print_version(inv);
                 return 0;
             }
             _ => {}

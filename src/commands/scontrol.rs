@@ -120,9 +120,18 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
 }
 
 fn print_version(inv: &mut Invocation, st: &State) {
-    out(inv, common::VERSION_LINE.as_bytes());
+    common::print_version(inv);
     if st.quiet == -1 {
-        out(inv, b"slurm_api_version: 1443080, 22.5.8\n");
+        // Verbose (`-v -V`) adds the API version, unpadded: `22.5.8`.
+        let r = crate::model::release::SLURM_RELEASE;
+        let line = format!(
+            "slurm_api_version: {}, {}.{}.{}\n",
+            r.number(),
+            r.major,
+            r.minor,
+            r.micro
+        );
+        out(inv, line.as_bytes());
     }
 }
 

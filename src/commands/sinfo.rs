@@ -274,7 +274,7 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             o if o == c('T') => p.reservations = true,
             o if o == c('v') => p.verbose += 1,
             o if o == c('V') => {
-                out(inv, common::VERSION_LINE.as_bytes());
+                common::print_version(inv);
                 return Err(Exit(0));
             }
             FEDERATION | LOCAL | HIDE => {}

@@ -4,6 +4,7 @@
 //! user's project may use is a partition of the same name.
 
 use crate::config::{Config, PartitionConfig};
+use crate::model::release::SLURM_RELEASE;
 use crate::model::{NodeRecord, NodeState, PartitionRecord, TimeLimit};
 use serde_json::Value;
 
@@ -210,7 +211,7 @@ impl Agent {
             partitions,
             arch: self.architecture.clone(),
             version: if self.version.is_empty() {
-                "22.05.8".into()
+                SLURM_RELEASE.text()
             } else {
                 self.version.clone()
             },

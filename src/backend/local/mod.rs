@@ -739,7 +739,7 @@ impl Cluster for LocalCluster {
                     boot_time: crate::sys::boot_time(),
                     os: crate::sys::os_description(),
                     arch: crate::sys::machine(),
-                    version: "22.05.8".into(),
+                    version: crate::model::release::SLURM_RELEASE.text(),
                     cfg_tres: Some(format!(
                         "cpu={},mem={},billing={}",
                         s.node.cpus,
