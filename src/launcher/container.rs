@@ -128,7 +128,7 @@ struct JobStepServers {
 impl JobStepServers {
     fn start(hosts: &[String], kill_wait: u32, ssh: &Ssh) -> std::io::Result<JobStepServers> {
         let secret = step_proto::random_hex(32);
-        let exe = std::env::current_exe()?;
+        let exe = crate::sys::own_executable()?;
         // This container's server listens on its address in the session's network only (a
         // job of one container, or a name that does not resolve: on loopback).
         let bind = if hosts.len() > 1 {
