@@ -22,7 +22,7 @@ pub use job::{
 };
 pub use jobid::{JobSelector, TaskSelector};
 pub use state::{JobState, StateFlag};
-pub use time_limit::TimeLimit;
+pub use time_limit::{PartitionTimes, TimeLimit};
 pub use timestamp::TimeFormat;
 pub mod dependency;
 pub mod jobspec;

@@ -40,6 +40,44 @@ impl TimeLimit {
     }
 }
 
+/// A partition's time limits, as slurm.conf's `MaxTime` and `DefaultTime` give them: the
+/// one rule both backends apply to a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartitionTimes {
+    pub max_time: TimeLimit,
+    pub default_time: Option<TimeLimit>,
+}
+
+/// A job asked for more time than its partition's MaxTime (`ESLURM_INVALID_TIME_LIMIT`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExceedsMaxTime;
+
+impl PartitionTimes {
+    /// At submission (slurmctld's `_part_access_check`): a limit of more minutes than
+    /// MaxTime is refused. No limit, or no MaxTime, passes.
+    pub fn check(self, requested: Option<TimeLimit>) -> Result<(), ExceedsMaxTime> {
+        match (requested, self.max_time) {
+            (Some(TimeLimit::Minutes(want)), TimeLimit::Minutes(max)) if want > max => {
+                Err(ExceedsMaxTime)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The limit the job runs with (`select_nodes`): its own, else DefaultTime, else
+    /// MaxTime.
+    pub fn job_limit(self, requested: Option<TimeLimit>) -> TimeLimit {
+        requested.or(self.default_time).unwrap_or(self.max_time)
+    }
+
+    /// Both at once, as a backend settles a new job: [`check`](Self::check), then
+    /// [`job_limit`](Self::job_limit).
+    pub fn apply(self, requested: Option<TimeLimit>) -> Result<TimeLimit, ExceedsMaxTime> {
+        self.check(requested)?;
+        Ok(self.job_limit(requested))
+    }
+}
+
 /// Slurm's `INFINITE` as the C `int` a duration function returns.
 const INFINITE_INT: i32 = -1; // 0xffffffff
 /// Slurm's `NO_VAL` (0xfffffffe) as an `int`: the error result.
@@ -318,6 +356,33 @@ mod tests {
         assert_eq!(TimeLimit::parse("-3"), m(-4319i32 as u32));
         assert_eq!(TimeLimit::parse("abc"), None);
         assert_eq!(TimeLimit::parse("1:2:3:4"), None);
+    }
+
+    #[test]
+    fn partition_limits_apply_to_a_job() {
+        let m = TimeLimit::Minutes;
+        let part = PartitionTimes {
+            max_time: m(30),
+            default_time: Some(m(10)),
+        };
+        assert_eq!(part.apply(None), Ok(m(10)));
+        assert_eq!(part.apply(Some(m(30))), Ok(m(30)));
+        assert_eq!(part.apply(Some(m(31))), Err(ExceedsMaxTime));
+        assert_eq!(
+            part.apply(Some(TimeLimit::Infinite)),
+            Ok(TimeLimit::Infinite)
+        );
+        let no_default = PartitionTimes {
+            default_time: None,
+            ..part
+        };
+        assert_eq!(no_default.apply(None), Ok(m(30)));
+        let open = PartitionTimes {
+            max_time: TimeLimit::Infinite,
+            default_time: None,
+        };
+        assert_eq!(open.apply(Some(m(u32::MAX - 1))), Ok(m(u32::MAX - 1)));
+        assert_eq!(open.apply(None), Ok(TimeLimit::Infinite));
     }
 
     #[test]

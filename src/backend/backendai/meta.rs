@@ -42,8 +42,6 @@ pub struct JobMeta {
     pub submit_time: i64,
     /// Seconds between SIGTERM and SIGKILL at the time limit.
     pub kill_wait: u32,
-    /// Whether the launcher must enforce the time limit itself (servers before API v8).
-    pub enforce_time_limit: bool,
     pub spec: JobSpec,
 }
 
@@ -233,6 +231,17 @@ mod tests {
             "the script travels in the environ"
         );
         assert_eq!(JobMeta::from_log("python3 app.py"), None);
+    }
+
+    #[test]
+    fn metadata_of_older_versions_still_reads() {
+        // Written before `enforce_time_limit` was dropped (the launcher always enforces
+        // the limit): unknown fields are ignored, missing ones take their defaults.
+        let old = r#"{"v":1,"job_id":7,"user":"alice","uid":1001,"kill_wait":30,
+            "enforce_time_limit":true,"spec":{"name":"train"}}"#;
+        let meta = JobMeta::decode(&URL_SAFE_NO_PAD.encode(old)).unwrap();
+        assert_eq!((meta.job_id, meta.uid, meta.kill_wait), (7, 1001, 30));
+        assert_eq!(meta.spec.name, "train");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use crate::config::{Config, PartitionConfig};
 use crate::model::release::SLURM_RELEASE;
-use crate::model::{NodeRecord, NodeState, PartitionRecord, TimeLimit};
+use crate::model::{NodeRecord, NodeState, PartitionRecord, PartitionTimes, TimeLimit};
 use serde_json::Value;
 
 /// MB per CPU for jobs that ask for no memory, when the partition sets none.
@@ -27,6 +27,14 @@ fn limit(text: Option<&str>) -> Option<TimeLimit> {
 }
 
 impl Partition {
+    /// MaxTime and DefaultTime, as the job rule reads them.
+    pub fn times(&self) -> PartitionTimes {
+        PartitionTimes {
+            max_time: self.max_time,
+            default_time: self.default_time,
+        }
+    }
+
     fn from_config(p: &PartitionConfig) -> Partition {
         Partition {
             name: p.name.clone(),

@@ -25,7 +25,7 @@ use super::{
 use crate::config::Loaded;
 use crate::model::{
     ArrayPart, JobRecord, JobSelector, JobSpec, JobState, NodeRecord, NodeState, PartitionRecord,
-    TaskSelector, TimeLimit,
+    TaskSelector,
 };
 use crate::sys::UserInfo;
 use db::{Db, JobRow, StepRow};
@@ -287,10 +287,7 @@ impl LocalCluster {
                     .with_detail("Memory specification can not be satisfied"),
             );
         }
-        if let (Some(TimeLimit::Minutes(want)), TimeLimit::Minutes(max)) =
-            (spec.time_limit, s.partition.max_time)
-            && want > max
-        {
+        if s.partition.times().check(spec.time_limit).is_err() {
             return Err(SubmitError::errno(SlurmErrno::InvalidTimeLimit));
         }
         if let Some(a) = &spec.array

@@ -1,7 +1,7 @@
 //! The one node of the local backend: this machine, or what the config says it offers.
 
 use crate::config::Config;
-use crate::model::TimeLimit;
+use crate::model::{PartitionTimes, TimeLimit};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LocalNode {
@@ -47,6 +47,14 @@ impl LocalNode {
 }
 
 impl LocalPartition {
+    /// MaxTime and DefaultTime, as the job rule reads them.
+    pub fn times(&self) -> PartitionTimes {
+        PartitionTimes {
+            max_time: self.max_time,
+            default_time: self.default_time,
+        }
+    }
+
     /// The configured partition marked default (or the first), else `local`.
     /// Durations that do not parse are reported by `bai-slurm doctor`; here they mean no limit.
     pub fn from_config(config: &Config, node: &LocalNode) -> LocalPartition {
