@@ -5,10 +5,10 @@
 
 use super::batch::{self, BatchPlan, Ending};
 use super::env::{BatchEnvFacts, batch_env};
+use super::meta::{self, JobMeta, LaunchResult, ResultKind};
 use super::srun_client::{Allocation, KILL_WAIT_ENV, SECRET_ENV, STEPD_ENV};
 use super::step_proto;
 use super::stepd::{CountingRegistry, StepServer, StepdProcess};
-use crate::backend::backendai::meta::{self, JobMeta, LaunchResult, ResultKind};
 use crate::model::fname::{FnameContext, expand};
 use crate::model::{ExitStatus, MemoryRequest};
 use std::collections::BTreeMap;

@@ -5,12 +5,12 @@
 use super::cache::Cache;
 use super::client::{Client, ClientError, Method};
 use super::jobid;
-use super::meta::JobMeta;
 use super::partitions::{self, Partition};
 use super::submit::{self, SessionSettings, Unfit};
 use super::views;
 use crate::backend::{BackendError, SlurmErrno, SubmitError};
 use crate::config::Config;
+use crate::launcher::meta::JobMeta;
 use crate::model::{DepKind, JobSpec};
 use crate::sys::UserInfo;
 use std::sync::Mutex;
