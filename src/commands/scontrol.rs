@@ -7,37 +7,9 @@ use crate::cli::Invocation;
 use crate::format::scontrol::{self as fmt, Style};
 use crate::model::cnum::strncasecmp_eq;
 use crate::model::{JobRecord, hostlist};
-use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
-
-pub const SHORT: &str = "adhM:FoQu:vV";
-
-const FEDERATION: i32 = 0x100;
-const HIDE: i32 = 0x101;
-const LOCAL: i32 = 0x102;
-const SIBLING: i32 = 0x103;
-
-const fn c(ch: char) -> i32 {
-    ch as i32
-}
-
-pub const LONG: &[LongOpt] = &[
-    long("all", HasArg::No, c('a')),
-    long("cluster", HasArg::Required, c('M')),
-    long("clusters", HasArg::Required, c('M')),
-    long("details", HasArg::No, c('d')),
-    long("federation", HasArg::No, FEDERATION),
-    long("future", HasArg::No, c('F')),
-    long("help", HasArg::No, c('h')),
-    long("hide", HasArg::No, HIDE),
-    long("local", HasArg::No, LOCAL),
-    long("oneliner", HasArg::No, c('o')),
-    long("quiet", HasArg::No, c('Q')),
-    long("sibling", HasArg::No, SIBLING),
-    long("uid", HasArg::Required, c('u')),
-    long("usage", HasArg::No, c('h')),
-    long("verbose", HasArg::No, c('v')),
-    long("version", HasArg::No, c('V')),
-];
+use crate::options::getopt::{self, Event};
+use crate::options::query::c;
+use crate::options::query::scontrol::{FEDERATION, HIDE, LOCAL, LONG, SHORT, SIBLING};
 
 /// `scontrol`'s global state, changed by options and keywords alike.
 struct State {

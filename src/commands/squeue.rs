@@ -10,71 +10,12 @@ use crate::format::squeue::{self as fmt, Format, Note, View};
 use crate::model::cnum::strtol;
 use crate::model::units::Convert;
 use crate::model::{JobRecord, StepId, hostlist, timestamp};
-use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
-
-pub const SHORT: &str = "A:ahi:j::lL:n:M:O:o:p:Pq:R:rs::S:t:u:U:vVw:";
-
-const HELP: i32 = 0x100;
-const USAGE: i32 = 0x101;
-const HIDE: i32 = 0x102;
-const START: i32 = 0x103;
-const NOCONVERT: i32 = 0x104;
-const ARRAY_UNIQUE: i32 = 0x105;
-const LOCAL: i32 = 0x106;
-const SIBLING: i32 = 0x107;
-const FEDERATION: i32 = 0x108;
-const ME: i32 = 0x109;
-const JSON: i32 = 0x110;
-const YAML: i32 = 0x111;
-
-const fn c(ch: char) -> i32 {
-    ch as i32
-}
-
-/// The long options of `parse_command_line`, in Slurm's table order (it decides which
-/// candidates an ambiguous prefix lists).
-pub const LONG: &[LongOpt] = &[
-    long("accounts", HasArg::Required, c('A')),
-    long("all", HasArg::No, c('a')),
-    long("array", HasArg::No, c('r')),
-    long("array-unique", HasArg::No, ARRAY_UNIQUE),
-    long("Format", HasArg::Required, c('O')),
-    long("format", HasArg::Required, c('o')),
-    long("federation", HasArg::No, FEDERATION),
-    long("help", HasArg::No, HELP),
-    long("hide", HasArg::No, HIDE),
-    long("iterate", HasArg::Required, c('i')),
-    long("jobs", HasArg::Optional, c('j')),
-    long("local", HasArg::No, LOCAL),
-    long("long", HasArg::No, c('l')),
-    long("licenses", HasArg::Required, c('L')),
-    long("cluster", HasArg::Required, c('M')),
-    long("clusters", HasArg::Required, c('M')),
-    long("me", HasArg::No, ME),
-    long("name", HasArg::Required, c('n')),
-    long("noconvert", HasArg::No, NOCONVERT),
-    long("node", HasArg::Required, c('w')),
-    long("nodes", HasArg::Required, c('w')),
-    long("nodelist", HasArg::Required, c('w')),
-    long("noheader", HasArg::No, c('h')),
-    long("partitions", HasArg::Required, c('p')),
-    long("priority", HasArg::No, c('P')),
-    long("qos", HasArg::Required, c('q')),
-    long("reservation", HasArg::Required, c('R')),
-    long("sib", HasArg::No, SIBLING),
-    long("sibling", HasArg::No, SIBLING),
-    long("sort", HasArg::Required, c('S')),
-    long("start", HasArg::No, START),
-    long("steps", HasArg::Optional, c('s')),
-    long("states", HasArg::Required, c('t')),
-    long("usage", HasArg::No, USAGE),
-    long("user", HasArg::Required, c('u')),
-    long("users", HasArg::Required, c('u')),
-    long("verbose", HasArg::No, c('v')),
-    long("version", HasArg::No, c('V')),
-    long("json", HasArg::No, JSON),
-    long("yaml", HasArg::No, YAML),
-];
+use crate::options::getopt::{self, Event};
+use crate::options::query::c;
+use crate::options::query::squeue::{
+    ARRAY_UNIQUE, FEDERATION, HELP, HIDE, JSON, LOCAL, LONG, ME, NOCONVERT, SHORT, SIBLING, START,
+    USAGE, YAML,
+};
 
 /// squeue's parameters after the command line and environment are read.
 #[derive(Default)]

@@ -1,13 +1,13 @@
 //! clap `Command` definitions of every command, derived from the tables the parsers use:
 //! the option table (`options::table`) for sbatch, srun and salloc, and the getopt tables
-//! (`SHORT`/`LONG`) of squeue, sacct, sinfo, scancel and scontrol. They exist only to
+//! (`SHORT`/`LONG`, `options::query`) of squeue, sacct, sinfo, scancel and scontrol. They exist only to
 //! generate man pages and shell completions; the commands themselves parse with getopt.
 //! Option descriptions come from Slurm 22.05's `--help` texts.
 
 use super::help_text::{HelpEntry, HelpText};
-use crate::commands::{sacct, scancel, scontrol, sinfo, squeue};
 use crate::model::release::SLURM_RELEASE;
 use crate::options::getopt::{HasArg, LongOpt};
+use crate::options::query::{sacct, scancel, scontrol, sinfo, squeue};
 use crate::options::table::{self, Opt, SALLOC, SBATCH, SRUN, Support};
 use clap::{Arg, ArgAction, Command, ValueHint};
 
