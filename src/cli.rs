@@ -2,6 +2,7 @@
 //! the calling user, and the two output streams. Commands never touch process globals,
 //! so tests can run them in-process and capture every byte.
 
+use crate::model::cnum::strtol;
 use crate::sys::UserInfo;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -34,7 +35,7 @@ pub trait UserDirectory {
         if let Some(u) = self.by_name(name_or_uid) {
             return Some(u.uid);
         }
-        let (n, used) = crate::format::text::strtol(name_or_uid);
+        let (n, used) = strtol(name_or_uid.as_bytes()).value_and_end();
         if used == 0 || used != name_or_uid.len() || !(0..=i64::from(i32::MAX)).contains(&n) {
             return None;
         }

@@ -26,7 +26,7 @@ pub const BAI_SLURM_JOB_SECRET: &str = "BAI_SLURM_JOB_SECRET";
 pub const BAI_SLURM_KILL_WAIT: &str = "BAI_SLURM_KILL_WAIT";
 /// In a Backend.AI session: the ssh program node 0's launcher starts the other containers'
 /// step servers with (default `ssh`), how many seconds it waits for their SSH servers
-/// (default 120), and the job's PATH (`backendai::meta::PATH_ENV`).
+/// (default 120), and the job's PATH (`launcher::meta::PATH_ENV`).
 pub const BAI_SLURM_SSH: &str = "BAI_SLURM_SSH";
 pub const BAI_SLURM_SSH_WAIT: &str = "BAI_SLURM_SSH_WAIT";
 pub const BAI_SLURM_PATH: &str = "BAI_SLURM_PATH";

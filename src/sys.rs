@@ -155,9 +155,53 @@ pub fn machine() -> String {
         .unwrap_or_default()
 }
 
+/// This process's umask (what sbatch, srun and salloc send as SLURM_UMASK). It can only
+/// be read by setting it, so it is put straight back.
+pub fn umask() -> u32 {
+    use nix::sys::stat::{Mode, umask};
+    let old = umask(Mode::from_bits_truncate(0o022));
+    umask(old);
+    old.bits()
+}
+
+/// The path of this program, to start it again (the runner, launchers, step servers) or
+/// link to it. When the file was replaced while we ran, Linux shows the old one as
+/// `<path> (deleted)`; the path without that suffix is the program installed there now.
+pub fn own_executable() -> std::io::Result<std::path::PathBuf> {
+    std::env::current_exe().map(without_deleted_suffix)
+}
+
+fn without_deleted_suffix(p: std::path::PathBuf) -> std::path::PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    match p.as_os_str().as_bytes().strip_suffix(b" (deleted)") {
+        Some(stripped) => std::path::PathBuf::from(std::ffi::OsStr::from_bytes(stripped)),
+        None => p,
+    }
+}
+
 /// The session id of this process (scontrol's AllocNode:Sid).
 pub fn session_id() -> u32 {
     nix::unistd::getsid(None)
         .map(|p| p.as_raw() as u32)
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn a_replaced_program_is_found_at_its_path() {
+        let p = |s: &str| PathBuf::from(s);
+        assert_eq!(
+            without_deleted_suffix(p("/usr/bin/bai-slurm (deleted)")),
+            p("/usr/bin/bai-slurm")
+        );
+        assert_eq!(
+            without_deleted_suffix(p("/usr/bin/bai-slurm")),
+            p("/usr/bin/bai-slurm")
+        );
+        assert!(own_executable().unwrap().is_absolute());
+    }
 }

@@ -2,7 +2,7 @@
 //! the startup command with the job's metadata, the script and environment in the environ,
 //! the cluster variables Backend.AI sets, and the console as stdout.
 
-use bai_slurm::backend::backendai::meta::{self, JobMeta, ResultKind};
+use bai_slurm::launcher::meta::{self, JobMeta, ResultKind};
 use bai_slurm::model::{JobSpec, TimeLimit};
 use std::process::Command;
 

@@ -8,8 +8,8 @@
 mod stack;
 
 use bai_slurm::backend::backendai::client::{Client, ClientError, Method, Settings};
-use bai_slurm::backend::backendai::meta::{self, JobMeta, ResultKind};
 use bai_slurm::backend::backendai::submit::{self, SessionSettings};
+use bai_slurm::launcher::meta::{self, JobMeta, ResultKind};
 use bai_slurm::model::JobSpec;
 use serde_json::{Value, json};
 use stack::{HOW, strip_ansi, vfolder};

@@ -790,8 +790,8 @@ fn scontrol_case(r: &mut Rng) -> Case {
         args.extend(query_option(
             r,
             "scontrol",
-            bai_slurm::commands::scontrol::LONG,
-            bai_slurm::commands::scontrol::SHORT,
+            bai_slurm::options::query::scontrol::LONG,
+            bai_slurm::options::query::scontrol::SHORT,
             &[],
         ));
     }
@@ -831,7 +831,7 @@ fn scontrol_case(r: &mut Rng) -> Case {
 // The others -----------------------------------------------------------------------------
 
 fn query_case(r: &mut Rng, prog: &'static str) -> Case {
-    use bai_slurm::commands::{sacct, scancel, sinfo, squeue};
+    use bai_slurm::options::query::{sacct, scancel, sinfo, squeue};
     type Operand = fn(&mut Rng) -> String;
     let (long, short, skip, operand): (&[LongOpt], &str, &[&str], Operand) = match prog {
         // `--iterate` repeats the report forever, by design.

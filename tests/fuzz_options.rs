@@ -25,6 +25,7 @@ mod fuzzgen;
 
 use bai_slurm::model::array::ranges;
 use bai_slurm::model::hostlist::{compress, compress_ordered, expand};
+use bai_slurm::model::time_limit::{Duration, time_str2mins, time_str2secs};
 use bai_slurm::model::time_limit::{long_duration, long_limit, squeue_duration};
 use bai_slurm::model::{DepItem, DepKind, DepStatus, DepTarget, TimeLimit};
 use bai_slurm::options::directives::{self, Notice, SBATCH};
@@ -37,9 +38,7 @@ use bai_slurm::options::values::dependency::{
 use bai_slurm::options::values::distribution::{
     DistBase, DistLevel, Distribution, Pack, parse_distribution,
 };
-use bai_slurm::options::values::duration::{
-    Duration, parse_seconds, parse_time_limit, time_str2mins, time_str2secs,
-};
+use bai_slurm::options::values::duration::{parse_seconds, parse_time_limit};
 use bai_slurm::options::values::export::{ExportItem, ExportSpec, job_environment, parse_export};
 use bai_slurm::options::values::gres::{GresCount, GresItem, GresSpec, parse_gpus, parse_gres};
 use bai_slurm::options::values::hint::{Hint, HintRequest, parse_hint};
@@ -518,17 +517,19 @@ fn fuzz_duration(r: &mut Rng, n: usize) -> Part {
                 });
             }
             2 => {
-                // sacct -k/-K and --time read a limit with the same Slurm function
-                // (time_str2mins): they must accept the same values as the same minutes.
+                // --time and the backends' partition limits read a limit with the same
+                // Slurm function (time_str2mins): the same values as the same minutes.
                 let s = bounded_duration(r);
                 p.case(&s, || {
                     let slurm = match time_str2mins(&s) {
-                        Some(Duration::Infinite) => Some(u32::MAX),
-                        Some(Duration::Value(m)) if m > 0 => Some(m as u32),
-                        _ => None,
+                        Some(Duration::Infinite) | Some(Duration::Value(0)) => {
+                            Some(TimeLimit::Infinite)
+                        }
+                        Some(Duration::Value(m)) => Some(TimeLimit::Minutes(m as u32)),
+                        None => None,
                     };
-                    let sacct = TimeLimit::parse_minutes(&s).filter(|&m| m > 0);
-                    assert_eq!(sacct, slurm);
+                    assert_eq!(TimeLimit::parse(&s), slurm);
+                    assert_eq!(parse_time_limit(&s, "--time").ok(), slurm);
                 });
             }
             _ => {
@@ -539,7 +540,7 @@ fn fuzz_duration(r: &mut Rng, n: usize) -> Part {
                     assert!(secs.is_some() || mins.is_none());
                     let _ = parse_time_limit(&s, "--time");
                     let _ = parse_seconds(&s, "--delay-boot");
-                    let _ = TimeLimit::parse_minutes(&s);
+                    let _ = TimeLimit::parse(&s);
                 });
             }
         }

@@ -310,10 +310,9 @@ fn normalised(requests: &[Value]) -> (Value, Vec<Value>) {
             if let Some(environ) = environ
                 && let Some(meta) = environ.remove("BAI_SLURM_META")
             {
-                let meta = bai_slurm::backend::backendai::meta::JobMeta::decode(
-                    meta.as_str().unwrap_or_default(),
-                )
-                .expect("the launcher's job description decodes");
+                let meta =
+                    bai_slurm::launcher::meta::JobMeta::decode(meta.as_str().unwrap_or_default())
+                        .expect("the launcher's job description decodes");
                 described.push(serde_json::to_value(&meta).unwrap());
                 let mut rest = meta.clone();
                 rest.spec = JobSpec::default();
@@ -340,7 +339,8 @@ impl Counts {
 
 /// The record Backend.AI's views build from a job's description (a fresh session).
 fn view_record(meta: &Value) -> Value {
-    use bai_slurm::backend::backendai::{meta::JobMeta, records};
+    use bai_slurm::backend::backendai::records;
+    use bai_slurm::launcher::meta::JobMeta;
     let meta: JobMeta = serde_json::from_value(meta.clone()).unwrap();
     let rec = records::job_record(
         &records::Session::default(),

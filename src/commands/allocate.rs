@@ -35,7 +35,7 @@ pub fn allocation_spec(
         env: &inv.env,
         cwd: &inv.cwd,
         hostname: crate::sys::hostname(),
-        umask: current_umask(),
+        umask: crate::sys::umask(),
         max_array_size: 1001,
         error_exit: 1,
         default_name,
@@ -45,12 +45,6 @@ pub fn allocation_spec(
     let me = std::process::id() as i32;
     spec.owner = crate::backend::local::procs::start_time(me).map(|start| (me, start));
     Ok((spec, messages))
-}
-
-fn current_umask() -> u32 {
-    let old = nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o022));
-    nix::sys::stat::umask(old);
-    old.bits()
 }
 
 /// Submits the allocation and waits until it runs, printing Slurm's messages. `Err` carries

@@ -4,9 +4,12 @@
 use crate::cli::Invocation;
 use crate::format::common::Clock;
 use crate::model::TimeFormat;
+use crate::model::release;
 
-/// `print_slurm_version`, as the Debian packages of Slurm 22.05.8 print it.
-pub const VERSION_LINE: &str = "slurm-wlm 22.05.8\n";
+/// `print_slurm_version`: `--version`/`-V` of every command ([`release::version_line`]).
+pub fn print_version(inv: &mut Invocation) {
+    let _ = writeln!(inv.out, "{}", release::version_line());
+}
 
 /// Writes bytes to stdout. A closed pipe (`squeue | head`) is not an error worth reporting.
 pub fn out(inv: &mut Invocation, bytes: &[u8]) {
@@ -81,7 +84,7 @@ pub fn comma_list(s: &str) -> Vec<String> {
 /// `<range>'"): a start read by `strtoul` with nothing after it but `-` and an end read
 /// the same way, no `x`, no second `-` right after the first, and start <= end.
 pub fn bad_hostlist_range(inner: &str) -> Option<&str> {
-    use crate::format::text::strtol;
+    use crate::model::cnum::strtol;
     let ok = |r: &str| -> bool {
         if r.contains('x') {
             return false;
@@ -91,14 +94,14 @@ pub fn bad_hostlist_range(inner: &str) -> Option<&str> {
             Some((l, h)) => (l, Some(h)),
             None => (r, None),
         };
-        let (lo, used) = strtol(lo_s);
+        let (lo, used) = strtol(lo_s.as_bytes()).value_and_end();
         if used == 0 || used != lo_s.len() || lo < 0 {
             return false;
         }
         match hi_s {
             None | Some("") => true,
             Some(h) => {
-                let (hi, used) = strtol(h);
+                let (hi, used) = strtol(h.as_bytes()).value_and_end();
                 used != 0 && used == h.len() && hi >= lo
             }
         }

@@ -27,7 +27,7 @@ pub fn run(inv: &mut Invocation<'_>) -> i32 {
         }
     };
     let dir = inv.cwd.join(dir);
-    let exe = match std::env::current_exe().and_then(|p| p.canonicalize()) {
+    let exe = match crate::sys::own_executable().and_then(|p| p.canonicalize()) {
         Ok(p) => p,
         Err(e) => {
             let _ = writeln!(inv.err, "bai-slurm: cannot find this program's path: {e}");

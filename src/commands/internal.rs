@@ -53,7 +53,7 @@ pub fn launch(inv: &mut Invocation<'_>) -> i32 {
 pub fn bai_launch(inv: &mut Invocation<'_>) -> i32 {
     let meta = match inv.args.as_slice() {
         [meta] => meta.clone(),
-        [] => match inv.env.get(crate::backend::backendai::meta::META_ENV) {
+        [] => match inv.env.get(crate::launcher::meta::META_ENV) {
             Some(m) => m.clone(),
             None => return 2,
         },

@@ -30,9 +30,6 @@ use crate::config::{BackendKind, Loaded};
 use std::ffi::OsString;
 use std::io::Write;
 
-/// What Slurm's commands print for `--version`.
-pub const SLURM_VERSION_LINE: &str = "slurm-wlm 22.05.8";
-
 type Run = fn(&mut Invocation<'_>) -> i32;
 
 /// Every command, by the name it is installed under.

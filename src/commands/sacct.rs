@@ -9,87 +9,17 @@ use crate::format::sacct::cell::Layout;
 use crate::format::sacct::select::{self, JobCond, Selected};
 use crate::format::sacct::spec::{self, SpecError};
 use crate::format::sacct::{self as fmt, Options};
-use crate::format::text::atoi;
+use crate::model::cnum::atoi;
+use crate::model::time_limit::{Duration, time_str2mins};
 use crate::model::units::{Convert, Unit};
 use crate::model::{JobState, StepId, hostlist, timestamp};
-use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
+use crate::options::getopt::{self, Event};
+use crate::options::query::c;
+use crate::options::query::sacct::{
+    DELIMITER, ENV, FEDERATION, JSON, LOCAL, LOCAL_UID, LONG, NAME, NOCONVERT, SHORT, UNITS,
+    WHOLE_HETJOB, YAML,
+};
 use crate::options::values::begin::parse_time;
-
-pub const SHORT: &str = "aA:bBcC:DeE:f:F:g:hi:I:j:k:K:lLM:nN:o:pPq:r:s:S:Ttu:UvVW:x:X";
-
-const DELIMITER: i32 = 0x100;
-const LOCAL: i32 = 0x101;
-const NAME: i32 = 0x102;
-const NOCONVERT: i32 = 0x103;
-const UNITS: i32 = 0x104;
-const FEDERATION: i32 = 0x105;
-const WHOLE_HETJOB: i32 = 0x106;
-const LOCAL_UID: i32 = 0x107;
-const ENV: i32 = 0x108;
-const JSON: i32 = 0x109;
-const YAML: i32 = 0x110;
-
-const fn c(ch: char) -> i32 {
-    ch as i32
-}
-
-pub const LONG: &[LongOpt] = &[
-    long("allusers", HasArg::No, c('a')),
-    long("accounts", HasArg::Required, c('A')),
-    long("allocations", HasArg::No, c('X')),
-    long("brief", HasArg::No, c('b')),
-    long("batch-script", HasArg::No, c('B')),
-    long("completion", HasArg::No, c('c')),
-    long("constraints", HasArg::Required, c('C')),
-    long("delimiter", HasArg::Required, DELIMITER),
-    long("duplicates", HasArg::No, c('D')),
-    long("federation", HasArg::No, FEDERATION),
-    long("helpformat", HasArg::No, c('e')),
-    long("help-fields", HasArg::No, c('e')),
-    long("endtime", HasArg::Required, c('E')),
-    long("env-vars", HasArg::No, ENV),
-    long("file", HasArg::Required, c('f')),
-    long("flags", HasArg::Required, c('F')),
-    long("gid", HasArg::Required, c('g')),
-    long("group", HasArg::Required, c('g')),
-    long("help", HasArg::No, c('h')),
-    long("local", HasArg::No, LOCAL),
-    long("name", HasArg::Required, NAME),
-    long("nnodes", HasArg::Required, c('i')),
-    long("ncpus", HasArg::Required, c('I')),
-    long("jobs", HasArg::Required, c('j')),
-    long("timelimit-min", HasArg::Required, c('k')),
-    long("timelimit-max", HasArg::Required, c('K')),
-    long("long", HasArg::No, c('l')),
-    long("allclusters", HasArg::No, c('L')),
-    long("cluster", HasArg::Required, c('M')),
-    long("clusters", HasArg::Required, c('M')),
-    long("nodelist", HasArg::Required, c('N')),
-    long("noconvert", HasArg::No, NOCONVERT),
-    long("units", HasArg::Required, UNITS),
-    long("noheader", HasArg::No, c('n')),
-    long("fields", HasArg::Required, c('o')),
-    long("format", HasArg::Required, c('o')),
-    long("parsable", HasArg::No, c('p')),
-    long("parsable2", HasArg::No, c('P')),
-    long("qos", HasArg::Required, c('q')),
-    long("partition", HasArg::Required, c('r')),
-    long("reason", HasArg::Required, c('R')),
-    long("state", HasArg::Required, c('s')),
-    long("starttime", HasArg::Required, c('S')),
-    long("truncate", HasArg::No, c('T')),
-    long("uid", HasArg::Required, c('u')),
-    long("use-local-uid", HasArg::No, LOCAL_UID),
-    long("usage", HasArg::No, c('U')),
-    long("user", HasArg::Required, c('u')),
-    long("verbose", HasArg::No, c('v')),
-    long("version", HasArg::No, c('V')),
-    long("wckeys", HasArg::Required, c('W')),
-    long("whole-hetjob", HasArg::Optional, WHOLE_HETJOB),
-    long("associations", HasArg::Required, c('x')),
-    long("json", HasArg::No, JSON),
-    long("yaml", HasArg::No, YAML),
-];
 
 /// What the command line asked for.
 #[derive(Default)]
@@ -342,8 +272,10 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
                 }
             }
             o if o == c('k') || o == c('K') => {
-                let mins = match crate::model::TimeLimit::parse_minutes(&arg_s) {
-                    Some(m) if m > 0 => m,
+                // A positive count, or INFINITE (kept as u32::MAX).
+                let mins = match time_str2mins(&arg_s) {
+                    Some(Duration::Infinite) => u32::MAX,
+                    Some(Duration::Value(m)) if m > 0 => m as u32,
                     _ => return Err(Exit(common::fatal(inv, "Invalid time limit specification"))),
                 };
                 if o == c('k') {
@@ -424,7 +356,7 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             }
             o if o == c('v') => p.verbose += 1,
             o if o == c('V') => {
-                out(inv, common::VERSION_LINE.as_bytes());
+                common::print_version(inv);
                 return Err(Exit(0));
             }
             o if o == c('W') => extend(&mut p.cond.wckeys, &arg_s),
@@ -633,7 +565,7 @@ fn step_selector(inv: &mut Invocation, item: &str) -> Result<Selected, Exit> {
                 "extern" => StepId::Extern,
                 "interactive" => StepId::Interactive,
                 n if n.starts_with(|c: char| c.is_ascii_digit()) => {
-                    StepId::Numbered(atoi(n) as u32)
+                    StepId::Numbered(atoi(n.as_bytes()) as u32)
                 }
                 _ => {
                     return Err(Exit(common::fatal(
@@ -668,11 +600,11 @@ fn step_selector(inv: &mut Invocation, item: &str) -> Result<Selected, Exit> {
                     &format!("Bad job array element specified: {id}"),
                 )));
             }
-            (id, Some(atoi(t) as u32))
+            (id, Some(atoi(t.as_bytes()) as u32))
         }
     };
     Ok(Selected {
-        job_id: atoi(id) as u32,
+        job_id: atoi(id.as_bytes()) as u32,
         task,
         step,
     })
@@ -771,6 +703,21 @@ mod tests {
 
     // What the real Slurm 22.05.8's sacct printed for each.
     use crate::commands::testkit::{Fake, pending, run};
+
+    #[test]
+    fn time_limits_are_read_as_time_str2mins_reads_them() {
+        let fake = Fake::default();
+        let fatal = "sacct: fatal: Invalid time limit specification\n";
+        for ok in ["10", "UNLIMITED", "1-0", "5-"] {
+            let p = run(&fake, &[b"sacct", b"-n", b"-k", ok.as_bytes()]);
+            assert_ne!(p.err(), fatal, "-k {ok}");
+        }
+        // 0, minus 3 days, and 30000 days (2.6e9 seconds wrap a 32-bit int negative).
+        for bad in ["0", "-3", "30000-0", "x"] {
+            let p = run(&fake, &[b"sacct", b"-K", bad.as_bytes()]);
+            assert_eq!((p.err(), p.rc), (fatal.into(), 1), "-K {bad}");
+        }
+    }
 
     #[test]
     fn bad_job_ids_are_echoed_byte_for_byte() {

@@ -56,7 +56,7 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
 /// Parses sbatch's command line, directives and environment. What ends the command before
 /// a submission (help, usage, version, an error) is printed here; its exit status is the Err.
 pub fn parse_request(inv: &mut Invocation<'_>) -> Result<Box<SbatchRequest>, i32> {
-    let umask = current_umask();
+    let umask = crate::sys::umask();
     let args = inv.args.clone();
     let outcome = sbatch::parse(SbatchInput {
         args: &args,
@@ -138,11 +138,4 @@ fn wait_for(inv: &mut Invocation<'_>, cluster: &dyn Cluster, id: u32) -> i32 {
                 .unwrap_or(0);
         }
     }
-}
-
-fn current_umask() -> u32 {
-    // umask can only be read by setting it; put it straight back.
-    let old = nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o022));
-    nix::sys::stat::umask(old);
-    old.bits()
 }

@@ -3,51 +3,13 @@
 use crate::backend::{BackendError, Cluster, SignalRequest, SlurmErrno};
 use crate::cli::Invocation;
 use crate::model::{ArrayPart, JobRecord, JobSelector, JobState, StepId, TaskSelector};
-use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
+use crate::options::getopt::{self, Event};
+use crate::options::query::scancel::{
+    LONG, OPT_CTLD, OPT_HELP, OPT_ME, OPT_SIBLING, OPT_USAGE, OPT_WCKEY, SHORT,
+};
 
 const HELP: &str = include_str!("text/scancel_help.txt");
 const USAGE: &str = include_str!("text/scancel_usage.txt");
-
-pub const SHORT: &str = "A:bfHiM:n:p:Qq:R:s:t:u:vVw:";
-const OPT_CTLD: i32 = 0x100;
-const OPT_HELP: i32 = 0x101;
-const OPT_ME: i32 = 0x102;
-const OPT_SIBLING: i32 = 0x103;
-const OPT_USAGE: i32 = 0x104;
-const OPT_WCKEY: i32 = 0x105;
-
-const fn c(ch: char) -> i32 {
-    ch as i32
-}
-
-/// `long_options[]` of src/scancel/opt.c, in its order.
-pub const LONG: &[LongOpt] = &[
-    long("account", HasArg::Required, c('A')),
-    long("batch", HasArg::No, c('b')),
-    long("ctld", HasArg::No, OPT_CTLD),
-    long("full", HasArg::No, c('f')),
-    long("help", HasArg::No, OPT_HELP),
-    long("hurry", HasArg::No, c('H')),
-    long("interactive", HasArg::No, c('i')),
-    long("cluster", HasArg::Required, c('M')),
-    long("clusters", HasArg::Required, c('M')),
-    long("jobname", HasArg::Required, c('n')),
-    long("me", HasArg::No, OPT_ME),
-    long("name", HasArg::Required, c('n')),
-    long("nodelist", HasArg::Required, c('w')),
-    long("partition", HasArg::Required, c('p')),
-    long("qos", HasArg::Required, c('q')),
-    long("quiet", HasArg::No, c('Q')),
-    long("reservation", HasArg::Required, c('R')),
-    long("sibling", HasArg::Required, OPT_SIBLING),
-    long("signal", HasArg::Required, c('s')),
-    long("state", HasArg::Required, c('t')),
-    long("usage", HasArg::No, OPT_USAGE),
-    long("user", HasArg::Required, c('u')),
-    long("verbose", HasArg::No, c('v')),
-    long("version", HasArg::No, c('V')),
-    long("wckey", HasArg::Required, OPT_WCKEY),
-];
 
 #[derive(Default)]
 struct Opts {
@@ -160,7 +122,7 @@ fn job_args(
     inv: &mut Invocation<'_>,
     operands: &[String],
 ) -> Result<Vec<(String, JobSelector)>, i32> {
-    use crate::format::text::strtol;
+    use crate::model::cnum::strtol;
     let mut out = Vec::new();
     let mut queue: std::collections::VecDeque<String> = operands.iter().cloned().collect();
     while let Some(arg) = queue.pop_front() {
@@ -171,7 +133,7 @@ fn job_args(
             inv.error(&format!("Invalid job id {arg}"));
             Err(1)
         };
-        let (job, used) = strtol(&arg);
+        let (job, used) = strtol(arg.as_bytes()).value_and_end();
         if job <= 0 {
             return invalid(inv);
         }
@@ -196,7 +158,7 @@ fn job_args(
                 if out.len() >= MAX_IDS {
                     break;
                 }
-                let task = strtol(&t).0 as u32;
+                let task = strtol(t.as_bytes()).value as u32;
                 out.push((
                     format!("{job_id}_{task}"),
                     JobSelector {
@@ -212,7 +174,7 @@ fn job_args(
             label = format!("{job_id}_*");
             rest = r;
         } else if let Some(r) = rest.strip_prefix('_') {
-            let (t, u) = strtol(r);
+            let (t, u) = strtol(r.as_bytes()).value_and_end();
             if t < 0 {
                 return invalid(inv);
             }
@@ -220,7 +182,7 @@ fn job_args(
             label = format!("{job_id}_{}", t as u32);
             rest = &r[u..];
         } else if let Some(r) = rest.strip_prefix('+') {
-            let (t, u) = strtol(r);
+            let (t, u) = strtol(r.as_bytes()).value_and_end();
             if t < 0 {
                 return invalid(inv);
             }
@@ -228,7 +190,7 @@ fn job_args(
         }
         let mut step = None;
         if let Some(r) = rest.strip_prefix('.') {
-            let (n, u) = strtol(r);
+            let (n, u) = strtol(r.as_bytes()).value_and_end();
             if n < 0 {
                 return invalid(inv);
             }
@@ -308,7 +270,7 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
             (_, Some('u')) => o.user = Some(v),
             (_, Some('v')) => o.verbose += 1,
             (_, Some('V')) => {
-                let _ = writeln!(inv.out, "{}", super::SLURM_VERSION_LINE);
+                super::common::print_version(inv);
                 return 0;
             }
             _ => {}

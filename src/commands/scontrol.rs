@@ -5,39 +5,11 @@ use super::common::{self, out};
 use crate::backend::Cluster;
 use crate::cli::Invocation;
 use crate::format::scontrol::{self as fmt, Style};
-use crate::format::text::strncasecmp_eq;
+use crate::model::cnum::strncasecmp_eq;
 use crate::model::{JobRecord, hostlist};
-use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
-
-pub const SHORT: &str = "adhM:FoQu:vV";
-
-const FEDERATION: i32 = 0x100;
-const HIDE: i32 = 0x101;
-const LOCAL: i32 = 0x102;
-const SIBLING: i32 = 0x103;
-
-const fn c(ch: char) -> i32 {
-    ch as i32
-}
-
-pub const LONG: &[LongOpt] = &[
-    long("all", HasArg::No, c('a')),
-    long("cluster", HasArg::Required, c('M')),
-    long("clusters", HasArg::Required, c('M')),
-    long("details", HasArg::No, c('d')),
-    long("federation", HasArg::No, FEDERATION),
-    long("future", HasArg::No, c('F')),
-    long("help", HasArg::No, c('h')),
-    long("hide", HasArg::No, HIDE),
-    long("local", HasArg::No, LOCAL),
-    long("oneliner", HasArg::No, c('o')),
-    long("quiet", HasArg::No, c('Q')),
-    long("sibling", HasArg::No, SIBLING),
-    long("uid", HasArg::Required, c('u')),
-    long("usage", HasArg::No, c('h')),
-    long("verbose", HasArg::No, c('v')),
-    long("version", HasArg::No, c('V')),
-];
+use crate::options::getopt::{self, Event};
+use crate::options::query::c;
+use crate::options::query::scontrol::{FEDERATION, HIDE, LOCAL, LONG, SHORT, SIBLING};
 
 /// `scontrol`'s global state, changed by options and keywords alike.
 struct State {
@@ -120,9 +92,18 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
 }
 
 fn print_version(inv: &mut Invocation, st: &State) {
-    out(inv, common::VERSION_LINE.as_bytes());
+    common::print_version(inv);
     if st.quiet == -1 {
-        out(inv, b"slurm_api_version: 1443080, 22.5.8\n");
+        // Verbose (`-v -V`) adds the API version, unpadded: `22.5.8`.
+        let r = crate::model::release::SLURM_RELEASE;
+        let line = format!(
+            "slurm_api_version: {}, {}.{}.{}\n",
+            r.number(),
+            r.major,
+            r.minor,
+            r.micro
+        );
+        out(inv, line.as_bytes());
     }
 }
 
@@ -583,16 +564,16 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
 /// `scontrol_print_job`'s reading of an id: `job[_task][+offset]`, each with `strtol`,
 /// the job kept in 32 bits as C's `uint32_t` keeps it.
 fn print_job_id(s: &str) -> Option<(u32, Option<u32>, Option<i64>)> {
-    use crate::format::text::strtol;
-    let (job, used) = strtol(s);
+    use crate::model::cnum::strtol;
+    let (job, used) = strtol(s.as_bytes()).value_and_end();
     let mut rest = &s[used..];
     let mut task = None;
     if let Some(t) = rest.strip_prefix('_') {
-        let (v, u) = strtol(t);
+        let (v, u) = strtol(t.as_bytes()).value_and_end();
         task = Some(v as u32);
         rest = &t[u..];
     }
-    let het = rest.strip_prefix('+').map(|h| strtol(h).0);
+    let het = rest.strip_prefix('+').map(|h| strtol(h.as_bytes()).value);
     // Whatever follows is not looked at.
     Some((job as u32, task, het))
 }

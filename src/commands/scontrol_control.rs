@@ -10,7 +10,7 @@
 
 use crate::backend::{BackendError, Cluster, HoldKind, SlurmErrno};
 use crate::cli::Invocation;
-use crate::format::text::{strncasecmp_eq, strtol};
+use crate::model::cnum::{atoi, strncasecmp_eq, strtol};
 use crate::model::{ArrayPart, JobRecord, JobSelector, JobState, TaskSelector};
 
 /// Slurm's default MaxArraySize, when the backend does not say.
@@ -184,7 +184,7 @@ pub fn job_id_strings(s: &str) -> Result<Vec<String>, String> {
 /// below MaxArraySize): the job and, for an array id, its tasks in order. `None` is an id
 /// the controller refuses outright ("Invalid job id specified for job <id>").
 fn controller_id(id: &str, max_array_size: u32) -> Option<(u32, Option<Vec<u32>>)> {
-    let (job, used) = strtol(id);
+    let (job, used) = strtol(id.as_bytes()).value_and_end();
     if used == 0 || job <= 0 {
         return None;
     }
@@ -622,7 +622,7 @@ fn top(inv: &mut Invocation<'_>, cx: &mut Ctx<'_>, verb: &str, s: &str) {
 /// The job number `atoi` gives, as C keeps it in a `uint32_t` (`4294967296` is 0,
 /// `2147483648` stays itself).
 fn atoi_u32(s: &str) -> u32 {
-    strtol(s).0 as i32 as u32
+    atoi(s.as_bytes()) as u32
 }
 
 /// `scontrol_job_ready`: `atoi`, 0 refused (its message has no newline).

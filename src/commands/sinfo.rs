@@ -6,58 +6,15 @@ use crate::cli::Invocation;
 use crate::format::openapi::{self, Mime, Plugin};
 use crate::format::sinfo::group::{Build, NodeFilter};
 use crate::format::sinfo::{self as fmt, Format, View};
-use crate::format::text::strtol;
+use crate::model::cnum::strtol;
 use crate::model::node_state::{self as ns};
 use crate::model::units::Convert;
 use crate::model::{hostlist, timestamp};
-use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
-
-pub const SHORT: &str = "adehi:lM:n:No:O:p:rRsS:t:TvV";
-
-const HELP: i32 = 0x100;
-const USAGE: i32 = 0x101;
-const HIDE: i32 = 0x102;
-const LOCAL: i32 = 0x103;
-const NOCONVERT: i32 = 0x104;
-const FEDERATION: i32 = 0x105;
-const JSON: i32 = 0x106;
-const YAML: i32 = 0x107;
-
-const fn c(ch: char) -> i32 {
-    ch as i32
-}
-
-pub const LONG: &[LongOpt] = &[
-    long("all", HasArg::No, c('a')),
-    long("dead", HasArg::No, c('d')),
-    long("exact", HasArg::No, c('e')),
-    long("federation", HasArg::No, FEDERATION),
-    long("help", HasArg::No, HELP),
-    long("hide", HasArg::No, HIDE),
-    long("iterate", HasArg::Required, c('i')),
-    long("local", HasArg::No, LOCAL),
-    long("long", HasArg::No, c('l')),
-    long("cluster", HasArg::Required, c('M')),
-    long("clusters", HasArg::Required, c('M')),
-    long("nodes", HasArg::Required, c('n')),
-    long("noconvert", HasArg::No, NOCONVERT),
-    long("noheader", HasArg::No, c('h')),
-    long("Node", HasArg::No, c('N')),
-    long("format", HasArg::Required, c('o')),
-    long("Format", HasArg::Required, c('O')),
-    long("partition", HasArg::Required, c('p')),
-    long("responding", HasArg::No, c('r')),
-    long("list-reasons", HasArg::No, c('R')),
-    long("summarize", HasArg::No, c('s')),
-    long("sort", HasArg::Required, c('S')),
-    long("states", HasArg::Required, c('t')),
-    long("reservation", HasArg::No, c('T')),
-    long("usage", HasArg::No, USAGE),
-    long("verbose", HasArg::No, c('v')),
-    long("version", HasArg::No, c('V')),
-    long("json", HasArg::No, JSON),
-    long("yaml", HasArg::No, YAML),
-];
+use crate::options::getopt::{self, Event};
+use crate::options::query::c;
+use crate::options::query::sinfo::{
+    FEDERATION, HELP, HIDE, JSON, LOCAL, LONG, NOCONVERT, SHORT, USAGE, YAML,
+};
 
 #[derive(Default)]
 struct Params {
@@ -224,7 +181,7 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             o if o == c('e') => p.exact = true,
             o if o == c('h') => p.no_header = true,
             o if o == c('i') => {
-                let n = strtol(&arg).0;
+                let n = strtol(arg.as_bytes()).value;
                 if n <= 0 {
                     inv.error(&format!("Error: invalid entry for --iterate={arg}"));
                     return Err(Exit(1));
@@ -274,7 +231,7 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             o if o == c('T') => p.reservations = true,
             o if o == c('v') => p.verbose += 1,
             o if o == c('V') => {
-                out(inv, common::VERSION_LINE.as_bytes());
+                common::print_version(inv);
                 return Err(Exit(0));
             }
             FEDERATION | LOCAL | HIDE => {}

@@ -7,74 +7,15 @@ use crate::cli::Invocation;
 use crate::format::openapi::{self, Mime, Plugin};
 use crate::format::squeue::select::{JobIdSel, StateFilter, StateSel, valid_states_text};
 use crate::format::squeue::{self as fmt, Format, Note, View};
-use crate::format::text::strtol;
+use crate::model::cnum::strtol;
 use crate::model::units::Convert;
 use crate::model::{JobRecord, StepId, hostlist, timestamp};
-use crate::options::getopt::{self, Event, HasArg, LongOpt, long};
-
-pub const SHORT: &str = "A:ahi:j::lL:n:M:O:o:p:Pq:R:rs::S:t:u:U:vVw:";
-
-const HELP: i32 = 0x100;
-const USAGE: i32 = 0x101;
-const HIDE: i32 = 0x102;
-const START: i32 = 0x103;
-const NOCONVERT: i32 = 0x104;
-const ARRAY_UNIQUE: i32 = 0x105;
-const LOCAL: i32 = 0x106;
-const SIBLING: i32 = 0x107;
-const FEDERATION: i32 = 0x108;
-const ME: i32 = 0x109;
-const JSON: i32 = 0x110;
-const YAML: i32 = 0x111;
-
-const fn c(ch: char) -> i32 {
-    ch as i32
-}
-
-/// The long options of `parse_command_line`, in Slurm's table order (it decides which
-/// candidates an ambiguous prefix lists).
-pub const LONG: &[LongOpt] = &[
-    long("accounts", HasArg::Required, c('A')),
-    long("all", HasArg::No, c('a')),
-    long("array", HasArg::No, c('r')),
-    long("array-unique", HasArg::No, ARRAY_UNIQUE),
-    long("Format", HasArg::Required, c('O')),
-    long("format", HasArg::Required, c('o')),
-    long("federation", HasArg::No, FEDERATION),
-    long("help", HasArg::No, HELP),
-    long("hide", HasArg::No, HIDE),
-    long("iterate", HasArg::Required, c('i')),
-    long("jobs", HasArg::Optional, c('j')),
-    long("local", HasArg::No, LOCAL),
-    long("long", HasArg::No, c('l')),
-    long("licenses", HasArg::Required, c('L')),
-    long("cluster", HasArg::Required, c('M')),
-    long("clusters", HasArg::Required, c('M')),
-    long("me", HasArg::No, ME),
-    long("name", HasArg::Required, c('n')),
-    long("noconvert", HasArg::No, NOCONVERT),
-    long("node", HasArg::Required, c('w')),
-    long("nodes", HasArg::Required, c('w')),
-    long("nodelist", HasArg::Required, c('w')),
-    long("noheader", HasArg::No, c('h')),
-    long("partitions", HasArg::Required, c('p')),
-    long("priority", HasArg::No, c('P')),
-    long("qos", HasArg::Required, c('q')),
-    long("reservation", HasArg::Required, c('R')),
-    long("sib", HasArg::No, SIBLING),
-    long("sibling", HasArg::No, SIBLING),
-    long("sort", HasArg::Required, c('S')),
-    long("start", HasArg::No, START),
-    long("steps", HasArg::Optional, c('s')),
-    long("states", HasArg::Required, c('t')),
-    long("usage", HasArg::No, USAGE),
-    long("user", HasArg::Required, c('u')),
-    long("users", HasArg::Required, c('u')),
-    long("verbose", HasArg::No, c('v')),
-    long("version", HasArg::No, c('V')),
-    long("json", HasArg::No, JSON),
-    long("yaml", HasArg::No, YAML),
-];
+use crate::options::getopt::{self, Event};
+use crate::options::query::c;
+use crate::options::query::squeue::{
+    ARRAY_UNIQUE, FEDERATION, HELP, HIDE, JSON, LOCAL, LONG, ME, NOCONVERT, SHORT, SIBLING, START,
+    USAGE, YAML,
+};
 
 /// squeue's parameters after the command line and environment are read.
 #[derive(Default)]
@@ -190,7 +131,7 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             o if o == c('a') => p.all_flag = true,
             o if o == c('h') => p.view.no_header = true,
             o if o == c('i') => {
-                let n = strtol(&arg).0;
+                let n = strtol(arg.as_bytes()).value;
                 if n <= 0 {
                     inv.error(&format!("--iterate={arg}\n"));
                     return Err(Exit(1));
@@ -264,7 +205,7 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             }
             o if o == c('v') => p.verbose += 1,
             o if o == c('V') => {
-                out(inv, common::VERSION_LINE.as_bytes());
+                common::print_version(inv);
                 return Err(Exit(0));
             }
             o if o == c('w') => match hostlist::expand(&arg) {
@@ -420,11 +361,11 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
 fn build_job_list(inv: &mut Invocation, s: &str) -> Result<Vec<JobIdSel>, Exit> {
     let mut list = Vec::new();
     for item in s.split(',').filter(|t| !t.is_empty()) {
-        let (id, used) = strtol(item);
+        let (id, used) = strtol(item.as_bytes()).value_and_end();
         let rest = &item[used..];
         let task = rest
             .strip_prefix('_')
-            .map(|t| strtol(t).0)
+            .map(|t| strtol(t.as_bytes()).value)
             .and_then(|t| u32::try_from(t).ok());
         // Slurm keeps the number in an `int`: 2147483648 is negative, 2^32 + 1 is 1.
         let id = id as i32;
@@ -447,16 +388,16 @@ fn build_step_list(inv: &mut Invocation, s: &str) -> Result<Vec<(u32, Option<u32
     for item in s.split(',').filter(|t| !t.is_empty()) {
         let mut parts = item.split('.').filter(|t| !t.is_empty());
         let Some(job) = parts.next() else { break };
-        let (id, used) = strtol(job);
+        let (id, used) = strtol(job.as_bytes()).value_and_end();
         let task = job[used..]
             .strip_prefix('_')
-            .map(|t| strtol(t).0)
+            .map(|t| strtol(t.as_bytes()).value)
             .and_then(|t| u32::try_from(t).ok());
         let Some(step) = parts.next() else {
             inv.error(&format!("Invalid job_step id: {job}.??"));
             return Err(Exit(1));
         };
-        let step_num = strtol(step).0;
+        let step_num = strtol(step.as_bytes()).value;
         if id <= 0 || step_num < 0 {
             inv.error(&format!("Invalid job_step id: {job}.{step}"));
             return Err(Exit(1));

@@ -67,17 +67,11 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
         stdout: o.stdout.clone(),
         stderr: o.stderr.clone().or_else(|| o.stdout.clone()),
         env: crate::options::values::export::job_environment(o.export.as_ref(), &inv.env, false),
-        umask: current_umask(),
+        umask: crate::sys::umask(),
         in_existing_job: true,
         no_stdin: o
             .stdin
             .as_deref()
             .is_some_and(|i| i.eq_ignore_ascii_case("none")),
     }
-}
-
-fn current_umask() -> u32 {
-    let old = nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o022));
-    nix::sys::stat::umask(old);
-    old.bits()
 }

@@ -2,7 +2,7 @@
 //! `-O "JobID:10 ,Name"` (names), parsed exactly as their `parse_format` and
 //! `parse_long_format` do.
 
-use crate::format::text::strtol;
+use crate::model::cnum::strtol;
 
 /// One element of a parsed format: a field with its layout, or literal text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,7 +142,7 @@ pub fn parse_long_token(token: &str) -> (&str, usize, bool, String) {
                 Some(s) => (true, s),
                 None => (false, spec),
             };
-            let (width, used) = strtol(spec);
+            let (width, used) = strtol(spec.as_bytes()).value_and_end();
             // A negative width would make printf left-justify; Slurm never documents it,
             // and a zero width (natural size) is the safe reading.
             let width = usize::try_from(width).unwrap_or(0).min(MAX_WIDTH);

@@ -44,53 +44,6 @@ pub fn print_text(out: &mut Vec<u8>, value: &str, width: usize, right: bool, cut
     print_str(out, Some(value.as_bytes()), width, right, cut);
 }
 
-/// C's `atoi`: optional leading whitespace and sign, then digits; anything else ends it.
-pub fn atoi(s: &str) -> i64 {
-    strtol(s).0
-}
-
-/// C's `strtol(s, &end, 10)`: the value and the number of bytes consumed (0 when no digits).
-pub fn strtol(s: &str) -> (i64, usize) {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() && (b[i] == b' ' || (b'\t'..=b'\r').contains(&b[i])) {
-        i += 1;
-    }
-    let mut neg = false;
-    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-        neg = b[i] == b'-';
-        i += 1;
-    }
-    let digits_start = i;
-    let mut v: i64 = 0;
-    while i < b.len() && b[i].is_ascii_digit() {
-        v = v.saturating_mul(10).saturating_add(i64::from(b[i] - b'0'));
-        i += 1;
-    }
-    if i == digits_start {
-        return (0, 0);
-    }
-    (if neg { -v } else { v }, i)
-}
-
-/// Case-insensitive compare of the first `n` bytes, like `strncasecmp` (a shorter string
-/// compares its terminating NUL).
-pub fn strncasecmp_eq(a: &str, b: &str, n: usize) -> bool {
-    let a = a.as_bytes();
-    let b = b.as_bytes();
-    for i in 0..n {
-        let x = a.get(i).map_or(0, u8::to_ascii_lowercase);
-        let y = b.get(i).map_or(0, u8::to_ascii_lowercase);
-        if x != y {
-            return false;
-        }
-        if x == 0 {
-            return true;
-        }
-    }
-    true
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,21 +71,5 @@ mod tests {
         assert_eq!(p(None, 4, false, true), "    ");
         assert_eq!(p(None, 8, true, true), "  (null)");
         assert_eq!(p(None, 4, true, true), "(nul");
-    }
-
-    #[test]
-    fn c_number_parsing() {
-        assert_eq!(strtol("12abc"), (12, 2));
-        assert_eq!(strtol("abc"), (0, 0));
-        assert_eq!(strtol(" -7"), (-7, 3));
-        assert_eq!(atoi("30"), 30);
-    }
-
-    #[test]
-    fn prefix_compare() {
-        assert!(strncasecmp_eq("JobID", "jobid", 5));
-        assert!(strncasecmp_eq("JobIDRaw", "jobid", 5));
-        assert!(!strncasecmp_eq("JobID", "jobidx", 6));
-        assert!(strncasecmp_eq("ALL", "a", 1));
     }
 }

@@ -1,12 +1,13 @@
 //! clap `Command` definitions of every command, derived from the tables the parsers use:
 //! the option table (`options::table`) for sbatch, srun and salloc, and the getopt tables
-//! (`SHORT`/`LONG`) of squeue, sacct, sinfo, scancel and scontrol. They exist only to
+//! (`SHORT`/`LONG`, `options::query`) of squeue, sacct, sinfo, scancel and scontrol. They exist only to
 //! generate man pages and shell completions; the commands themselves parse with getopt.
 //! Option descriptions come from Slurm 22.05's `--help` texts.
 
 use super::help_text::{HelpEntry, HelpText};
-use crate::commands::{sacct, scancel, scontrol, sinfo, squeue};
+use crate::model::release::SLURM_RELEASE;
 use crate::options::getopt::{HasArg, LongOpt};
+use crate::options::query::{sacct, scancel, scontrol, sinfo, squeue};
 use crate::options::table::{self, Opt, SALLOC, SBATCH, SRUN, Support};
 use clap::{Arg, ArgAction, Command, ValueHint};
 
@@ -52,8 +53,6 @@ pub fn slurm_command(name: &str) -> Def {
         other => panic!("no definition for {other}"),
     }
 }
-
-const SLURM_VERSION: &str = "22.05.8";
 
 fn help_of(name: &str) -> &'static str {
     match name {
@@ -309,7 +308,7 @@ fn base(name: &'static str) -> Command {
     let usage = usage_line(name);
     Command::new(name)
         .override_usage(usage)
-        .version(SLURM_VERSION)
+        .version(SLURM_RELEASE.text())
         .disable_help_flag(true)
         .disable_version_flag(true)
         .disable_help_subcommand(true)
@@ -317,10 +316,12 @@ fn base(name: &'static str) -> Command {
 
 fn bai_slurm_paragraphs() -> Vec<String> {
     vec![
-        "This command is provided by bai-slurm, which reimplements Slurm 22.05's commands \
-         on Backend.AI (or, with nothing configured, on this machine). Output is Slurm's, \
-         byte for byte; docs/COMPAT.md in the bai-slurm sources lists every difference."
-            .to_string(),
+        format!(
+            "This command is provided by bai-slurm, which reimplements Slurm {}'s commands \
+             on Backend.AI (or, with nothing configured, on this machine). Output is Slurm's, \
+             byte for byte; docs/COMPAT.md in the bai-slurm sources lists every difference.",
+            SLURM_RELEASE.series()
+        ),
         "Configuration: /etc/bai-slurm/config.toml, ~/.config/bai-slurm/config.toml and \
          the environment; bai-slurm doctor shows what is in force. See bai-slurm(1)."
             .to_string(),
@@ -453,9 +454,11 @@ fn getopt_args(name: &str, short: &str, long: &[LongOpt], help: &HelpText) -> Ve
 fn getopt_command(g: &GetoptDef) -> Def {
     let help = HelpText::parse(help_of(g.name));
     let mut cmd = base(g.name).about(g.about).long_about(format!(
-        "{}. bai-slurm reads the same options as Slurm 22.05's {} and prints the same \
+        "{}. bai-slurm reads the same options as Slurm {}'s {} and prints the same \
          output. Every option has its Slurm meaning unless it says otherwise below.",
-        g.about, g.name
+        g.about,
+        SLURM_RELEASE.series(),
+        g.name
     ));
     for (id, mut a) in getopt_args(g.name, g.short, g.long, &help) {
         let class = g
@@ -654,12 +657,13 @@ fn scontrol_command() -> Def {
     let help = HelpText::parse(text);
     let mut cmd = base("scontrol")
         .about("View or modify Slurm configuration and state")
-        .long_about(
+        .long_about(format!(
             "View or modify Slurm configuration and state. bai-slurm's scontrol shows jobs, \
-             nodes, partitions and the configuration in Slurm 22.05's layout, and holds and \
+             nodes, partitions and the configuration in Slurm {}'s layout, and holds and \
              releases jobs; the keywords it does not support end with an error saying so. \
              Keywords may also be typed at scontrol's interactive prompt.",
-        )
+            SLURM_RELEASE.series()
+        ))
         .subcommand_value_name("COMMAND")
         .subcommand_help_heading("COMMANDS");
     for (id, mut a) in getopt_args("scontrol", scontrol::SHORT, scontrol::LONG, &help) {

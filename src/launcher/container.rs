@@ -5,10 +5,10 @@
 
 use super::batch::{self, BatchPlan, Ending};
 use super::env::{BatchEnvFacts, batch_env};
+use super::meta::{self, JobMeta, LaunchResult, ResultKind};
 use super::srun_client::{Allocation, KILL_WAIT_ENV, SECRET_ENV, STEPD_ENV};
 use super::step_proto;
 use super::stepd::{CountingRegistry, StepServer, StepdProcess};
-use crate::backend::backendai::meta::{self, JobMeta, LaunchResult, ResultKind};
 use crate::model::fname::{FnameContext, expand};
 use crate::model::{ExitStatus, MemoryRequest};
 use std::collections::BTreeMap;
@@ -128,7 +128,7 @@ struct JobStepServers {
 impl JobStepServers {
     fn start(hosts: &[String], kill_wait: u32, ssh: &Ssh) -> std::io::Result<JobStepServers> {
         let secret = step_proto::random_hex(32);
-        let exe = std::env::current_exe()?;
+        let exe = crate::sys::own_executable()?;
         // This container's server listens on its address in the session's network only (a
         // job of one container, or a name that does not resolve: on loopback).
         let bind = if hosts.len() > 1 {

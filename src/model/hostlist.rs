@@ -380,7 +380,7 @@ fn range_list(s: &str) -> Result<Vec<Range>, Stop> {
 /// `_parse_single_range`: `N`, `A-B` or `A-` (= `A`), numbers read by `strtoul`. As in
 /// Slurm, junk after `A` is only noticed when no `B` follows (`5a-7` is 5 to 7).
 fn single_range(s: &[u8]) -> Option<Range> {
-    use crate::options::values::cnum::strtoull;
+    use super::cnum::strtoull;
     if s.contains(&b'x') {
         return None;
     }

@@ -1,11 +1,13 @@
 //! Slurm's concepts, shared by parsers, renderers and backends.
 
 pub mod array;
+pub mod cnum;
 pub mod exit;
 pub mod hostlist;
 pub mod job;
 pub mod jobid;
 pub mod node_state;
+pub mod release;
 pub mod state;
 pub mod time_limit;
 pub mod timestamp;
@@ -20,7 +22,7 @@ pub use job::{
 };
 pub use jobid::{JobSelector, TaskSelector};
 pub use state::{JobState, StateFlag};
-pub use time_limit::TimeLimit;
+pub use time_limit::{PartitionTimes, TimeLimit};
 pub use timestamp::TimeFormat;
 pub mod dependency;
 pub mod jobspec;

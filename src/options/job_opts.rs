@@ -99,8 +99,8 @@ pub fn u32_of(v: i32) -> u32 {
 /// Flag-type input variables: empty, `yes` or a non-zero number (read by `strtol`, to the
 /// end of the value) set the flag; anything else resets it (`slurm_process_option`).
 pub fn env_flag(value: &str) -> bool {
-    let b = values::cnum::c_bytes(value);
-    let n = values::cnum::strtol(b);
+    let b = crate::model::cnum::c_bytes(value);
+    let n = crate::model::cnum::strtol(b);
     b.is_empty() || value.eq_ignore_ascii_case("yes") || (n.value != 0 && n.end == b.len())
 }
 
@@ -223,7 +223,7 @@ impl JobOptions {
             "nice" => {
                 let n: i64 = match value {
                     None => 100,
-                    Some(s) => values::cnum::strtol(s.as_bytes()).value,
+                    Some(s) => crate::model::cnum::strtol(s.as_bytes()).value,
                 };
                 // `llabs(tmp_nice) > NICE_OFFSET - 3`; for LLONG_MIN (what strtoll gives
                 // for a huge negative number) llabs is undefined in C: out of range here.
@@ -255,7 +255,7 @@ impl JobOptions {
                 let p = if v.eq_ignore_ascii_case("TOP") {
                     u32::MAX - 1
                 } else {
-                    let n = values::cnum::strtol(v.as_bytes()).value;
+                    let n = crate::model::cnum::strtol(v.as_bytes()).value;
                     if !(0..i64::from(u32::MAX - 1)).contains(&n) {
                         return Err(ValueError::invalid(format!(
                             "Priority must be >=0 and <{}",

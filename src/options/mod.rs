@@ -8,6 +8,7 @@
 pub mod directives;
 pub mod getopt;
 pub mod job_opts;
+pub mod query;
 pub mod salloc;
 pub mod sbatch;
 pub mod srun;

@@ -4,6 +4,7 @@
 use super::getopt::{self, Event};
 use super::job_opts::{JobOptions, Source};
 use super::table::{self, SALLOC};
+use crate::model::release;
 use std::collections::BTreeMap;
 
 /// salloc's input variables (`env_vars[]` in src/salloc/opt.c), by option.
@@ -102,7 +103,7 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> Sallo
         let text = match opt.long {
             "help" => HELP.to_string(),
             "usage" => USAGE.to_string(),
-            "version" => format!("{}\n", crate::commands::SLURM_VERSION_LINE),
+            "version" => format!("{}\n", release::version_line()),
             _ => continue,
         };
         return SallocOutcome::Exit {

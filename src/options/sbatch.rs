@@ -9,6 +9,7 @@ use super::job_opts::{self, BuildContext, Failure, JobOptions, Source};
 use super::table::{self, SBATCH};
 use super::values::ValueError;
 use crate::model::JobSpec;
+use crate::model::release;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -266,7 +267,7 @@ pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, Sbatc
             }
             "version" => {
                 return Err(SbatchOutcome::Exit {
-                    stdout: format!("{}\n", crate::commands::SLURM_VERSION_LINE),
+                    stdout: format!("{}\n", release::version_line()),
                     stderr: String::new(),
                     code: 0,
                 });

@@ -6,6 +6,7 @@ use super::getopt::{self, Event};
 use super::job_opts::{JobOptions, Source};
 use super::table::{self, SRUN};
 use super::values::ValueError;
+use crate::model::release;
 use std::collections::BTreeMap;
 
 /// srun's input variables (`env_vars[]` in src/srun/libsrun/opt.c), by option.
@@ -168,7 +169,7 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SrunO
             }
             "version" => {
                 return SrunOutcome::Exit {
-                    stdout: format!("{}\n", crate::commands::SLURM_VERSION_LINE),
+                    stdout: format!("{}\n", release::version_line()),
                     stderr: String::new(),
                     code: 0,
                 };

@@ -9,7 +9,7 @@
 //! Losing any of it costs requests, never jobs: everything can be asked again.
 
 use super::client::{ApiVersion, ServerInfo};
-use super::meta::{JobMeta, LaunchResult};
+use crate::launcher::meta::{JobMeta, LaunchResult};
 use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -151,7 +151,7 @@ mod tests {
         assert_eq!(c.result(id), None);
         assert_eq!(c.job_id_counter(), Err("state directory: not yours".into()));
     }
-    use crate::backend::backendai::meta::ResultKind;
+    use crate::launcher::meta::ResultKind;
     use crate::model::ExitStatus;
 
     #[test]

@@ -3,8 +3,9 @@
 //! - `auth`: HMAC-SHA256 request signing (pure functions).
 //! - `client`: a blocking REST + GraphQL client with version negotiation, retries for
 //!   reads, and typed errors.
-//! - `jobid`, `meta`, `submit`, `records`: Slurm ids, the job's metadata in the session,
-//!   the creation payload, and session -> Slurm record mapping.
+//! - `jobid`, `tag`, `submit`, `records`: Slurm ids, the session tag, the creation payload
+//!   (with the job's metadata, `launcher::meta`, the launcher's side of the contract),
+//!   and session -> Slurm record mapping.
 
 pub mod auth;
 pub mod cache;
@@ -12,11 +13,11 @@ pub mod client;
 pub mod cluster;
 pub mod handling;
 pub mod jobid;
-pub mod meta;
 pub mod partitions;
 pub mod placement;
 pub mod records;
 pub mod settings;
 pub mod submission;
 pub mod submit;
+pub mod tag;
 pub mod views;

@@ -4,7 +4,8 @@
 //! user's project may use is a partition of the same name.
 
 use crate::config::{Config, PartitionConfig};
-use crate::model::{NodeRecord, NodeState, PartitionRecord, TimeLimit};
+use crate::model::release::SLURM_RELEASE;
+use crate::model::{NodeRecord, NodeState, PartitionRecord, PartitionTimes, TimeLimit};
 use serde_json::Value;
 
 /// MB per CPU for jobs that ask for no memory, when the partition sets none.
@@ -22,10 +23,18 @@ pub struct Partition {
 }
 
 fn limit(text: Option<&str>) -> Option<TimeLimit> {
-    text.and_then(|s| crate::options::values::duration::parse_time_limit(s, "MaxTime").ok())
+    text.and_then(TimeLimit::parse)
 }
 
 impl Partition {
+    /// MaxTime and DefaultTime, as the job rule reads them.
+    pub fn times(&self) -> PartitionTimes {
+        PartitionTimes {
+            max_time: self.max_time,
+            default_time: self.default_time,
+        }
+    }
+
     fn from_config(p: &PartitionConfig) -> Partition {
         Partition {
             name: p.name.clone(),
@@ -210,7 +219,7 @@ impl Agent {
             partitions,
             arch: self.architecture.clone(),
             version: if self.version.is_empty() {
-                "22.05.8".into()
+                SLURM_RELEASE.text()
             } else {
                 self.version.clone()
             },

@@ -1,7 +1,7 @@
 //! Backend.AI sessions -> Slurm job records (DESIGN.md §3.3 for states and reasons).
 
 use super::jobid;
-use super::meta::{JobMeta, LaunchResult, ResultKind};
+use crate::launcher::meta::{JobMeta, LaunchResult, ResultKind};
 use crate::model::{
     ArrayPart, ExitStatus, JobRecord, JobState, MemoryRequest, StateFlag, StepId, StepRecord,
     TimeLimit,
@@ -354,7 +354,7 @@ pub fn job_record(
         ..Default::default()
     };
     // Without the job's metadata, its tag still names it, its owner and its time limit.
-    if let (None, Some(t)) = (meta, super::meta::parse_tag(&s.tag)) {
+    if let (None, Some(t)) = (meta, super::tag::parse_tag(&s.tag)) {
         rec.name = t.name;
         rec.uid = t.uid;
         rec.time_limit = t.time_limit;

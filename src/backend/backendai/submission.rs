@@ -5,14 +5,14 @@
 use super::cache::Cache;
 use super::client::{Client, ClientError, Method};
 use super::jobid;
-use super::meta::JobMeta;
 use super::partitions::{self, Partition};
 use super::placement;
 use super::submit::{self, SessionSettings, Unfit};
 use super::views;
 use crate::backend::{BackendError, SlurmErrno, SubmitError};
 use crate::config::Config;
-use crate::model::{DepKind, JobSpec, TimeLimit};
+use crate::launcher::meta::JobMeta;
+use crate::model::{DepKind, JobSpec};
 use crate::sys::UserInfo;
 use std::sync::Mutex;
 
@@ -101,15 +101,11 @@ fn settle(spec: &JobSpec, part: Option<&Partition>) -> Result<JobSpec, SubmitErr
     let mut spec = spec.clone();
     if let Some(p) = part {
         spec.partition = Some(p.name.clone());
-        if spec.time_limit.is_none() {
-            spec.time_limit = p.default_time;
-        }
-        if let (Some(TimeLimit::Minutes(want)), TimeLimit::Minutes(max)) =
-            (spec.time_limit, p.max_time)
-            && want > max
-        {
-            return Err(SubmitError::errno(SlurmErrno::InvalidTimeLimit));
-        }
+        let limit = p
+            .times()
+            .apply(spec.time_limit)
+            .map_err(|_| SubmitError::errno(SlurmErrno::InvalidTimeLimit))?;
+        spec.time_limit = Some(limit);
     }
     if let Some(a) = &spec.array
         && (a.tasks.is_empty() || a.tasks.iter().any(|&t| t >= MAX_ARRAY_SIZE))
@@ -298,7 +294,6 @@ fn job_meta(ctx: &Context<'_>, p: &Prepared, user: &UserInfo, id: u32) -> JobMet
         cluster: ctx.cluster_name.to_string(),
         submit_time: ctx.now,
         kill_wait: ctx.config.backendai.kill_wait.unwrap_or(30),
-        enforce_time_limit: !p.settings.batch_timeout,
         spec: p.spec.clone(),
     }
 }
@@ -479,6 +474,7 @@ fn submit_error_text(e: &SubmitError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::TimeLimit;
 
     #[test]
     fn partition_limits_apply_at_submission() {
@@ -503,6 +499,13 @@ mod tests {
             settle(&long, Some(&part)).unwrap_err().errno,
             Some(SlurmErrno::InvalidTimeLimit)
         );
+        // Without a DefaultTime the job runs under MaxTime, as on the local backend.
+        let no_default = Partition {
+            default_time: None,
+            ..part
+        };
+        let settled = settle(&spec, Some(&no_default)).unwrap();
+        assert_eq!(settled.time_limit, Some(TimeLimit::Minutes(30)));
     }
 
     #[test]

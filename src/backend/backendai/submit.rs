@@ -1,7 +1,7 @@
 //! JobSpec -> the body of `POST /session` (one batch session per job, or per array task).
 
 use super::jobid;
-use super::meta::{self, JobMeta};
+use crate::launcher::meta::{self, JobMeta};
 use crate::model::JobSpec;
 use serde_json::{Map, Value, json};
 
@@ -204,7 +204,7 @@ pub fn create_body(
     body.insert("reuseIfExists".into(), json!(false));
     body.insert("group".into(), json!(settings.group));
     body.insert("domain".into(), json!(settings.domain));
-    body.insert("tag".into(), json!(meta::tag(meta)));
+    body.insert("tag".into(), json!(super::tag::tag(meta)));
     let nodes = spec.nodes();
     if nodes > 1 {
         body.insert("clusterSize".into(), json!(nodes));

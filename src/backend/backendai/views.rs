@@ -5,9 +5,9 @@
 use super::cache::Cache;
 use super::client::{Client, ClientError, Method};
 use super::jobid;
-use super::meta::{self, JobMeta, LaunchResult};
 use super::partitions::Agent;
 use super::records::{SESSION_FIELDS, Session};
+use crate::launcher::meta::{self, JobMeta, LaunchResult};
 use serde_json::{Value, json};
 
 /// Items per GraphQL page (`[backendai] page_size`): a queue of this many jobs costs one

@@ -6,11 +6,12 @@
 //! which anybody could bind first), so only the user can reach it; the runner still checks
 //! each sender's uid (SO_PASSCRED) and ignores anybody else's.
 
+use std::ffi::OsStr;
 use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixDatagram;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 const SOCKET: &str = "runner.sock";
@@ -129,25 +130,37 @@ pub fn ensure_runner(state_dir: &Path) -> std::io::Result<()> {
     if kick(state_dir) {
         return Ok(());
     }
-    let exe = std::env::current_exe()?;
+    // The caller does not wait: the runner is reparented when the caller exits.
+    start_detached(
+        state_dir,
+        &[OsStr::new("__local-runner"), state_dir.as_os_str()],
+    )
+    .map(|_| ())
+}
+
+/// Starts this program again (`bai-slurm <args>`: the runner, a job's launcher) in a
+/// session of its own, without stdin and stdout, its stderr appended to the state
+/// directory's `runner.log`. The new session detaches it from the caller's terminal, so
+/// the runner survives the shell that submitted the job, and makes a launcher the leader
+/// whose session id every process of its job carries (procs.rs).
+pub(super) fn start_detached(state_dir: &Path, args: &[&OsStr]) -> std::io::Result<Child> {
+    let exe = crate::sys::own_executable()
+        .map_err(|_| std::io::Error::other("cannot find bai-slurm's own path"))?;
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(state_dir.join("runner.log"))?;
     let mut cmd = Command::new(exe);
-    cmd.arg("__local-runner")
-        .arg(state_dir)
+    cmd.args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::from(log));
-    // SAFETY: setsid is async-signal-safe; it detaches the runner from the caller's
-    // session and terminal so it survives the shell that submitted the job.
+    // SAFETY: setsid is async-signal-safe.
     unsafe {
         cmd.pre_exec(|| {
             libc::setsid();
             Ok(())
         });
     }
-    // The caller does not wait: the runner is reparented when the caller exits.
-    cmd.spawn().map(|_| ())
+    cmd.spawn()
 }

@@ -3,9 +3,7 @@
 //! take the lock with BEGIN IMMEDIATE and wait on contention).
 
 use super::store_file::{self, FileProblem};
-use crate::model::{
-    ArrayPart, Dependency, ExitStatus, JobSpec, JobState, StateFlag, StepId, TimeLimit,
-};
+use crate::model::{ArrayPart, Dependency, ExitStatus, JobSpec, JobState, StateFlag, StepId};
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -743,9 +741,4 @@ fn job_params(j: &JobRow) -> DbResult<Vec<Param>> {
         Box::new(j.launcher_start.map(|v| v as i64)),
         Box::new(j.job_pgid),
     ])
-}
-
-/// Time limit helper shared by the scheduler and launcher.
-pub fn limit_of(spec: &JobSpec) -> TimeLimit {
-    spec.time_limit.unwrap_or(TimeLimit::Infinite)
 }

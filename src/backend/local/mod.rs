@@ -26,7 +26,7 @@ use super::{
 use crate::config::Loaded;
 use crate::model::{
     ArrayPart, JobRecord, JobSelector, JobSpec, JobState, NodeRecord, NodeState, PartitionRecord,
-    TaskSelector, TimeLimit,
+    TaskSelector,
 };
 use crate::sys::UserInfo;
 use db::{Db, JobRow, StepRow};
@@ -148,9 +148,7 @@ impl LocalCluster {
     /// The settings the configuration gives.
     pub fn settings(loaded: &Loaded) -> LocalSettings {
         let node = LocalNode::from_config(&loaded.config);
-        let partition = LocalPartition::from_config(&loaded.config, &node, |s| {
-            crate::options::values::duration::parse_time_limit(s, "MaxTime").ok()
-        });
+        let partition = LocalPartition::from_config(&loaded.config, &node);
         LocalSettings {
             cluster_name: loaded.cluster_name(),
             node,
@@ -291,10 +289,7 @@ impl LocalCluster {
                     .with_detail("Memory specification can not be satisfied"),
             );
         }
-        if let (Some(TimeLimit::Minutes(want)), TimeLimit::Minutes(max)) =
-            (spec.time_limit, s.partition.max_time)
-            && want > max
-        {
+        if s.partition.times().check(spec.time_limit).is_err() {
             return Err(SubmitError::errno(SlurmErrno::InvalidTimeLimit));
         }
         if let Some(a) = &spec.array
@@ -801,7 +796,7 @@ impl Cluster for LocalCluster {
                     boot_time: crate::sys::boot_time(),
                     os: crate::sys::os_description(),
                     arch: crate::sys::machine(),
-                    version: "22.05.8".into(),
+                    version: crate::model::release::SLURM_RELEASE.text(),
                     cfg_tres: Some(format!(
                         "cpu={},mem={},billing={}",
                         s.node.cpus,

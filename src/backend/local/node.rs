@@ -1,7 +1,7 @@
 //! The one node of the local backend: this machine, or what the config says it offers.
 
 use crate::config::Config;
-use crate::model::TimeLimit;
+use crate::model::{PartitionTimes, TimeLimit};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LocalNode {
@@ -47,13 +47,17 @@ impl LocalNode {
 }
 
 impl LocalPartition {
+    /// MaxTime and DefaultTime, as the job rule reads them.
+    pub fn times(&self) -> PartitionTimes {
+        PartitionTimes {
+            max_time: self.max_time,
+            default_time: self.default_time,
+        }
+    }
+
     /// The configured partition marked default (or the first), else `local`.
     /// Durations that do not parse are reported by `bai-slurm doctor`; here they mean no limit.
-    pub fn from_config(
-        config: &Config,
-        node: &LocalNode,
-        parse_limit: impl Fn(&str) -> Option<TimeLimit>,
-    ) -> LocalPartition {
+    pub fn from_config(config: &Config, node: &LocalNode) -> LocalPartition {
         let p = config
             .partitions
             .iter()
@@ -64,11 +68,11 @@ impl LocalPartition {
             .unwrap_or_else(|| "local".to_string());
         let max_time = p
             .and_then(|p| p.max_time.as_deref())
-            .and_then(&parse_limit)
+            .and_then(TimeLimit::parse)
             .unwrap_or(TimeLimit::Infinite);
         let default_time = p
             .and_then(|p| p.default_time.as_deref())
-            .and_then(&parse_limit);
+            .and_then(TimeLimit::parse);
         // Without a configured default, give each CPU an equal share of the node's memory,
         // so a job per CPU fits (Slurm's default would hand each job the whole node).
         let def_mem_per_cpu = p

@@ -22,9 +22,7 @@ pub fn memory_request(spec: &JobSpec, partition: &LocalPartition) -> MemoryReque
 }
 
 pub fn time_limit(spec: &JobSpec, partition: &LocalPartition) -> TimeLimit {
-    spec.time_limit
-        .or(partition.default_time)
-        .unwrap_or(partition.max_time)
+    partition.times().job_limit(spec.time_limit)
 }
 
 /// The output file names as scontrol shows them (expanded, with `%a` of a pending array

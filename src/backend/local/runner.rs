@@ -9,7 +9,8 @@ use super::{LocalCluster, control, executor, procs};
 use crate::backend::Cluster;
 use crate::model::{ArrayPart, JobState, StateFlag};
 use std::collections::HashMap;
-use std::process::{Child, Command, Stdio};
+use std::ffi::OsStr;
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 /// Seconds a started job may wait for its launcher to claim it before it is requeued.
@@ -60,7 +61,7 @@ pub fn run(cluster: &LocalCluster) -> i32 {
     let me = std::process::id() as i32;
     rotate_log(&cluster.state_dir);
     let lock_id = file_id(&lock_path);
-    let exe = own_executable();
+    let exe = crate::sys::own_executable().ok();
     let exe_id = exe.as_deref().and_then(file_id);
     let mut launches: Vec<Launch> = Vec::new();
     let mut log = LogLimiter::default();
@@ -234,17 +235,6 @@ impl LogLimiter {
 fn file_id(path: &std::path::Path) -> Option<(u64, u64)> {
     use std::os::unix::fs::MetadataExt;
     std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
-}
-
-/// This program's path, even after the file was replaced (Linux then shows the old file
-/// as `<path> (deleted)`).
-pub(crate) fn own_executable() -> Option<std::path::PathBuf> {
-    let p = std::env::current_exe().ok()?;
-    let text = p.to_string_lossy();
-    Some(match text.strip_suffix(" (deleted)") {
-        Some(stripped) => std::path::PathBuf::from(stripped),
-        None => p,
-    })
 }
 
 /// One scheduling pass. Returns how many jobs are still pending or running.
@@ -466,29 +456,16 @@ fn start(
 }
 
 fn spawn_launcher(cluster: &LocalCluster, job_id: u32) -> std::io::Result<Child> {
-    let exe = own_executable()
-        .ok_or_else(|| std::io::Error::other("cannot find bai-slurm's own path"))?;
     let settings = serde_json::to_string(&cluster.settings).map_err(std::io::Error::other)?;
-    let log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(cluster.state_dir.join("runner.log"))?;
-    use std::os::unix::process::CommandExt;
-    let mut cmd = Command::new(exe);
-    cmd.arg("__launch")
-        .arg(&cluster.state_dir)
-        .arg(job_id.to_string())
-        .arg(settings)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::from(log));
-    // SAFETY: setsid is async-signal-safe. The launcher leads a session of its own, so
-    // every process of its job carries its id (procs.rs).
-    unsafe {
-        cmd.pre_exec(|| {
-            libc::setsid();
-            Ok(())
-        });
-    }
-    cmd.spawn()
+    let id = job_id.to_string();
+    // The launcher leads a session of its own, so every process of its job carries its id.
+    control::start_detached(
+        &cluster.state_dir,
+        &[
+            OsStr::new("__launch"),
+            cluster.state_dir.as_os_str(),
+            OsStr::new(&id),
+            OsStr::new(&settings),
+        ],
+    )
 }

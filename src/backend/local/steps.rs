@@ -129,8 +129,8 @@ impl StepServers {
                 addrs.push((node.clone(), addr));
                 continue;
             }
-            let exe = super::runner::own_executable()
-                .ok_or_else(|| std::io::Error::other("cannot find bai-slurm's own path"))?;
+            let exe = crate::sys::own_executable()
+                .map_err(|_| std::io::Error::other("cannot find bai-slurm's own path"))?;
             let mut cmd = std::process::Command::new(exe);
             cmd.arg("__stepd").arg(node).arg(format!("{host}:0"));
             let p = StepdProcess::start(

@@ -20,6 +20,7 @@ pub mod strsignal;
 pub mod value;
 pub mod yaml;
 
+use crate::model::release::SLURM_RELEASE;
 use value::{Dict, Value};
 
 /// Which serializer: `--json` or `--yaml`.
@@ -103,13 +104,14 @@ pub fn response(plugin: Plugin, errors: &[Value], key: &str, items: Vec<Value>) 
     let mut p = Dict::new();
     p.push("type", Value::text(ptype));
     p.push("name", Value::text(pname));
+    let release = SLURM_RELEASE;
     let mut version = Dict::new();
-    version.push("major", Value::Int(22));
-    version.push("micro", Value::Int(8));
-    version.push("minor", Value::Int(5));
+    version.push("major", Value::Int(i64::from(release.major)));
+    version.push("micro", Value::Int(i64::from(release.micro)));
+    version.push("minor", Value::Int(i64::from(release.minor)));
     let mut slurm = Dict::new();
     slurm.push("version", version.into());
-    slurm.push("release", Value::text("22.05.8"));
+    slurm.push("release", Value::text(&release.text()));
     let mut meta = Dict::new();
     meta.push("plugin", p.into());
     meta.push("Slurm", slurm.into());

@@ -2,7 +2,7 @@
 //! `parse_command_line` does it: case-insensitive prefixes in table order, `%W` widths.
 
 use super::fields::{FIELDS, Field};
-use crate::format::text::{atoi, strncasecmp_eq};
+use crate::model::cnum::{strncasecmp_eq, strtol};
 
 pub const BRIEF_FIELDS: &str = "jobid,state,exitcode";
 pub const DEFAULT_FIELDS: &str = "jobid,jobname,partition,account,alloccpus,state,exitcode";
@@ -41,7 +41,9 @@ pub fn parse(list: &str) -> Result<Vec<Column>, SpecError> {
         let (name, width) = match token.find('%') {
             Some(p) => {
                 let max = crate::format::spec::MAX_WIDTH as i64;
-                let w = atoi(&token[p + 1..]).clamp(-max, max);
+                // sacct's `atoi`, read here as the whole `long` (C's int keeps only its
+                // low 32 bits); beyond MAX_WIDTH either way.
+                let w = strtol(&token.as_bytes()[p + 1..]).value.clamp(-max, max);
                 (&token[..p], Some(w as i32))
             }
             None => (token, None),

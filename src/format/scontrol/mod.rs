@@ -19,7 +19,10 @@ impl Style {
 pub fn config(time: &str, cluster_name: &str, entries: &[(String, String)]) -> String {
     let mut all: Vec<(String, String)> = vec![
         ("ClusterName".into(), cluster_name.into()),
-        ("SLURM_VERSION".into(), "22.05.8".into()),
+        (
+            "SLURM_VERSION".into(),
+            crate::model::release::SLURM_RELEASE.text(),
+        ),
     ];
     for (k, v) in entries {
         if !all.iter().any(|(x, _)| x == k) {

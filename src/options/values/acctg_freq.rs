@@ -7,8 +7,8 @@
 //! `strtol` into an `int` (anything may follow them); `-1` counts as no number. Every bad
 //! item prints `Invalid --acctg-freq specification: <item>`; exit 255.
 
-use super::cnum::{c_bytes, strtol};
 use super::{Note, ValueError};
+use crate::model::cnum::{c_bytes, strtol};
 
 /// `_get_int`: `(int) strtol`, or -1 when no digit was read.
 fn get_int(b: &[u8]) -> i32 {

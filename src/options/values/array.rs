@@ -9,8 +9,8 @@
 //! in `1..MaxArraySize`. Numbers are read with `strtol`, so blanks and `+` before a number
 //! are accepted.
 
-use super::cnum::{atoi, c_bytes, strtol};
 use super::{Rejection, ValueError};
+use crate::model::cnum::{atoi, c_bytes, strtol};
 
 /// The controller settings that bound an array.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

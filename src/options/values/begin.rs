@@ -19,8 +19,8 @@
 //! 22.05.8 then fails (`noon now` → `pos=13`), and we fail at the same position. Local times in a DST gap are moved one hour later
 //! and ambiguous ones take the earlier instant, approximating glibc's `mktime`.
 
-use super::cnum::{c_bytes, is_blank, is_space, starts_with_ci, strtol};
 use super::{Note, ValueError};
+use crate::model::cnum::{c_bytes, is_blank, is_space, starts_with_ci, strtol};
 use chrono::{Datelike, Duration, Local, NaiveDate, TimeZone, Timelike};
 use std::fmt;
 

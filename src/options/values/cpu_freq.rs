@@ -11,8 +11,8 @@
 //! `governor cannot be ...` cases, which print one) and then
 //! `Invalid --cpu-freq argument`; exit 255.
 
-use super::cnum::{c_bytes, strtoull};
 use super::{Note, ValueError};
+use crate::model::cnum::{c_bytes, strtoull};
 
 const RANGE_FLAG: u32 = 0x8000_0000;
 const LOW: u32 = 0x8000_0001;

@@ -18,8 +18,8 @@
 //! What needs the controller's job table (unknown or own job id, array resolution of a
 //! plain id to `N_*`, `expand` preconditions, federation) is left to the backend.
 
-use super::cnum::{at, c_bytes, starts_with_ci, strtol};
 use super::{Rejection, ValueError};
+use crate::model::cnum::{at, c_bytes, starts_with_ci, strtol, strtol_at};
 use std::collections::HashSet;
 
 pub use crate::model::dependency::{
@@ -108,13 +108,6 @@ impl Items {
             self.list.push(item);
         }
     }
-}
-
-/// `strtol` at `pos`: value and where C's endptr lands (it stops at the NUL, so the
-/// rest of the string need not be measured).
-fn strtol_at(buf: &[u8], pos: usize) -> (i64, usize) {
-    let p = strtol(&buf[pos.min(buf.len())..]);
-    (p.value, if p.digits { pos + p.end } else { pos })
 }
 
 /// `_parse_depend_state`: consumes `(state)`, searching for it in the rest of the string.

@@ -133,8 +133,8 @@ fn parse_plane(arg: &str, plane_size_env: Option<&str>) -> Result<Distribution, 
         None => plane_size_env.filter(|s| !s.is_empty()),
     };
     let parsed = size.and_then(|s| {
-        let b = super::cnum::c_bytes(s);
-        let p = super::cnum::strtol(b);
+        let b = crate::model::cnum::c_bytes(s);
+        let p = crate::model::cnum::strtol(b);
         (p.digits && p.end == b.len() && (1..=i64::from(i32::MAX)).contains(&p.value))
             .then_some(p.value as u32)
     });

@@ -8,7 +8,7 @@
 //! `Numeric argument (<n>) to big for first arg of -B.`
 
 use super::ValueError;
-use super::cnum::{c_bytes, strtol};
+use crate::model::cnum::{c_bytes, strtol};
 
 /// One `get_resource_arg_range` number and suffix: (value, rest).
 fn number(b: &[u8]) -> (i64, &[u8]) {

@@ -23,8 +23,8 @@
 //! `cuda.shares`. Slurm itself has no fractions: it reads `gpu:0.5` as the type `0.5`
 //! and then refuses it (TRES check), and refuses `gpu:a100:0.5` outright.
 
-use super::cnum::{c_bytes, strtoull};
 use super::{Rejection, ValueError};
+use crate::model::cnum::{c_bytes, strtoull};
 use std::fmt;
 
 /// Largest number of decimals a fractional count may have.

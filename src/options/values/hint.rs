@@ -5,7 +5,7 @@
 //! both `help` and an unknown word end the command with `error_exit` (1).
 
 use super::ValueError;
-use super::cnum::c_bytes;
+use crate::model::cnum::c_bytes;
 
 /// One `--hint` word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

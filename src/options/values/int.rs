@@ -8,7 +8,7 @@
 //! `Invalid numeric value "X" for --ntasks.`
 
 use super::ValueError;
-use super::cnum::{c_bytes, strtol};
+use crate::model::cnum::{c_bytes, strtol};
 
 /// `parse_int(name, val, positive)`. `name` is how Slurm names the option in the message
 /// (`--ntasks`, `--cpus-per-task`, ...).

@@ -8,7 +8,7 @@
 //! caller keeps the union).
 
 use super::ValueError;
-use super::cnum::c_bytes;
+use crate::model::cnum::c_bytes;
 
 /// A set of MAIL_* flags (Slurm's bit values).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -11,7 +11,7 @@
 //! is accepted like a valid word.
 
 use super::ValueError;
-use super::cnum::c_bytes;
+use crate::model::cnum::c_bytes;
 
 /// `_isvalue`.
 fn is_value(b: &[u8]) -> bool {
@@ -54,7 +54,7 @@ fn expand_mult(list: &[u8], kind: &str) -> Option<String> {
                     c as char
                 ));
             }
-            let count = super::cnum::strtol(&ast[1..]);
+            let count = crate::model::cnum::strtol(&ast[1..]);
             if count.value <= 0 || count.value == i64::MAX || !count.digits {
                 return Some(format!("Invalid {kind} multiplier: {}", lossy(&ast[1..])));
             }

@@ -6,7 +6,7 @@
 //! means megabytes; kilobytes round up to whole megabytes. Anything else is rejected.
 
 use super::ValueError;
-use super::cnum::{c_bytes, strtol};
+use crate::model::cnum::{c_bytes, strtol};
 
 /// Slurm's `NO_VAL64`: `str_to_mbytes`'s error value, which a computed size can also hit.
 const NO_VAL64: u64 = u64::MAX - 1;

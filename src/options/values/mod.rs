@@ -9,7 +9,6 @@
 pub mod acctg_freq;
 pub mod array;
 pub mod begin;
-pub(crate) mod cnum;
 pub mod cpu_freq;
 pub mod dependency;
 pub mod distribution;

@@ -6,7 +6,7 @@
 //! in later Slurm versions; 22.05 rejects them with `"1,4,8" is not a valid node count`.
 
 use super::ValueError;
-use super::cnum::{c_bytes, is_whitespace, strtol};
+use crate::model::cnum::{c_bytes, is_whitespace, strtol};
 use std::fmt;
 
 /// A `-N` request. `max == 0` means no maximum (Slurm's reset state is `1`/`0`).

@@ -6,7 +6,7 @@
 //! blanks; numbers are read with `strtol`.
 
 use super::ValueError;
-use super::cnum::{c_bytes, is_space, is_whitespace, starts_with_ci, strtol};
+use crate::model::cnum::{c_bytes, is_space, is_whitespace, starts_with_ci, strtol};
 use std::fmt;
 
 /// Slurm's signal table (`signals_mapping`), with Linux's numbers.

@@ -4,8 +4,8 @@
 //! (`src/common/tres_frequency.c`). The value may hold more `;`-separated `gpu:...`
 //! parts. Failure: `Invalid --gpu-bind argument: gpu:<value>` (exit 255).
 
-use super::cnum::{c_bytes, strtol_base};
 use super::{Note, ValueError};
+use crate::model::cnum::{c_bytes, strtol_base};
 
 fn prefix_ci(s: &[u8], p: &str) -> bool {
     s.len() >= p.len() && s[..p.len()].eq_ignore_ascii_case(p.as_bytes())

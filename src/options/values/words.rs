@@ -4,7 +4,7 @@
 //! `SLURM_ERROR` (or `exit(-1)`): one `error:` line, exit 255.
 
 use super::ValueError;
-use super::cnum::{c_bytes, strtol};
+use crate::model::cnum::{c_bytes, strtol};
 
 /// `--gres-flags` (`arg_set_gres_flags`): `disable-binding` or `enforce-binding`, any case.
 pub fn parse_gres_flags(s: &str) -> Result<(), ValueError> {

@@ -2,8 +2,9 @@
 //!
 //! Slurm parses numbers with `strtol`/`strtoll`/`strtoull`/`atoi` and tests characters
 //! with `isspace`; what those accept (leading blanks, a sign, clamping on overflow) is part
-//! of Slurm's behaviour, so the value parsers use these re-implementations instead of
-//! Rust's stricter `str::parse`.
+//! of Slurm's behaviour, so every parser of the crate (option values, format strings, the
+//! query commands' arguments, hostlists) uses these re-implementations instead of Rust's
+//! stricter `str::parse`. This is their one home.
 
 /// C `isspace` in the C locale.
 pub fn is_space(b: u8) -> bool {
@@ -49,6 +50,13 @@ pub struct Parsed<T> {
     pub overflow: bool,
 }
 
+impl<T> Parsed<T> {
+    /// `(value, end)`: what a caller of `strtol(s, &end, 10)` keeps.
+    pub fn value_and_end(self) -> (T, usize) {
+        (self.value, self.end)
+    }
+}
+
 /// What C's number parsers skip first: blanks, then one sign. (negative, where the
 /// digits start)
 fn blanks_and_sign(b: &[u8]) -> (bool, usize) {
@@ -65,7 +73,7 @@ fn blanks_and_sign(b: &[u8]) -> (bool, usize) {
 
 /// C `strtol` with a base (0: `0x` hex, `0` octal, else decimal): value (clamped to
 /// `i64`) and where it stopped.
-pub(crate) fn strtol_base(b: &[u8], base: u32) -> (i64, usize) {
+pub fn strtol_base(b: &[u8], base: u32) -> (i64, usize) {
     let (neg, mut i) = blanks_and_sign(b);
     let mut base = base;
     let hex_prefix = i + 2 < b.len() + 1
@@ -140,6 +148,13 @@ pub fn strtol(b: &[u8]) -> Parsed<i64> {
     }
 }
 
+/// `strtol(buf + pos, &end, 10)`: the value and the offset in `buf` where C's `endptr`
+/// lands (`pos` itself when no digit was read); a NUL in `buf` stops it as in C.
+pub fn strtol_at(buf: &[u8], pos: usize) -> (i64, usize) {
+    let p = strtol(&buf[pos.min(buf.len())..]);
+    (p.value, if p.digits { pos + p.end } else { pos })
+}
+
 /// C `strtoull`, base 10: a leading `-` negates modulo 2^64; overflow gives `u64::MAX`.
 pub fn strtoull(b: &[u8]) -> Parsed<u64> {
     let (neg, mag, end, digits) = scan(b);
@@ -161,6 +176,24 @@ pub fn atoi(b: &[u8]) -> i32 {
     strtol(b).value as i32
 }
 
+/// Case-insensitive compare of the first `n` bytes, like `strncasecmp` (a shorter string
+/// compares its terminating NUL).
+pub fn strncasecmp_eq(a: &str, b: &str, n: usize) -> bool {
+    let a = a.as_bytes();
+    let b = b.as_bytes();
+    for i in 0..n {
+        let x = a.get(i).map_or(0, u8::to_ascii_lowercase);
+        let y = b.get(i).map_or(0, u8::to_ascii_lowercase);
+        if x != y {
+            return false;
+        }
+        if x == 0 {
+            return true;
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,6 +212,30 @@ mod tests {
         assert_eq!(strtol(b"-99999999999999999999").value, i64::MIN);
         assert_eq!(strtol(b"-9223372036854775808").value, i64::MIN);
         assert!(!strtol(b"-9223372036854775808").overflow);
+    }
+
+    #[test]
+    fn strtol_at_gives_where_endptr_lands() {
+        assert_eq!(strtol_at(b"ab12c", 2), (12, 4));
+        assert_eq!(strtol_at(b"ab:c", 2), (0, 2));
+        assert_eq!(strtol_at(b"ab", 7), (0, 7));
+    }
+
+    #[test]
+    fn strtol_reports_where_it_stopped() {
+        let r = |b: &[u8]| strtol(b).value_and_end();
+        assert_eq!(r(b"12abc"), (12, 2));
+        assert_eq!(r(b"abc"), (0, 0));
+        assert_eq!(r(b" -7"), (-7, 3));
+        assert_eq!(atoi(b"30"), 30);
+    }
+
+    #[test]
+    fn prefix_compare() {
+        assert!(strncasecmp_eq("JobID", "jobid", 5));
+        assert!(strncasecmp_eq("JobIDRaw", "jobid", 5));
+        assert!(!strncasecmp_eq("JobID", "jobidx", 6));
+        assert!(strncasecmp_eq("ALL", "a", 1));
     }
 
     #[test]

@@ -1,4 +1,6 @@
-//! What a Backend.AI session carries about its Slurm job.
+//! What a Backend.AI session carries about its Slurm job, and what its launcher reports:
+//! the contract between the Backend.AI backend (which writes the session) and the
+//! launcher in the container (`container.rs`, which reads it and prints the results).
 //!
 //! The session's startup command is `<launcher> __bai-launch`; its environ holds the job's
 //! metadata in `BAI_SLURM_META` (the JobSpec without script and environment, its id, array
@@ -7,9 +9,9 @@
 //! stores the command on kernels only), so the login side keeps each job's metadata in its
 //! cache: sbatch writes it; otherwise it is read once from the first line the launcher
 //! prints into the log of a finished job. Until then the session's tag gives squeue the
-//! owner, time limit and name (see [`tag`]).
+//! owner, time limit and name (`backend::backendai::tag`).
 
-use crate::model::{JobSpec, TimeLimit};
+use crate::model::JobSpec;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
@@ -42,8 +44,6 @@ pub struct JobMeta {
     pub submit_time: i64,
     /// Seconds between SIGTERM and SIGKILL at the time limit.
     pub kill_wait: u32,
-    /// Whether the launcher must enforce the time limit itself (servers before API v8).
-    pub enforce_time_limit: bool,
     pub spec: JobSpec,
 }
 
@@ -68,46 +68,6 @@ impl JobMeta {
             JobMeta::decode(rest.split_whitespace().next()?)
         })
     }
-}
-
-/// What the session's tag says about its job: enough for squeue's usual columns when the
-/// full metadata is not at hand (a job submitted on another login node, still running).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TagFacts {
-    pub uid: u32,
-    pub time_limit: TimeLimit,
-    pub name: String,
-}
-
-/// The session tag, at most 64 characters: `slurm:<uid>:<minutes or U> <job name>` (the
-/// name cut to fit).
-pub fn tag(meta: &JobMeta) -> String {
-    let limit = match meta.spec.time_limit {
-        Some(TimeLimit::Minutes(m)) => m.to_string(),
-        _ => "U".to_string(),
-    };
-    let mut t = format!("slurm:{}:{limit} {}", meta.uid, meta.spec.name);
-    if t.len() > 64 {
-        let mut cut = 64;
-        while !t.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        t.truncate(cut);
-    }
-    t
-}
-
-pub fn parse_tag(tag: &str) -> Option<TagFacts> {
-    let (head, name) = tag.strip_prefix("slurm:")?.split_once(' ')?;
-    let (uid, limit) = head.split_once(':')?;
-    Some(TagFacts {
-        uid: uid.parse().ok()?,
-        time_limit: match limit {
-            "U" => TimeLimit::Infinite,
-            m => TimeLimit::Minutes(m.parse().ok()?),
-        },
-        name: name.to_string(),
-    })
 }
 
 /// The startup command of a job's session.
@@ -236,26 +196,14 @@ mod tests {
     }
 
     #[test]
-    fn the_tag_carries_owner_limit_and_name() {
-        let mut meta = JobMeta {
-            uid: 1001,
-            ..Default::default()
-        };
-        meta.spec.name = "train model".into();
-        meta.spec.time_limit = Some(TimeLimit::Minutes(90));
-        let t = tag(&meta);
-        assert_eq!(t, "slurm:1001:90 train model");
-        let f = parse_tag(&t).unwrap();
-        assert_eq!(
-            (f.uid, f.time_limit, f.name.as_str()),
-            (1001, TimeLimit::Minutes(90), "train model")
-        );
-        meta.spec.name = "é".repeat(40);
-        meta.spec.time_limit = None;
-        let t = tag(&meta);
-        assert!(t.len() <= 64);
-        assert_eq!(parse_tag(&t).unwrap().time_limit, TimeLimit::Infinite);
-        assert_eq!(parse_tag("user tag"), None);
+    fn metadata_of_older_versions_still_reads() {
+        // Written before `enforce_time_limit` was dropped (the launcher always enforces
+        // the limit): unknown fields are ignored, missing ones take their defaults.
+        let old = r#"{"v":1,"job_id":7,"user":"alice","uid":1001,"kill_wait":30,
+            "enforce_time_limit":true,"spec":{"name":"train"}}"#;
+        let meta = JobMeta::decode(&URL_SAFE_NO_PAD.encode(old)).unwrap();
+        assert_eq!((meta.job_id, meta.uid, meta.kill_wait), (7, 1001, 30));
+        assert_eq!(meta.spec.name, "train");
     }
 
     #[test]
