@@ -202,8 +202,8 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand squeue" -l start -d 
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand squeue" -l usage -d 'display a brief summary of squeue options'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand squeue" -s v -l verbose -d 'verbosity level'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand squeue" -s V -l version -d 'output version information and exit'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand squeue" -l json -d 'Produce JSON output [bai-slurm: rejected with an error (not supported yet)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand squeue" -l yaml -d 'Produce YAML output [bai-slurm: rejected with an error (not supported yet)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand squeue" -l json -d 'Produce JSON output'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand squeue" -l yaml -d 'Produce YAML output'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand scancel" -s A -l account -d 'act only on jobs charging this account' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand scancel" -s M -l clusters -l cluster -d 'clusters to issue commands to. NOTE: SlurmDBD must be up.' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand scancel" -s n -l name -l jobname -d 'act only on jobs with this name' -r
@@ -505,8 +505,8 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sinfo" -s T -l reser
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sinfo" -l usage -d 'display brief usage message'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sinfo" -s v -l verbose -d 'verbosity level'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sinfo" -s V -l version -d 'output version information and exit'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sinfo" -l json -d 'Produce JSON output [bai-slurm: rejected with an error (not supported yet)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sinfo" -l yaml -d 'Produce YAML output [bai-slurm: rejected with an error (not supported yet)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sinfo" -l json -d 'Produce JSON output'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sinfo" -l yaml -d 'Produce YAML output'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sacct" -s A -l accounts -d 'Use this comma separated list of accounts to select jobs to display. By default, all accounts are selected.' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sacct" -s C -l constraints -d 'only jobs that requested these node features (comma separated)' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sacct" -l delimiter -d 'ASCII characters used to separate the fields when specifying the -p or -P options. The default delimiter is a \'|\'. This options is ignored if -p or -P options are not specified.' -r
@@ -555,8 +555,8 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sacct" -l use-local-
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sacct" -s U -l usage -d 'Display brief usage message.'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sacct" -s v -l verbose -d 'Primarily for debugging purposes, report the state of various variables during processing.'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sacct" -s V -l version -d 'Print version.'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sacct" -l json -d 'Produce JSON output [bai-slurm: rejected with an error (not supported yet)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sacct" -l yaml -d 'Produce YAML output [bai-slurm: rejected with an error (not supported yet)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sacct" -l json -d 'Produce JSON output'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sacct" -l yaml -d 'Produce YAML output'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sacct" -s t -d 'the same as -X (an old spelling)'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand scontrol; and not __fish_seen_subcommand_from abort all cancel_reboot cluster completing create details delete errnumstr exit help hold holdu hide listpids notify oneliner pidinfo ping quiet quit reconfigure release requeue requeuehold resume show suspend top takeover uhold update verbose version wait_job" -s M -l cluster -l clusters -d 'Equivalent to "cluster" command. Implies --local. NOTE: SlurmDBD must be up.' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand scontrol; and not __fish_seen_subcommand_from abort all cancel_reboot cluster completing create details delete errnumstr exit help hold holdu hide listpids notify oneliner pidinfo ping quiet quit reconfigure release requeue requeuehold resume show suspend top takeover uhold update verbose version wait_job" -s u -l uid -d 'Update job as user "uid" instead of the invoking user.' -r -f -a "(__fish_complete_users)"

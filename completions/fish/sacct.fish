@@ -46,8 +46,8 @@ complete -c sacct -l use-local-uid -d 'look user ids up locally by user name ins
 complete -c sacct -s U -l usage -d 'Display brief usage message.'
 complete -c sacct -s v -l verbose -d 'Primarily for debugging purposes, report the state of various variables during processing.'
 complete -c sacct -s V -l version -d 'Print version.'
-complete -c sacct -l json -d 'Produce JSON output [bai-slurm: rejected with an error (not supported yet)]'
-complete -c sacct -l yaml -d 'Produce YAML output [bai-slurm: rejected with an error (not supported yet)]'
+complete -c sacct -l json -d 'Produce JSON output'
+complete -c sacct -l yaml -d 'Produce YAML output'
 complete -c sacct -s t -d 'the same as -X (an old spelling)'
 # bai-slurm: job ids and partition names come from `bai-slurm __complete`.
 complete -c sacct -s r -l partition -x -a '(bai-slurm __complete partitions 2>/dev/null)'

@@ -229,19 +229,25 @@ fn table_command(name: &'static str, bit: u8) -> Def {
                  are read from the command line, SBATCH_* environment variables and #SBATCH \
                  lines of the script, in Slurm's order of precedence. Each option below says \
                  what bai-slurm does with it: honoured (it has its Slurm meaning), ignored \
-                 with a warning (it cannot mean anything here), or rejected with an error."
+                 with a warning (it cannot mean anything here), or rejected with an error. \
+                 Where a backend does something else with an honoured option (records it, \
+                 has the launcher do it, warns, refuses), docs/COMPAT.md's local and \
+                 Backend.AI columns say so, and sbatch prints the warning or error."
             }
             SRUN => {
-                "srun runs parallel job steps. This build of bai-slurm does not run srun \
-                 steps yet: srun parses no options and exits with an error. Its options are \
-                 listed from the option table it will use; where sbatch takes the same \
-                 option, the class sbatch gives it is shown."
+                "srun runs parallel job steps: inside an allocation, on the job's nodes \
+                 (through bai-slurm's step servers); outside one, it first obtains an \
+                 allocation, runs the step in it and gives it back (on the local backend; the \
+                 Backend.AI backend refuses interactive allocations for now). Each option \
+                 below says what bai-slurm does with it; a step inside a job warns about the \
+                 options it does not apply."
             }
             _ => {
-                "salloc obtains an interactive allocation. This build of bai-slurm does not \
-                 provide salloc yet: it exits with an error. Its options are listed from the \
-                 option table it will use; where sbatch takes the same option, the class \
-                 sbatch gives it is shown."
+                "salloc obtains an interactive allocation, runs the command (or the user's \
+                 shell) in it with the allocation's SLURM_* environment, and gives the \
+                 allocation back when the command ends (on the local backend; the Backend.AI \
+                 backend refuses interactive allocations for now). Each option below says \
+                 what bai-slurm does with it."
             }
         });
     let mut env_rows = Vec::new();
@@ -339,15 +345,13 @@ pub struct GetoptDef {
     pub dynamic: &'static [(&'static str, Dynamic)],
 }
 
-const NOT_YET: &str = "rejected with an error (not supported yet)";
-
 pub const QUERY: [GetoptDef; 4] = [
     GetoptDef {
         name: "squeue",
         about: "View information about jobs in the scheduling queue",
         short: squeue::SHORT,
         long: squeue::LONG,
-        classes: &[("json", NOT_YET), ("yaml", NOT_YET)],
+        classes: &[],
         dynamic: &[("partitions", Dynamic::Partitions), ("jobs", Dynamic::Jobs)],
     },
     GetoptDef {
@@ -355,7 +359,7 @@ pub const QUERY: [GetoptDef; 4] = [
         about: "Display accounting data for jobs and job steps",
         short: sacct::SHORT,
         long: sacct::LONG,
-        classes: &[("json", NOT_YET), ("yaml", NOT_YET)],
+        classes: &[],
         dynamic: &[("partition", Dynamic::Partitions), ("jobs", Dynamic::Jobs)],
     },
     GetoptDef {
@@ -363,7 +367,7 @@ pub const QUERY: [GetoptDef; 4] = [
         about: "View information about nodes and partitions",
         short: sinfo::SHORT,
         long: sinfo::LONG,
-        classes: &[("json", NOT_YET), ("yaml", NOT_YET)],
+        classes: &[],
         dynamic: &[("partition", Dynamic::Partitions)],
     },
     GetoptDef {
