@@ -105,7 +105,7 @@ impl DbError {
     /// Names the file in errors that came from SQLite without it.
     fn in_file(self, path: &Path) -> DbError {
         match self {
-            DbError::Sql(e) => match store_file::classify(&e) {
+            DbError::Sql(e) => match store_file::classify_at(&e, path) {
                 Some(problem) => DbError::File {
                     path: path.to_path_buf(),
                     problem,

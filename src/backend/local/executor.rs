@@ -176,7 +176,7 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
             return 1;
         }
     };
-    let mut db = match cluster.db() {
+    let mut db = match open_waiting_for_space(cluster, job_id) {
         Ok(db) => db,
         Err(e) => {
             eprintln!("bai-slurm launcher: {e}");
@@ -331,6 +331,27 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
             // The result file stays; the runner will apply it.
             eprintln!("bai-slurm launcher: job {job_id}: {e}");
             1
+        }
+    }
+}
+
+/// Opens the state database; on a full disk, waits for space (up to a day, as
+/// [`record_end`] does) rather than leave the job it was started for unclaimed.
+fn open_waiting_for_space(cluster: &LocalCluster, job_id: u32) -> DbResult<Db> {
+    let mut delay = Duration::from_millis(500);
+    let give_up = std::time::Instant::now() + Duration::from_secs(86_400);
+    let mut told = false;
+    loop {
+        match cluster.open_db() {
+            Err(e) if e.is_disk_full() && std::time::Instant::now() < give_up => {
+                if !told {
+                    eprintln!("bai-slurm launcher: job {job_id}: {e}");
+                    told = true;
+                }
+                std::thread::sleep(delay);
+                delay = (delay * 2).min(Duration::from_secs(5));
+            }
+            other => return other,
         }
     }
 }

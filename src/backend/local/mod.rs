@@ -183,12 +183,16 @@ impl LocalCluster {
     }
 
     pub fn db(&self) -> Result<Db, BackendError> {
+        self.open_db().map_err(sql)
+    }
+
+    /// [`LocalCluster::db`] with the database's own error (to tell a full disk).
+    pub fn open_db(&self) -> Result<Db, db::DbError> {
         Db::open_noting(
             &self.state_dir.join("state.db"),
             self.settings.first_job_id,
             self.skipped.clone(),
         )
-        .map_err(sql)
     }
 
     pub fn job_dir(&self, job_id: u32) -> PathBuf {

@@ -65,9 +65,29 @@ pub fn classify(e: &rusqlite::Error) -> Option<FileProblem> {
     })
 }
 
+/// [`classify`] for an error met in the database at `path`: on a full disk SQLite reports
+/// `SQLITE_FULL` for some writes but `SQLITE_IOERR` for others (the WAL, the shared memory
+/// index), so an I/O error where the file system has no space left is a full disk too (a
+/// write that can succeed later).
+pub fn classify_at(e: &rusqlite::Error, path: &Path) -> Option<FileProblem> {
+    let problem = classify(e)?;
+    let io_error = matches!(e, rusqlite::Error::SqliteFailure(f, _)
+        if f.code == ErrorCode::SystemIoFailure);
+    if io_error && no_space_left(path) {
+        return Some(FileProblem::Full);
+    }
+    Some(problem)
+}
+
+/// Whether the file system holding `path` (or its directory) has no block left for us.
+fn no_space_left(path: &Path) -> bool {
+    let dir = path.parent().unwrap_or(path);
+    nix::sys::statvfs::statvfs(dir).is_ok_and(|v| v.blocks_available() == 0)
+}
+
 /// What an SQLite error means for the file, or the error itself when it is about none.
-fn problem(e: &rusqlite::Error) -> FileProblem {
-    classify(e).unwrap_or_else(|| FileProblem::Cannot(e.to_string()))
+fn problem(e: &rusqlite::Error, path: &Path) -> FileProblem {
+    classify_at(e, path).unwrap_or_else(|| FileProblem::Cannot(e.to_string()))
 }
 
 fn busy(e: &rusqlite::Error) -> bool {
@@ -96,10 +116,10 @@ pub fn open(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
-    .map_err(|e| problem(&e))?;
+    .map_err(|e| problem(&e, path))?;
     conn.busy_timeout(Duration::from_secs(30))
         .map_err(|e| FileProblem::Cannot(e.to_string()))?;
-    check_identity(&conn)?;
+    check_identity(&conn, path)?;
     Ok(conn)
 }
 
@@ -128,7 +148,7 @@ fn create(
     })();
     let linked =
         built
-            .map_err(|e| problem(&e))
+            .map_err(|e| problem(&e, &tmp))
             .and_then(|()| match std::fs::hard_link(&tmp, path) {
                 Ok(()) => Ok(()),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
@@ -143,10 +163,10 @@ fn create(
 
 /// A database that is not ours (or not a database) is refused before anything is read.
 /// Databases of bai-slurm before application ids are recognised by their schema.
-fn check_identity(conn: &Connection) -> Result<(), FileProblem> {
+fn check_identity(conn: &Connection, path: &Path) -> Result<(), FileProblem> {
     let read = |pragma: &str| -> Result<i64, FileProblem> {
         conn.pragma_query_value(None, pragma, |r| r.get(0))
-            .map_err(|e| problem(&e))
+            .map_err(|e| problem(&e, path))
     };
     let id = read("application_id")?;
     if id == i64::from(APPLICATION_ID) {
@@ -159,7 +179,7 @@ fn check_identity(conn: &Connection) -> Result<(), FileProblem> {
             |r| r.get::<_, i64>(0),
         )
         .map(|n| n == 3)
-        .map_err(|e| problem(&e))?;
+        .map_err(|e| problem(&e, path))?;
     if id == 0 && read("user_version")? >= 1 && has_jobs {
         // Ours from before application ids: mark it (best effort; read-only users can read).
         let _ = conn.pragma_update(None, "application_id", APPLICATION_ID);
