@@ -5,7 +5,8 @@
 #
 # It needs root and changes the machine: it installs the Debian packages the tests use
 # (below), starts dockerd and the Backend.AI 23.09 stack (ci/backendai/up.sh: about a second
-# when it already runs, 3-4 min on a fresh machine), and makes test users (baitest-*).
+# when it already runs, 3-4 min on a fresh machine), and makes test users (baitest-*, and
+# alice and bob for the scenario replays).
 # `ci/backendai/down.sh` stops the stack again. Golden tests print their score
 # (`N/M identical`), hence --nocapture. No test skips: one whose real component is missing
 # fails, naming it.
@@ -40,6 +41,18 @@ if ! rustup component add rustfmt clippy >/dev/null 2>&1 \
     echo "scripts/test.sh: rustfmt, clippy and the x86_64-unknown-linux-musl target are needed (rustup component add rustfmt clippy; rustup target add x86_64-unknown-linux-musl)" >&2
     exit 1
 fi
+# The scenario replays (tests/scenario_replay.rs) run as the reference cluster's users, whose
+# names and ids are in the recordings: alice (1001) and bob (1002).
+for u in alice:1001 bob:1002; do
+    name=${u%:*} id=${u#*:}
+    if ! getent passwd "$name" >/dev/null; then
+        useradd -m -u "$id" -U -s /bin/bash "$name"
+    fi
+    if [ "$(id -u "$name")" != "$id" ]; then
+        echo "scripts/test.sh: user $name must have uid $id (the scenario recordings name it), it has $(id -u "$name")" >&2
+        exit 1
+    fi
+done
 ci/backendai/up.sh -q &
 stack=$!
 cargo fmt --check

@@ -98,6 +98,10 @@ fn session_settings(
 
 /// Checks the request against the partition, filling in its defaults.
 fn settle(spec: &JobSpec, part: Option<&Partition>) -> Result<JobSpec, SubmitError> {
+    // `-N 0`: slurmctld's `Node count specification invalid`.
+    if spec.nodes_min == Some(0) {
+        return Err(SubmitError::errno(SlurmErrno::InvalidNodeCount));
+    }
     let mut spec = spec.clone();
     if let Some(p) = part {
         spec.partition = Some(p.name.clone());

@@ -270,6 +270,10 @@ impl LocalCluster {
             return Err(SubmitError::errno(SlurmErrno::InvalidPartitionName)
                 .with_detail(format!("invalid partition specified: {p}")));
         }
+        // `-N 0` reaches the controller, which refuses it (a batch job needs a node).
+        if spec.nodes_min == Some(0) {
+            return Err(SubmitError::errno(SlurmErrno::InvalidNodeCount));
+        }
         if spec.nodes() > s.nodes.max(1) {
             return Err(SubmitError::errno(
                 SlurmErrno::RequestedNodeConfigUnavailable,

@@ -1,0 +1,613 @@
+//! Scenarios: a user's ordinary work, run step by step against the real Slurm and against
+//! bai-slurm's local backend, compared byte for byte (issue 12). The way uutils checks
+//! coreutils against GNU: the same script against the real thing and against ours.
+//!
+//! A scenario (`tests/scenarios/NAME.scn`) is a small script:
+//!
+//! ```text
+//! # what it shows
+//! user alice                 # who runs the next steps (alice or bob)
+//! file job.sh                # a file in the scenario's directory, up to `end`
+//! #!/bin/bash
+//! true
+//! end
+//! env SQUEUE_FORMAT=%i       # an extra variable for the next `run`
+//! stdin                      # stdin of the next `run`, up to `end`
+//! ...
+//! end
+//! run sbatch --parsable job.sh     # a command, captured (bash syntax)
+//! wait $J1 COMPLETED         # until the job's state is one of these (not captured)
+//! idle                       # until the user has no job in squeue (not captured)
+//! ```
+//!
+//! Every `run` whose stdout is a submission (`Submitted batch job N`, or `N` / `N;cluster`
+//! from `--parsable`) binds the next `$J1`, `$J2`, ... Each step runs as its user in
+//! `/srv/bai-scenarios/NAME`, through `su`, with only `PATH`, `HOME`, `USER`, `LOGNAME`,
+//! `SHELL` and `LANG=C` in its environment (and the target's own: the oracle's `SLURM_CONF`;
+//! bai-slurm's config and state directory). The oracle is the reference Slurm 22.05.8
+//! (`../shared/reference/slurm-ref`: cluster `refcluster`, node `node01`, partitions
+//! `debug*` and `gpu`); bai-slurm's local backend is configured as that cluster, its job ids
+//! starting where the recording's did.
+//!
+//! `BAI_SCENARIO_RECORD=1 cargo test --test scenario_replay -- --nocapture` records every
+//! scenario from the live oracle into `tests/scenarios/NAME.22.05` (start it first:
+//! `scripts/record-scenarios.sh` does both). Without it, the test replays bai-slurm against
+//! the recordings and prints `scenarios: N/M identical` per command. Steps that differ
+//! today are listed, with the reason, in `tests/scenarios/KNOWN-DIFFERENCES`: the test
+//! fails on any other difference, and on a listed step that no longer differs, so the list
+//! stays the truth.
+//!
+//! Normalisation, the only one ([`normalise`]): wall-clock timestamps
+//! (`2026-12-01T23:29:48`) become `<TIME>`, `RunTime=` values in `scontrol` become
+//! `<ELAPSED>`, and the session id (a process id) in `AllocNode:Sid=HOST:SID` becomes
+//! `<SID>`. Job ids, order, widths, states, reasons, limits, users and paths are compared
+//! as they are.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const SCENARIOS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios");
+const ROOT: &str = "/srv/bai-scenarios";
+const ORACLE_CONF: &str = "/etc/slurm-ref/slurm.conf";
+
+#[derive(Debug, Clone)]
+enum Step {
+    Run {
+        user: String,
+        cmd: String,
+        stdin: Option<String>,
+        env: Vec<(String, String)>,
+    },
+    Wait {
+        user: String,
+        job: String,
+        states: Vec<String>,
+    },
+    Idle {
+        user: String,
+    },
+}
+
+#[derive(Debug)]
+struct Scenario {
+    name: String,
+    files: Vec<(String, String)>,
+    steps: Vec<Step>,
+}
+
+fn parse(name: &str, text: &str) -> Scenario {
+    let mut files = Vec::new();
+    let mut steps = Vec::new();
+    let mut user = "alice".to_string();
+    let mut env = Vec::new();
+    let mut stdin = None;
+    let mut lines = text.lines();
+    let block = |lines: &mut std::str::Lines<'_>| {
+        let mut body = String::new();
+        for l in lines.by_ref() {
+            if l == "end" {
+                return body;
+            }
+            body.push_str(l);
+            body.push('\n');
+        }
+        panic!("{name}: a block without `end`");
+    };
+    while let Some(line) = lines.next() {
+        let line = line.trim_end();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match word {
+            "user" => user = rest.to_string(),
+            "file" => files.push((rest.to_string(), block(&mut lines))),
+            "stdin" => stdin = Some(block(&mut lines)),
+            "env" => {
+                let (k, v) = rest.split_once('=').expect("env K=V");
+                env.push((k.to_string(), v.to_string()));
+            }
+            "run" => steps.push(Step::Run {
+                user: user.clone(),
+                cmd: rest.to_string(),
+                stdin: stdin.take(),
+                env: std::mem::take(&mut env),
+            }),
+            "wait" => {
+                let (job, states) = rest.split_once(' ').expect("wait $J STATE[,STATE]");
+                steps.push(Step::Wait {
+                    user: user.clone(),
+                    job: job.to_string(),
+                    states: states.split(',').map(str::to_string).collect(),
+                });
+            }
+            "idle" => steps.push(Step::Idle { user: user.clone() }),
+            other => panic!("{name}: unknown step `{other}`"),
+        }
+    }
+    Scenario {
+        name: name.to_string(),
+        files,
+        steps,
+    }
+}
+
+/// What a step printed, normalised.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Output {
+    rc: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// The one normalisation: wall-clock timestamps and elapsed times.
+fn normalise(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let digits = |s: &[u8]| s.iter().all(u8::is_ascii_digit);
+    while i < b.len() {
+        // YYYY-MM-DDTHH:MM:SS
+        if i + 19 <= b.len() {
+            let w = &b[i..i + 19];
+            if digits(&w[0..4])
+                && w[4] == b'-'
+                && digits(&w[5..7])
+                && w[7] == b'-'
+                && digits(&w[8..10])
+                && w[10] == b'T'
+                && digits(&w[11..13])
+                && w[13] == b':'
+                && digits(&w[14..16])
+                && w[16] == b':'
+                && digits(&w[17..19])
+            {
+                out.push_str("<TIME>");
+                i += 19;
+                continue;
+            }
+        }
+        // scontrol's AllocNode:Sid=HOST:SID: the session id is a process id.
+        if text[i..].starts_with("AllocNode:Sid=") {
+            let rest = &text[i + "AllocNode:Sid=".len()..];
+            let host_end = rest.find(':').unwrap_or(0);
+            let sid_len = rest[host_end + 1..]
+                .bytes()
+                .take_while(u8::is_ascii_digit)
+                .count();
+            if host_end > 0 && sid_len > 0 {
+                out.push_str("AllocNode:Sid=");
+                out.push_str(&rest[..host_end]);
+                out.push_str(":<SID>");
+                i += "AllocNode:Sid=".len() + host_end + 1 + sid_len;
+                continue;
+            }
+        }
+        if text[i..].starts_with("RunTime=") {
+            out.push_str("RunTime=<ELAPSED>");
+            i += "RunTime=".len();
+            while i < b.len() && !b[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            continue;
+        }
+        let c = text[i..].chars().next().unwrap();
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// Where steps run: the real Slurm, or bai-slurm's local backend set up as that cluster.
+enum Target {
+    Oracle,
+    Local {
+        bin: PathBuf,
+        conf: PathBuf,
+        state: PathBuf,
+    },
+}
+
+fn sh_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+impl Target {
+    fn run(
+        &self,
+        dir: &Path,
+        user: &str,
+        cmd: &str,
+        env: &[(String, String)],
+        stdin: Option<&str>,
+    ) -> Output {
+        let mut vars: Vec<(String, String)> = vec![
+            ("HOME".into(), format!("/home/{user}")),
+            ("USER".into(), user.into()),
+            ("LOGNAME".into(), user.into()),
+            ("SHELL".into(), "/bin/bash".into()),
+            ("LANG".into(), "C".into()),
+        ];
+        match self {
+            Target::Oracle => {
+                vars.push(("PATH".into(), "/usr/bin:/bin".into()));
+                vars.push(("SLURM_CONF".into(), ORACLE_CONF.into()));
+            }
+            Target::Local { bin, conf, state } => {
+                vars.push(("PATH".into(), format!("{}:/usr/bin:/bin", bin.display())));
+                vars.push(("BAI_SLURM_CONFIG".into(), conf.display().to_string()));
+                vars.push(("BAI_SLURM_SYSTEM_CONFIG".into(), "/nonexistent".into()));
+                vars.push((
+                    "BAI_SLURM_STATE_DIR".into(),
+                    state.join(user).display().to_string(),
+                ));
+            }
+        }
+        vars.extend(env.iter().cloned());
+        let assigns: Vec<String> = vars
+            .iter()
+            .map(|(k, v)| sh_quote(&format!("{k}={v}")))
+            .collect();
+        let script = format!(
+            "cd {} && exec env -i {} /bin/bash -c {}",
+            sh_quote(&dir.display().to_string()),
+            assigns.join(" "),
+            sh_quote(cmd)
+        );
+        let mut child = Command::new("su")
+            .args([user, "-s", "/bin/bash", "-c", &script])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("su");
+        {
+            let mut i = child.stdin.take().unwrap();
+            let _ = i.write_all(stdin.unwrap_or("").as_bytes());
+        }
+        let out = child.wait_with_output().unwrap();
+        Output {
+            rc: out.status.code().unwrap_or(-1),
+            stdout: normalise(&String::from_utf8_lossy(&out.stdout)),
+            stderr: normalise(&String::from_utf8_lossy(&out.stderr)),
+        }
+    }
+
+    /// A job's state: squeue while the controller holds it, else sacct.
+    fn state(&self, dir: &Path, user: &str, job: &str) -> String {
+        let q = self.run(
+            dir,
+            user,
+            &format!("squeue -h -j {job} -o %T 2>/dev/null | head -1"),
+            &[],
+            None,
+        );
+        let s = q.stdout.trim();
+        if !s.is_empty() {
+            return s.to_string();
+        }
+        let a = self.run(
+            dir,
+            user,
+            &format!("sacct -X -n -P -j {job} -o state | head -1"),
+            &[],
+            None,
+        );
+        a.stdout.trim().split(' ').next().unwrap_or("").to_string()
+    }
+}
+
+/// The job id a submission printed.
+fn submitted(stdout: &str) -> Option<String> {
+    let line = stdout.lines().next()?.trim();
+    let id = line
+        .strip_prefix("Submitted batch job ")
+        .or_else(|| line.split(';').next())?;
+    id.chars()
+        .all(|c| c.is_ascii_digit())
+        .then(|| id.to_string())
+        .filter(|s| !s.is_empty())
+}
+
+fn substitute(cmd: &str, jobs: &[String]) -> String {
+    let mut out = cmd.to_string();
+    // $J10 before $J1.
+    for (i, id) in jobs.iter().enumerate().rev() {
+        out = out.replace(&format!("$J{}", i + 1), id);
+    }
+    out
+}
+
+fn prepare_dir(s: &Scenario) -> PathBuf {
+    let dir = Path::new(ROOT).join(&s.name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(ROOT, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    for (name, body) in &s.files {
+        let p = dir.join(name);
+        std::fs::write(&p, body).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    dir
+}
+
+/// Runs a scenario: each `run` step's command (as recorded, with `$J` names) and output.
+fn play(s: &Scenario, target: &Target) -> Vec<(String, Output)> {
+    let dir = prepare_dir(s);
+    let mut jobs: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for step in &s.steps {
+        match step {
+            Step::Run {
+                user,
+                cmd,
+                stdin,
+                env,
+            } => {
+                let o = target.run(&dir, user, &substitute(cmd, &jobs), env, stdin.as_deref());
+                if cmd.starts_with("sbatch") && o.rc == 0 {
+                    jobs.extend(submitted(&o.stdout));
+                }
+                out.push((cmd.clone(), o));
+            }
+            Step::Wait { user, job, states } => {
+                let id = substitute(job, &jobs);
+                let start = Instant::now();
+                loop {
+                    let st = target.state(&dir, user, &id);
+                    if states.contains(&st) {
+                        break;
+                    }
+                    assert!(
+                        start.elapsed() < Duration::from_secs(300),
+                        "{}: job {id} never got to {states:?} (it is {st:?})",
+                        s.name
+                    );
+                    std::thread::sleep(Duration::from_millis(300));
+                }
+            }
+            Step::Idle { user } => {
+                let start = Instant::now();
+                while !target
+                    .run(&dir, user, "squeue -h -u $USER -o %i", &[], None)
+                    .stdout
+                    .trim()
+                    .is_empty()
+                {
+                    assert!(
+                        start.elapsed() < Duration::from_secs(180),
+                        "{}: {user}'s jobs never ended",
+                        s.name
+                    );
+                    std::thread::sleep(Duration::from_millis(300));
+                }
+            }
+        }
+    }
+    if matches!(target, Target::Oracle) {
+        for user in ["alice", "bob"] {
+            target.run(&dir, user, "scancel -u $USER", &[], None);
+        }
+    }
+    out
+}
+
+fn recording_path(name: &str) -> PathBuf {
+    Path::new(SCENARIOS).join(format!("{name}.22.05"))
+}
+
+/// A recording: the first job id, then each step with byte counts, so it is exact.
+fn write_recording(name: &str, steps: &[(String, Output)]) {
+    let mut text = String::new();
+    for (cmd, o) in steps {
+        text.push_str(&format!("== {cmd}\nrc {}\n", o.rc));
+        text.push_str(&format!("-- stdout {}\n{}\n", o.stdout.len(), o.stdout));
+        text.push_str(&format!("-- stderr {}\n{}\n", o.stderr.len(), o.stderr));
+    }
+    std::fs::write(recording_path(name), text).unwrap();
+}
+
+fn read_recording(name: &str) -> Vec<(String, Output)> {
+    let text = std::fs::read_to_string(recording_path(name)).unwrap_or_else(|e| {
+        panic!("{name}: no recording ({e}); record it with BAI_SCENARIO_RECORD=1")
+    });
+    let mut rest = text.as_str();
+    let mut out = Vec::new();
+    let take_line = |rest: &mut &str| -> String {
+        let (l, r) = rest.split_once('\n').unwrap();
+        *rest = r;
+        l.to_string()
+    };
+    let take_block = |rest: &mut &str, head: &str| -> String {
+        let l = take_line(rest);
+        let n: usize = l.strip_prefix(head).unwrap().trim().parse().unwrap();
+        let body = rest[..n].to_string();
+        *rest = &rest[n + 1..];
+        body
+    };
+    while !rest.is_empty() {
+        let cmd = take_line(&mut rest)
+            .strip_prefix("== ")
+            .unwrap()
+            .to_string();
+        let rc = take_line(&mut rest)
+            .strip_prefix("rc ")
+            .unwrap()
+            .parse()
+            .unwrap();
+        let stdout = take_block(&mut rest, "-- stdout");
+        let stderr = take_block(&mut rest, "-- stderr");
+        out.push((cmd, Output { rc, stdout, stderr }));
+    }
+    out
+}
+
+fn scenarios() -> Vec<Scenario> {
+    let mut names: Vec<String> = std::fs::read_dir(SCENARIOS)
+        .unwrap()
+        .filter_map(|e| {
+            e.ok()?
+                .file_name()
+                .to_str()?
+                .strip_suffix(".scn")
+                .map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    names
+        .iter()
+        .map(|n| {
+            parse(
+                n,
+                &std::fs::read_to_string(Path::new(SCENARIOS).join(format!("{n}.scn"))).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The local backend configured as the reference cluster, its ids starting at `first`.
+fn local_target(name: &str, first: u32) -> Target {
+    let base = Path::new(ROOT).join(format!(".local-{name}"));
+    let _ = std::fs::remove_dir_all(&base);
+    let bin = base.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let exe = env!("CARGO_BIN_EXE_bai-slurm");
+    for c in [
+        "sbatch", "squeue", "scancel", "srun", "salloc", "sinfo", "sacct", "scontrol",
+    ] {
+        std::os::unix::fs::symlink(exe, bin.join(c)).unwrap();
+    }
+    let conf = base.join("config.toml");
+    std::fs::write(
+        &conf,
+        format!(
+            "cluster_name = \"refcluster\"\n[local]\nnode_name = \"node01\"\ncpus = 2\nmemory_mb = 16000\nkill_wait = 2\nidle_exit = 5\nfirst_job_id = {first}\n[[partitions]]\nname = \"debug\"\ndefault = true\ndef_mem_per_cpu = 1024\n"
+        ),
+    )
+    .unwrap();
+    let state = base.join("state");
+    std::fs::create_dir_all(&state).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    for p in [&base, &bin, &state] {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::set_permissions(&conf, std::fs::Permissions::from_mode(0o644)).unwrap();
+    for user in ["alice", "bob"] {
+        let d = state.join(user);
+        std::fs::create_dir_all(&d).unwrap();
+        let u = nix::unistd::User::from_name(user)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| {
+                panic!("user {user} is needed (./scripts/test.sh makes alice and bob)")
+            });
+        nix::unistd::chown(&d, Some(u.uid), Some(u.gid)).unwrap();
+        std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    Target::Local { bin, conf, state }
+}
+
+fn first_job_id(recorded: &[(String, Output)]) -> u32 {
+    recorded
+        .iter()
+        .find(|(c, o)| c.starts_with("sbatch") && o.rc == 0 && submitted(&o.stdout).is_some())
+        .and_then(|(_, o)| submitted(&o.stdout)?.parse().ok())
+        .unwrap_or(1)
+}
+
+fn known_differences() -> BTreeMap<String, String> {
+    std::fs::read_to_string(Path::new(SCENARIOS).join("KNOWN-DIFFERENCES"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (k, why) = l.split_once(" -- ").unwrap_or((l, ""));
+            (k.trim().to_string(), why.trim().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn scenarios_against_slurm_22_05() {
+    let all = scenarios();
+    assert!(!all.is_empty(), "no scenarios in {SCENARIOS}");
+    if std::env::var_os("BAI_SCENARIO_RECORD").is_some() {
+        for s in &all {
+            let steps = play(s, &Target::Oracle);
+            println!("recorded {}: {} steps", s.name, steps.len());
+            write_recording(&s.name, &steps);
+        }
+        return;
+    }
+    let known = known_differences();
+    let mut per_command: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let mut seen = Vec::new();
+    for s in &all {
+        let recorded = read_recording(&s.name);
+        let target = local_target(&s.name, first_job_id(&recorded));
+        let got = play(s, &target);
+        assert_eq!(
+            got.len(),
+            recorded.len(),
+            "{}: the scenario changed since it was recorded",
+            s.name
+        );
+        for (n, ((cmd, want), (_, have))) in recorded.iter().zip(&got).enumerate() {
+            let key = format!("{}:{}", s.name, n + 1);
+            let command = cmd.split_whitespace().next().unwrap_or("").to_string();
+            let e = per_command.entry(command).or_default();
+            e.1 += 1;
+            let same = want == have;
+            if same {
+                e.0 += 1;
+            }
+            match (same, known.contains_key(&key)) {
+                (true, true) => failures.push(format!("{key} ({cmd}) is identical now: take it off KNOWN-DIFFERENCES")),
+                (false, false) => failures.push(format!(
+                    "{key}: {cmd}\n  want rc={} stdout={:?} stderr={:?}\n  got  rc={} stdout={:?} stderr={:?}",
+                    want.rc, want.stdout, want.stderr, have.rc, have.stdout, have.stderr
+                )),
+                (false, true) => seen.push(key),
+                (true, false) => {}
+            }
+        }
+    }
+    let (mut n, mut m) = (0, 0);
+    for (c, (same, total)) in &per_command {
+        println!("scenarios {c}: {same}/{total} identical");
+        n += same;
+        m += total;
+    }
+    println!(
+        "scenarios: {n}/{m} identical ({} known differences)",
+        seen.len()
+    );
+    for k in known.keys().filter(|k| !seen.contains(k)) {
+        if !failures.iter().any(|f| f.starts_with(k.as_str())) {
+            failures.push(format!(
+                "{k}: listed in KNOWN-DIFFERENCES but there is no such step"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn normalisation_is_only_times() {
+    assert_eq!(
+        normalise(
+            "SubmitTime=2026-12-01T23:29:48 EligibleTime=Unknown\n   RunTime=00:00:05 TimeLimit=01:00:00"
+        ),
+        "SubmitTime=<TIME> EligibleTime=Unknown\n   RunTime=<ELAPSED> TimeLimit=01:00:00"
+    );
+    assert_eq!(
+        normalise("12 node01 1:00:00 2026-12-01"),
+        "12 node01 1:00:00 2026-12-01"
+    );
+}
