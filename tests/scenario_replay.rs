@@ -476,11 +476,14 @@ fn local_target(name: &str, first: u32) -> Target {
     let _ = std::fs::remove_dir_all(&base);
     let bin = base.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    let exe = env!("CARGO_BIN_EXE_bai-slurm");
+    // A copy the scenario's users can run whatever the permissions of the build directory.
+    let exe = bin.join("bai-slurm");
+    std::fs::copy(env!("CARGO_BIN_EXE_bai-slurm"), &exe).unwrap();
+    std::fs::set_permissions(&exe, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     for c in [
         "sbatch", "squeue", "scancel", "srun", "salloc", "sinfo", "sacct", "scontrol",
     ] {
-        std::os::unix::fs::symlink(exe, bin.join(c)).unwrap();
+        std::os::unix::fs::symlink("bai-slurm", bin.join(c)).unwrap();
     }
     let conf = base.join("config.toml");
     std::fs::write(
