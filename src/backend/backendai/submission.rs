@@ -20,6 +20,9 @@ use std::sync::Mutex;
 const ARRAY_CONCURRENCY: usize = 4;
 /// Slurm's default MaxArraySize: task ids below it.
 const MAX_ARRAY_SIZE: u32 = 1001;
+/// Sends of one create when the manager could not be reached or failed (and the session,
+/// looked up by its name, was not made).
+const CREATE_ATTEMPTS: u32 = 3;
 /// Fresh ids tried after name clashes before giving up.
 const CLASH_RETRIES: u32 = 5;
 
@@ -185,28 +188,52 @@ enum Created {
 
 /// One create request, sent once. When its answer is lost, the session's name says
 /// whether it was made (a retry could have made a second one). A made session's metadata
-/// goes into the cache, so views need not ask for it.
+/// goes into the cache, so views need not ask for it. When the manager could not be
+/// reached or failed, and the name shows the session was not made, the create is sent
+/// again (a few times): the name makes that safe, since a second create of a session that
+/// did land is refused as a name clash, which then means it is ours.
 fn create_one(
     ctx: &Context<'_>,
     meta: &JobMeta,
     body: &serde_json::Value,
 ) -> Result<Created, ClientError> {
-    let session_id = match ctx.client.request(Method::Post, "/session", Some(body)) {
-        Ok((_, answer)) => answer["sessionId"].as_str().map(str::to_string),
-        Err(e) if is_name_clash(&e) => return Ok(Created::NameTaken),
-        Err(e @ ClientError::Unreachable { .. }) | Err(e @ ClientError::ServerError { .. }) => {
-            let name = body["name"].as_str().unwrap_or_default();
-            let filter = format!(
-                "(name == {}) & (created_at >= {})",
-                views::quoted(name),
-                views::quoted(&views::iso(ctx.now - 60))
-            );
-            match views::sessions(ctx.client, Some(&filter)) {
-                Ok(found) if !found.is_empty() => found.last().map(|s| s.id.clone()),
-                _ => return Err(e),
-            }
+    let name = body["name"].as_str().unwrap_or_default();
+    let landed = || -> Option<Option<String>> {
+        let filter = format!(
+            "(name == {}) & (created_at >= {})",
+            views::quoted(name),
+            views::quoted(&views::iso(ctx.now - 60))
+        );
+        match views::sessions(ctx.client, Some(&filter)) {
+            Ok(found) if !found.is_empty() => Some(found.last().map(|s| s.id.clone())),
+            _ => None,
         }
-        Err(e) => return Err(e),
+    };
+    let mut delay = std::time::Duration::from_millis(300);
+    let mut attempt = 0;
+    let session_id = loop {
+        attempt += 1;
+        match ctx.client.request(Method::Post, "/session", Some(body)) {
+            Ok((_, answer)) => break answer["sessionId"].as_str().map(str::to_string),
+            // Our own earlier attempt landed after all.
+            Err(e) if is_name_clash(&e) && attempt > 1 => break landed().flatten(),
+            Err(e) if is_name_clash(&e) => return Ok(Created::NameTaken),
+            Err(e @ ClientError::Unreachable { .. }) | Err(e @ ClientError::ServerError { .. }) => {
+                if let Some(id) = landed() {
+                    break id;
+                }
+                // A manager that took the request and did not answer in time may still be
+                // making the session: waiting again would only multiply the wait.
+                let timed_out = matches!(&e, ClientError::Unreachable { detail, .. }
+                    if detail.contains("timed out") || detail.contains("timeout"));
+                if attempt >= CREATE_ATTEMPTS || timed_out {
+                    return Err(e);
+                }
+                std::thread::sleep(delay);
+                delay *= 2;
+            }
+            Err(e) => return Err(e),
+        }
     };
     if let Some(id) = session_id {
         ctx.cache.store_meta(&id, Some(meta));
