@@ -335,14 +335,15 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
     }
 }
 
-/// Opens the state database; on a full disk, waits for space (up to a day, as
-/// [`record_end`] does) rather than leave the job it was started for unclaimed.
-fn open_waiting_for_space(cluster: &LocalCluster, job_id: u32) -> DbResult<Db> {
+/// Runs `attempt` again while it fails on a full disk (for up to a day, backing off to one
+/// try every 5 s), saying so once: a full disk delays the launcher's writes, it does not
+/// lose them.
+fn while_disk_full<T>(job_id: u32, mut attempt: impl FnMut() -> DbResult<T>) -> DbResult<T> {
     let mut delay = Duration::from_millis(500);
     let give_up = std::time::Instant::now() + Duration::from_secs(86_400);
     let mut told = false;
     loop {
-        match cluster.open_db() {
+        match attempt() {
             Err(e) if e.is_disk_full() && std::time::Instant::now() < give_up => {
                 if !told {
                     eprintln!("bai-slurm launcher: job {job_id}: {e}");
@@ -356,34 +357,26 @@ fn open_waiting_for_space(cluster: &LocalCluster, job_id: u32) -> DbResult<Db> {
     }
 }
 
+/// Opens the state database; on a full disk, waits for space rather than leave the job it
+/// was started for unclaimed.
+fn open_waiting_for_space(cluster: &LocalCluster, job_id: u32) -> DbResult<Db> {
+    while_disk_full(job_id, || cluster.open_db())
+}
+
 /// Records the job's end. A full disk does not lose it: the launcher keeps the result and
 /// tries again (for up to a day) until space returns; were it killed meanwhile, the runner
 /// finds the result in its file.
 fn record_end(db: &mut Db, job_id: u32, result: ResultFile) -> DbResult<()> {
-    let mut delay = Duration::from_millis(500);
-    let give_up = std::time::Instant::now() + Duration::from_secs(86_400);
-    let mut told = false;
-    loop {
-        let recorded = db.write(|tx| {
+    while_disk_full(job_id, || {
+        db.write(|tx| {
             if let Some(mut r) = tx.job(job_id)?
                 && !r.state.is_finished()
             {
                 finalize(tx, &mut r, result)?;
             }
             Ok(())
-        });
-        match recorded {
-            Err(e) if e.is_disk_full() && std::time::Instant::now() < give_up => {
-                if !told {
-                    eprintln!("bai-slurm launcher: job {job_id}: {e}");
-                    told = true;
-                }
-                std::thread::sleep(delay);
-                delay = (delay * 2).min(Duration::from_secs(5));
-            }
-            other => return other,
-        }
-    }
+        })
+    })
 }
 
 /// The job's nodes, in order (the one node when it was started before it had a list).
