@@ -2,6 +2,9 @@
 # Records every scenario (tests/scenarios/*.scn) from the live reference Slurm 22.05.8 into
 # tests/scenarios/*.22.05: starts it (../shared/reference/slurm-ref, private config and
 # port) unless it answers, then runs tests/scenario_replay.rs in record mode. As root.
+# `scripts/record-scenarios.sh NAME...` records only those scenarios. One recording at a
+# time uses the oracle (a lock): scenarios cancel their users' jobs, and their job ids must
+# follow one another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REF=${SLURM_REF_DIR:-../shared/reference/slurm-ref}
@@ -10,4 +13,9 @@ if ! sinfo -h >/dev/null 2>&1; then
     (cd "$REF" && SLURM_REF_ETC=/etc/slurm-ref SLURM_REF_PORT=7817 ./start-slurm.sh)
 fi
 sinfo -h >/dev/null || { echo "record-scenarios: the reference Slurm does not answer" >&2; exit 1; }
+if [ $# -gt 0 ]; then
+    export BAI_SCENARIO_ONLY="$(IFS=,; echo "$*")"
+fi
+exec 9>/tmp/bai-slurm-oracle.lock
+flock 9
 BAI_SCENARIO_RECORD=1 cargo test --test scenario_replay scenarios_against -- --nocapture
