@@ -79,4 +79,10 @@ fi
 # endpoint, keys and job image for tests/backendai_client.rs (the local backend's tests
 # clear their environment, so these reach only the tests meant for Backend.AI)
 . ci/backendai/env.sh
-cargo test --locked --no-fail-fast -- --nocapture
+# Everything but the command fuzzer, which runs after, on the release build, at full size.
+cargo test --locked --no-fail-fast -- --nocapture --skip fuzz_commands
+# The process-level fuzzer over every command and scontrol keyword (tests/fuzz_commands.rs):
+# a million runs, each its own process with a deadline; it prints its counts of panics and
+# hangs and fails on any. About 10 minutes on 2 CPUs, plus the release build (whose
+# dependencies scripts/package-check.sh then reuses).
+FUZZ_COMMANDS_RUNS=1000000 cargo test --release --locked --test fuzz_commands
