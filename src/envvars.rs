@@ -31,6 +31,26 @@ pub const BAI_SLURM_SSH: &str = "BAI_SLURM_SSH";
 pub const BAI_SLURM_SSH_WAIT: &str = "BAI_SLURM_SSH_WAIT";
 pub const BAI_SLURM_PATH: &str = "BAI_SLURM_PATH";
 
+/// bai-slurm's own debugging aid: each Backend.AI request's method and path, appended to
+/// this file.
+pub const BAI_SLURM_REQUEST_LOG: &str = "BAI_SLURM_REQUEST_LOG";
+
+/// Whether a variable configures the commands on the login node (the Backend.AI SDK's
+/// `BACKEND_*`, bai-slurm's config, state and backend choice): it means nothing in a job's
+/// container, where it would make srun look for a scheduler instead of its job, and the
+/// manager stores a session's environment where admins read it.
+pub fn is_login_node_setting(name: &str) -> bool {
+    name.starts_with("BACKEND_")
+        || [
+            BAI_SLURM_CONFIG,
+            BAI_SLURM_SYSTEM_CONFIG,
+            BAI_SLURM_STATE_DIR,
+            BAI_SLURM_BACKEND,
+            BAI_SLURM_REQUEST_LOG,
+        ]
+        .contains(&name)
+}
+
 /// Whether a variable's name says it holds a credential (`BACKEND_SECRET_KEY`,
 /// `GITHUB_TOKEN`, `db_password`, ...): such values are never shown (`translate`) nor
 /// copied into text that others can read (the `--export` string a job carries).

@@ -399,6 +399,45 @@ fn scancel_cancels_pending_and_running_jobs() {
     assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
 }
 
+/// A cancel sticks whenever it comes: right after sbatch, while the manager is scheduling
+/// or starting the session (23.09 refuses to destroy a session it is preparing, with a 403),
+/// the job never runs its script to the end.
+#[test]
+fn a_cancel_right_after_submission_sticks() {
+    let _shared = shared();
+    let site = user();
+    let dir = site.workdir("early-cancel");
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let id = site.sbatch(&dir, &["--wrap", "sleep 20; touch ran-$SLURM_JOB_ID"]);
+        let r = site.run(&dir, "scancel", &[&id]);
+        assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+        ids.push(id);
+    }
+    // One more, cancelled once squeue shows it starting (CF) or running.
+    let id = site.sbatch(&dir, &["--wrap", "sleep 20; touch ran-$SLURM_JOB_ID"]);
+    let deadline = Instant::now() + START;
+    loop {
+        let r = site.run(&dir, "squeue", &["-h", "-j", &id, "-o", "%t"]);
+        if matches!(r.stdout.trim(), "CF" | "R") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "never started: {r:?}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let r = site.run(&dir, "scancel", &[&id]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+    ids.push(id);
+    let rows = site.wait_finished(&dir, &ids.join(","), START);
+    for r in &rows {
+        assert!(r[1].starts_with("CANCELLED"), "{rows:?}");
+    }
+    std::thread::sleep(Duration::from_secs(25));
+    for id in &ids {
+        assert!(!dir.join(format!("ran-{id}")).exists(), "job {id} ran");
+    }
+}
+
 #[test]
 fn arrays_and_afterok_chains() {
     let _shared = shared();
@@ -581,6 +620,18 @@ fn failures_speak_slurm() {
     );
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stderr.contains("afterany is not supported"), "{r:?}");
+    // A throttle that holds tasks back is refused; one that holds none back (submitit's
+    // `%min(N,256)`) asks for nothing and makes one session per task.
+    let r = site.run(&dir, "sbatch", &["--array=0-3%2", "--wrap", "true"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("%N throttle is not supported"), "{r:?}");
+    let r = site.run(
+        &dir,
+        "bai-slurm",
+        &["translate", "--array=0-2%3", "--wrap", "true"],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(r.stdout.matches("\"/session\"").count(), 3, "{r:?}");
 }
 
 /// Jobs in the paging test. 500 would be the number, but on this two-CPU stack
@@ -696,10 +747,11 @@ fn requests_per_command_stay_bounded() {
         &["-X", "-n", "-j", &array, "-o", "jobid%20,state"],
     );
     assert_eq!(listing(&r), 1, "{r:?}");
-    // scancel: one query, then one delete per session.
+    // scancel: one query, one delete per session, and one query that reads them back
+    // (a cancel must stick; none of these pending sessions needs a second delete).
     let r = site.run(&dir, "scancel", &[&array]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert_eq!(count(&r.requests, "POST /admin/gql"), 1, "{r:?}");
+    assert_eq!(count(&r.requests, "POST /admin/gql"), 2, "{r:?}");
     assert_eq!(count(&r.requests, "DELETE /session/"), MANY, "{r:?}");
     let r = site.run(&dir, "squeue", &["-h", "-j", &array]);
     assert_eq!(r.stdout, "", "{r:?}");
@@ -934,4 +986,81 @@ fn placement_mounts_and_workdir_reach_the_containers() {
         );
         assert_eq!(count(&r.requests, "POST /session"), 0, "{r:?}");
     }
+}
+
+/// The simplest setup a site tries: no partition configured, the image given on the command
+/// line. The manager chooses the resource group (a blank `scaling_group` was a 500 on 23.09),
+/// and the views show the job in it.
+#[test]
+fn a_job_runs_with_no_partition_configured() {
+    let _shared = shared();
+    let site = user();
+    let dir = site.workdir("nopart");
+    let config = site.home.join("no-partitions");
+    std::fs::create_dir_all(config.join("bai-slurm")).unwrap();
+    let full = std::fs::read_to_string(site.home.join(".config/bai-slurm/config.toml")).unwrap();
+    let without = full.split("[[partitions]]").next().unwrap().to_string();
+    std::fs::write(config.join("bai-slurm/config.toml"), without).unwrap();
+    let config = config.display().to_string();
+    let env = [("XDG_CONFIG_HOME", config.as_str())];
+    let image = format!("--container-image={}", var("BAI_IMAGE"));
+    let r = site.run_with(
+        &dir,
+        "sbatch",
+        &[
+            "--parsable",
+            &image,
+            "--wrap",
+            "srun -n 1 echo step-ok; exit 4",
+        ],
+        &env,
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    let id = r.stdout.trim().to_string();
+    let t = site.run_with(
+        &dir,
+        "bai-slurm",
+        &["translate", &image, "--wrap", "true"],
+        &env,
+    );
+    assert_eq!(t.code, 0, "{t:?}");
+    assert!(
+        t.stdout.contains("\"resources\"") && !t.stdout.contains("scaling_group"),
+        "{t:?}"
+    );
+    let deadline = Instant::now() + START;
+    let row = loop {
+        let r = site.run_with(
+            &dir,
+            "sacct",
+            &[
+                "-X",
+                "-P",
+                "-n",
+                "-j",
+                &id,
+                "-o",
+                "jobid,partition,state,exitcode",
+            ],
+            &env,
+        );
+        assert_eq!(r.code, 0, "{r:?}");
+        let row = r.stdout.trim().to_string();
+        if row.ends_with("FAILED|4:0") || Instant::now() > deadline {
+            break row;
+        }
+        std::thread::sleep(Duration::from_millis(700));
+    };
+    assert_eq!(
+        row,
+        format!(
+            "{id}|{}|FAILED|4:0",
+            std::env::var("BAI_SCALING_GROUP").unwrap_or_else(|_| "default".into())
+        )
+    );
+    // srun inside the job found its job, not the login node's Backend.AI settings (which
+    // the job's environment, exported whole, does not carry into the session), and found
+    // itself on PATH though the login node's PATH leads nowhere in the container.
+    let out = std::fs::read_to_string(dir.join(format!("slurm-{id}.out"))).unwrap();
+    assert_eq!(out, "step-ok\n");
 }

@@ -37,7 +37,7 @@ pub const COMMANDS: &[(&str, Run)] = &[
     ("sbatch", |inv| with_cluster(inv, sbatch::run)),
     ("squeue", |inv| with_cluster(inv, squeue::run)),
     ("scancel", |inv| with_cluster(inv, scancel::run)),
-    ("srun", |inv| with_cluster(inv, srun::run)),
+    ("srun", srun::run),
     ("salloc", |inv| with_cluster(inv, salloc::run)),
     ("sinfo", |inv| with_cluster(inv, sinfo::run)),
     ("sacct", |inv| with_cluster(inv, sacct::run)),

@@ -7,7 +7,11 @@ use crate::launcher::srun_client::{self, Allocation, StepPlan};
 use crate::options::srun::{self, SrunOutcome, SrunRequest};
 use std::path::Path;
 
-pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
+/// Inside a job, srun needs no scheduler: it reads the allocation from the job's
+/// environment before any configuration, which in a Backend.AI container is the
+/// submitter's login-node setup and means nothing there. Outside one it asks the
+/// configured backend for an allocation.
+pub fn run(inv: &mut Invocation<'_>) -> i32 {
     let args = inv.args.clone();
     let req = match srun::parse(&args, &inv.env, inv.now) {
         SrunOutcome::Exit {
@@ -25,7 +29,9 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
             let plan = step_plan(inv, &req);
             srun_client::run(&plan, &alloc, inv.out, inv.err)
         }
-        _ => super::allocate::run_in_new_allocation(inv, cluster, &req),
+        _ => super::with_cluster(inv, |inv, cluster: &dyn Cluster| {
+            super::allocate::run_in_new_allocation(inv, cluster, &req)
+        }),
     }
 }
 

@@ -29,10 +29,7 @@ pub struct Def {
     pub dynamic: Vec<(&'static str, Dynamic)>,
 }
 
-/// The Slurm commands in the order they are installed.
-pub const SLURM_COMMANDS: [&str; 8] = [
-    "sbatch", "squeue", "scancel", "srun", "salloc", "sinfo", "sacct", "scontrol",
-];
+pub use crate::model::release::SLURM_COMMANDS;
 
 pub fn all() -> Vec<Def> {
     let mut defs: Vec<Def> = SLURM_COMMANDS.iter().map(|n| slurm_command(n)).collect();

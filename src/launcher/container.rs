@@ -213,6 +213,41 @@ impl JobStepServers {
     }
 }
 
+/// The Slurm commands (`srun` above all) are this launcher under their names: the job's
+/// PATH, brought from the login node, need not lead to them in the container, so links to
+/// this executable go in a directory of the container's own, at the end of PATH.
+fn put_commands_on_path(env: &mut BTreeMap<String, String>, console: &mut dyn Write) {
+    let made = (|| -> std::io::Result<std::path::PathBuf> {
+        let exe = crate::sys::own_executable()?;
+        // The container's own /tmp (the job's TMPDIR may name a login-node path).
+        let dir = std::path::Path::new("/tmp/bai-slurm-commands");
+        std::fs::create_dir_all(dir)?;
+        for name in crate::model::release::SLURM_COMMANDS {
+            let link = dir.join(name);
+            if std::fs::read_link(&link).ok().as_deref() != Some(exe.as_path()) {
+                let _ = std::fs::remove_file(&link);
+                std::os::unix::fs::symlink(&exe, &link)?;
+            }
+        }
+        Ok(dir.to_path_buf())
+    })();
+    match made {
+        Ok(dir) => {
+            let path = env.entry("PATH".into()).or_default();
+            if !path.is_empty() {
+                path.push(':');
+            }
+            path.push_str(&dir.display().to_string());
+        }
+        Err(e) => {
+            let _ = writeln!(
+                console,
+                "bai-slurm launcher: cannot link the Slurm commands for the job: {e}"
+            );
+        }
+    }
+}
+
 /// Runs the job; returns the launcher's exit status (the script's, so the session's result
 /// agrees with the job).
 pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut dyn Write) -> i32 {
@@ -222,6 +257,9 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
     // the container's entrypoint ran with the image's).
     if let Some(path) = env.remove(meta::PATH_ENV) {
         env.insert("PATH".into(), path);
+    }
+    if in_session {
+        put_commands_on_path(&mut env, console);
     }
     let signals = match signal_hook::iterator::Signals::new(batch::HANDLED_SIGNALS) {
         Ok(s) => s,

@@ -5,6 +5,11 @@
 //! profile (`slurm_version`: 22.05 now, 24.11 next); that setting will choose the
 //! [`Release`] here, and everything that prints a version asks this module.
 
+/// The Slurm commands bai-slurm is installed as, in the order they are installed.
+pub const SLURM_COMMANDS: [&str; 8] = [
+    "sbatch", "squeue", "scancel", "srun", "salloc", "sinfo", "sacct", "scontrol",
+];
+
 /// A Slurm release, `major.minor.micro` (`22.05.8` is 22, 5, 8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Release {

@@ -26,10 +26,18 @@ pub const MIN_JOB_AGE: i64 = 300;
 
 /// Sessions deleted at once by scancel.
 const DELETE_CONCURRENCY: usize = 4;
+/// How long scancel keeps ending a session the manager is still starting.
+const CANCEL_PATIENCE: std::time::Duration = std::time::Duration::from_secs(90);
+
+/// A session a cancel has not reached yet: its job has not ended and it is not on its way
+/// out.
+fn still_alive(s: &Session) -> bool {
+    !s.job_ended() && s.status != "TERMINATING"
+}
 
 /// Environment variable naming a file that gets one line per HTTP request (for tests that
 /// count requests per command).
-pub const REQUEST_LOG_ENV: &str = "BAI_SLURM_REQUEST_LOG";
+pub const REQUEST_LOG_ENV: &str = crate::envvars::BAI_SLURM_REQUEST_LOG;
 
 pub struct BackendAiCluster {
     client: Client,
@@ -190,6 +198,82 @@ impl BackendAiCluster {
         }
     }
 
+    /// Deletes the sessions (one DELETE each, a few at a time; Backend.AI has no bulk
+    /// cancel) and makes the cancel stick. The manager refuses to destroy a session it is
+    /// starting (403 `Cannot destroy sessions in ... status`), and a pending session it was
+    /// scheduling as the DELETE came can start all the same: so the sessions are read back
+    /// and those still alive are deleted again, until none is or [`CANCEL_PATIENCE`] has
+    /// passed.
+    fn cancel_sticking(
+        &self,
+        target: &JobSelector,
+        mut live: Vec<Session>,
+    ) -> Result<(), BackendError> {
+        let deadline = std::time::Instant::now() + CANCEL_PATIENCE;
+        let mut pause = std::time::Duration::from_millis(500);
+        loop {
+            self.delete_each(&live)?;
+            std::thread::sleep(pause);
+            let ids: Vec<&str> = live.iter().map(|s| s.id.as_str()).collect();
+            live = self
+                .select(target)?
+                .into_iter()
+                .filter(|s| ids.contains(&s.id.as_str()) && still_alive(s))
+                .collect();
+            if live.is_empty() {
+                return Ok(());
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(BackendError::Other(format!(
+                    "Backend.AI is still starting job {} and refuses to end it yet; run scancel again shortly",
+                    target.job_id
+                )));
+            }
+            pause = (pause * 2).min(std::time::Duration::from_secs(4));
+        }
+    }
+
+    /// One DELETE per session; a refusal because the session is being started is left to
+    /// the caller's next round.
+    fn delete_each(&self, sessions: &[Session]) -> Result<(), BackendError> {
+        let queue = std::sync::Mutex::new(sessions.iter());
+        let first_error: std::sync::Mutex<Option<BackendError>> = std::sync::Mutex::new(None);
+        std::thread::scope(|scope| {
+            for _ in 0..DELETE_CONCURRENCY {
+                scope.spawn(|| {
+                    loop {
+                        let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                        let Some(s) = next else { break };
+                        let path = views::session_path(&self.client, s, "");
+                        let failed = match self.client.request(Method::Delete, &path, None) {
+                            Ok(_) => None,
+                            Err(e) if e.is_not_found() => None,
+                            Err(ClientError::AuthRejected { message, .. })
+                                if message.contains("Cannot destroy sessions in") =>
+                            {
+                                None
+                            }
+                            Err(ClientError::AuthRejected { .. }) => {
+                                Some(BackendError::Slurm(SlurmErrno::AccessDenied))
+                            }
+                            Err(e) => Some(backend_error(e)),
+                        };
+                        if let Some(e) = failed {
+                            first_error
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .get_or_insert(e);
+                        }
+                    }
+                });
+            }
+        });
+        match first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
     fn select(&self, target: &JobSelector) -> Result<Vec<Session>, BackendError> {
         let filter = if target.job_id >= jobid::FOREIGN_BASE {
             Some(views::alive_or_ended_since(crate::sys::now() - MIN_JOB_AGE))
@@ -261,9 +345,29 @@ fn merge_pending_tasks(recs: &mut Vec<JobRecord>) {
     *recs = merged;
 }
 
+/// The request without an array throttle that holds back no task (`%N` with N at least
+/// the number of tasks, as submitit's `--array=0-N%min(N,256)` sends): it asks nothing of
+/// Backend.AI.
+fn without_idle_throttle(spec: &JobSpec) -> std::borrow::Cow<'_, JobSpec> {
+    match &spec.array {
+        Some(a) if a.throttle.is_some_and(|t| t as usize >= a.tasks.len()) => {
+            let mut s = spec.clone();
+            if let Some(a) = &mut s.array {
+                a.throttle = None;
+            }
+            std::borrow::Cow::Owned(s)
+        }
+        _ => std::borrow::Cow::Borrowed(spec),
+    }
+}
+
 impl Cluster for BackendAiCluster {
     fn handling(&self, field: crate::model::jobspec::Field) -> crate::backend::support::Handling {
         super::handling::handling(field)
+    }
+
+    fn accepts(&self, spec: &JobSpec) -> Result<Vec<String>, SubmitError> {
+        crate::backend::support::check(&without_idle_throttle(spec), |f| self.handling(f))
     }
 
     fn cluster_name(&self) -> String {
@@ -354,42 +458,11 @@ impl Cluster for BackendAiCluster {
         if sessions.is_empty() {
             return Err(BackendError::Slurm(SlurmErrno::InvalidJobId));
         }
-        let live: Vec<&Session> = sessions.iter().filter(|s| !s.is_finished()).collect();
+        let live: Vec<Session> = sessions.into_iter().filter(|s| !s.is_finished()).collect();
         if live.is_empty() {
             return Err(BackendError::Slurm(SlurmErrno::AlreadyDone));
         }
-        // One delete per session (Backend.AI has no bulk cancel), a few at a time.
-        let queue = std::sync::Mutex::new(live.into_iter());
-        let first_error: std::sync::Mutex<Option<BackendError>> = std::sync::Mutex::new(None);
-        std::thread::scope(|scope| {
-            for _ in 0..DELETE_CONCURRENCY {
-                scope.spawn(|| {
-                    loop {
-                        let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-                        let Some(s) = next else { break };
-                        let path = views::session_path(&self.client, s, "");
-                        let failed = match self.client.request(Method::Delete, &path, None) {
-                            Ok(_) => None,
-                            Err(e) if e.is_not_found() => None,
-                            Err(ClientError::AuthRejected { .. }) => {
-                                Some(BackendError::Slurm(SlurmErrno::AccessDenied))
-                            }
-                            Err(e) => Some(backend_error(e)),
-                        };
-                        if let Some(e) = failed {
-                            first_error
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .get_or_insert(e);
-                        }
-                    }
-                });
-            }
-        });
-        match first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        self.cancel_sticking(target, live)
     }
 
     fn hold(

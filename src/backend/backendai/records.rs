@@ -131,9 +131,16 @@ impl Session {
         ) && matches!(self.result.as_str(), "SUCCESS" | "FAILURE")
     }
 
+    /// A session on its way out whose batch task has a result: its job has ended, and a
+    /// state once final never goes back to RUNNING (squeue and sacct showed a FAILED job as
+    /// RUNNING again while its session was TERMINATING).
+    pub fn terminating_with_result(&self) -> bool {
+        self.status == "TERMINATING" && matches!(self.result.as_str(), "SUCCESS" | "FAILURE")
+    }
+
     /// Whether the job has ended, whatever became of its session.
     pub fn job_ended(&self) -> bool {
-        self.is_finished() || self.batch_ended()
+        self.is_finished() || self.batch_ended() || self.terminating_with_result()
     }
 }
 
@@ -148,7 +155,7 @@ pub fn state_of(s: &Session, result: Option<&LaunchResult>) -> (JobState, StateF
         "SCHEDULED" | "PREPARING" | "PULLING" | "PREPARED" | "CREATING" => {
             (JobState::Running, StateFlag::Configuring, "None".into())
         }
-        _ if s.batch_ended() => ended_state(s, result, info),
+        _ if s.batch_ended() || s.terminating_with_result() => ended_state(s, result, info),
         "RUNNING" | "RUNNING_DEGRADED" | "RESTARTING" => {
             (JobState::Running, StateFlag::None, "None".into())
         }
@@ -571,6 +578,26 @@ mod tests {
         assert_eq!(rec.num_cpus, 2);
         assert_eq!(rec.steps.len(), 1);
         assert_eq!(rec.name, "train");
+    }
+
+    #[test]
+    fn a_terminating_session_with_a_result_stays_ended() {
+        let mut going = item("TERMINATING", "", "FAILURE");
+        going.terminated_at = None;
+        assert!(going.job_ended() && !going.batch_ended());
+        let r = LaunchResult {
+            kind: ResultKind::Exited,
+            exit: ExitStatus::code(5),
+            end: Some(1_796_047_205),
+        };
+        assert_eq!(state_of(&going, Some(&r)).0, JobState::Failed);
+        assert_eq!(state_of(&going, None).0, JobState::Failed);
+        // Without a result (cancelled while running, say) it is still completing.
+        let plain = item("TERMINATING", "", "UNDEFINED");
+        assert_eq!(
+            state_of(&plain, None),
+            (JobState::Running, StateFlag::Completing, "None".into())
+        );
     }
 
     #[test]

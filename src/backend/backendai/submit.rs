@@ -133,9 +133,10 @@ pub fn create_body(
     let mut environ: Map<String, Value> = spec
         .environment
         .iter()
-        // The container has its own host name. The keypair the commands use must not
-        // travel into the session (its environ is stored by the manager and seen by admins).
-        .filter(|(k, _)| !["HOSTNAME", "BACKEND_SECRET_KEY"].contains(&k.as_str()))
+        // The container has its own host name. The keypair, endpoint and configuration
+        // the commands use must not travel into the session (its environ is stored by the
+        // manager and seen by admins, and srun in the job must not find a scheduler).
+        .filter(|(k, _)| k.as_str() != "HOSTNAME" && !crate::envvars::is_login_node_setting(k))
         // The container's entrypoint runs with this environ and needs the image's PATH
         // (useradd in /usr/sbin makes the job's user; without it ssh between the containers
         // fails with "No user exists for uid"): the job's PATH travels under another name
@@ -164,7 +165,11 @@ pub fn create_body(
     if !settings.placement.agents.is_empty() {
         config.insert("agent_list".into(), json!(settings.placement.agents));
     }
-    config.insert("scaling_group".into(), json!(settings.resource_group));
+    // With no partition configured and none asked for, the manager chooses the resource
+    // group (23.09 refuses a blank one: "blank value is not allowed").
+    if !settings.resource_group.is_empty() {
+        config.insert("scaling_group".into(), json!(settings.resource_group));
+    }
     config.insert("environ".into(), Value::Object(environ));
     if !settings.mounts.is_empty() || !settings.job_mounts.is_empty() {
         let mut names: Vec<&String> = settings.mounts.iter().map(|(v, _)| v).collect();
@@ -267,6 +272,13 @@ mod tests {
             environment: [
                 ("PATH".to_string(), "/home/alice/bin:/usr/bin".to_string()),
                 ("BACKEND_SECRET_KEY".to_string(), "s3cr3t".to_string()),
+                ("BACKEND_ACCESS_KEY".to_string(), "AKIA".to_string()),
+                ("BACKEND_ENDPOINT".to_string(), "http://m:8081".to_string()),
+                (
+                    "BAI_SLURM_CONFIG".to_string(),
+                    "/home/alice/c.toml".to_string(),
+                ),
+                ("XDG_STATE_HOME".to_string(), "/home/alice/.st".to_string()),
             ]
             .into(),
             ..Default::default()
@@ -296,10 +308,21 @@ mod tests {
         let encoded = body["config"]["environ"][meta::META_ENV].as_str().unwrap();
         assert_eq!(JobMeta::decode(encoded).unwrap().job_id, 62_000_000);
         assert!(body["config"]["environ"].get("PATH").is_none());
-        assert!(
-            body["config"]["environ"]
-                .get("BACKEND_SECRET_KEY")
-                .is_none()
+        for login_node_only in [
+            "BACKEND_SECRET_KEY",
+            "BACKEND_ACCESS_KEY",
+            "BACKEND_ENDPOINT",
+            "BAI_SLURM_CONFIG",
+        ] {
+            assert!(
+                body["config"]["environ"].get(login_node_only).is_none(),
+                "{login_node_only}"
+            );
+        }
+        // The user's own variables travel, as Slurm's --export=ALL has them.
+        assert_eq!(
+            body["config"]["environ"]["XDG_STATE_HOME"],
+            "/home/alice/.st"
         );
         assert_eq!(
             body["config"]["environ"][meta::PATH_ENV],
