@@ -1064,3 +1064,27 @@ fn a_job_runs_with_no_partition_configured() {
     let out = std::fs::read_to_string(dir.join(format!("slurm-{id}.out"))).unwrap();
     assert_eq!(out, "step-ok\n");
 }
+
+/// Slurm takes any memory request; Backend.AI refuses one below the image's minimum. As
+/// Snakemake sends `--mem 200`: the request is raised to the minimum, and `-v` says so.
+#[test]
+fn a_memory_request_below_the_images_minimum_is_raised() {
+    let _shared = shared();
+    let site = user();
+    let dir = site.workdir("small-mem");
+    let r = site.run(
+        &dir,
+        "sbatch",
+        &["-v", "--parsable", "--mem=200", "--wrap", "echo small"],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("sbatch: raised to the image's minimum for job ")
+            && r.stderr.contains(": mem 200m -> "),
+        "{r:?}"
+    );
+    let id = r.stdout.trim().to_string();
+    let rows = site.wait_finished(&dir, &id, START);
+    assert_eq!(rows[0][1..], ["COMPLETED", "0:0"], "{rows:?}");
+}

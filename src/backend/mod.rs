@@ -292,6 +292,12 @@ pub trait Cluster {
         Vec::new()
     }
 
+    /// What the backend changed in a request to make it fit (a memory request raised to
+    /// an image's minimum, say), each line once; `sbatch -v` prints them.
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// slurm.conf-style settings the backend can state truthfully, for
     /// `scontrol show config` (e.g. `("MinJobAge", "300 sec")`: how long finished jobs stay
     /// in [`Cluster::jobs`]). Nothing by default.

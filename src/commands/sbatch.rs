@@ -35,6 +35,11 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
             return error_exit;
         }
     };
+    if req.verbose > 0 {
+        for n in cluster.notes() {
+            let _ = writeln!(inv.err, "sbatch: {n}");
+        }
+    }
     if !req.quiet {
         let cluster_suffix = req.clusters.as_ref().map(|_| cluster.cluster_name());
         let line = match (req.parsable, cluster_suffix) {

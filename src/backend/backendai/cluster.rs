@@ -46,6 +46,8 @@ pub struct BackendAiCluster {
     cluster_name: String,
     /// Resource groups and agents, asked once per command (sinfo wants both views).
     inventory: std::sync::Mutex<Option<(Vec<String>, Vec<partitions::Agent>)>>,
+    /// What submissions changed to make requests fit ([`Cluster::notes`]).
+    notes: std::sync::Mutex<Vec<String>>,
 }
 
 /// A client error as the commands report it: an unreachable manager in Slurm's words.
@@ -94,6 +96,7 @@ impl BackendAiCluster {
             config: loaded.config.clone(),
             cluster_name: loaded.cluster_name(),
             inventory: std::sync::Mutex::new(None),
+            notes: std::sync::Mutex::new(Vec::new()),
         })
     }
 
@@ -195,6 +198,7 @@ impl BackendAiCluster {
             config: &self.config,
             cluster_name: &self.cluster_name,
             now: crate::sys::now(),
+            notes: &self.notes,
         }
     }
 
@@ -478,5 +482,9 @@ impl Cluster for BackendAiCluster {
 
     fn config(&self) -> Vec<(String, String)> {
         vec![("MinJobAge".into(), format!("{MIN_JOB_AGE} sec"))]
+    }
+
+    fn notes(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notes.lock().unwrap_or_else(|e| e.into_inner()))
     }
 }

@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::launcher::meta::JobMeta;
 use crate::model::{DepKind, JobSpec};
 use crate::sys::UserInfo;
+use std::borrow::Cow;
 use std::sync::Mutex;
 
 /// Array tasks created at once.
@@ -33,6 +34,17 @@ pub struct Context<'a> {
     pub config: &'a Config,
     pub cluster_name: &'a str,
     pub now: i64,
+    /// What was changed to make the request fit, for `sbatch -v`.
+    pub notes: &'a std::sync::Mutex<Vec<String>>,
+}
+
+impl Context<'_> {
+    fn note(&self, line: String) {
+        self.notes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(line);
+    }
 }
 
 fn unsupported(message: String) -> SubmitError {
@@ -211,13 +223,33 @@ fn create_one(
     };
     let mut delay = std::time::Duration::from_millis(300);
     let mut attempt = 0;
+    let mut body = Cow::Borrowed(body);
     let session_id = loop {
         attempt += 1;
-        match ctx.client.request(Method::Post, "/session", Some(body)) {
+        match ctx.client.request(Method::Post, "/session", Some(&body)) {
             Ok((_, answer)) => break answer["sessionId"].as_str().map(str::to_string),
             // Our own earlier attempt landed after all.
             Err(e) if is_name_clash(&e) && attempt > 1 => break landed().flatten(),
             Err(e) if is_name_clash(&e) => return Ok(Created::NameTaken),
+            // Slurm takes any memory request; Backend.AI refuses one below the image's
+            // minimum. Raised once to it (sbatch -v says so); the first create made nothing.
+            Err(e @ ClientError::BadRequest { .. }) if matches!(body, Cow::Borrowed(_)) => {
+                let ClientError::BadRequest { message, .. } = &e else {
+                    return Err(e);
+                };
+                let Some((bigger, changes)) = submit::image_minimum(message)
+                    .and_then(|min| submit::raised_to_minimum(&body, &min))
+                else {
+                    return Err(e);
+                };
+                ctx.note(format!(
+                    "raised to the image's minimum for job {}: {}",
+                    meta.job_id,
+                    changes.join(", ")
+                ));
+                body = Cow::Owned(bigger);
+                attempt -= 1;
+            }
             Err(e @ ClientError::Unreachable { .. }) | Err(e @ ClientError::ServerError { .. }) => {
                 if let Some(id) = landed() {
                     break id;

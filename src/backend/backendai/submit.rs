@@ -239,6 +239,82 @@ pub fn create_body(
     Ok(Value::Object(body))
 }
 
+/// The image's minimum resources from the manager's refusal of a smaller request
+/// (`Your resource request is smaller than the minimum required by the image. (cpu=1
+/// mem=320m)`), as `(slot, value)` pairs.
+pub fn image_minimum(message: &str) -> Option<Vec<(String, String)>> {
+    let rest = message.split("minimum required by the image.").nth(1)?;
+    let inside = rest.trim_start().strip_prefix('(')?;
+    let inside = &inside[..inside.find(')')?];
+    let pairs: Vec<(String, String)> = inside
+        .split_whitespace()
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    (!pairs.is_empty()).then_some(pairs)
+}
+
+/// A Backend.AI binary size (`320m`, `1g`, `1.5G`, `2048`) in bytes.
+fn binary_size(text: &str) -> Option<f64> {
+    let t = text
+        .trim()
+        .trim_end_matches(['b', 'B'])
+        .trim_end_matches(['i']);
+    let (num, unit) = match t.char_indices().last()? {
+        (i, c) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_lowercase()),
+        _ => (t, ' '),
+    };
+    let power = match unit {
+        ' ' => 0,
+        'k' => 1,
+        'm' => 2,
+        'g' => 3,
+        't' => 4,
+        'p' => 5,
+        _ => return None,
+    };
+    Some(num.parse::<f64>().ok()? * 1024f64.powi(power))
+}
+
+/// The create body with its CPUs and memory raised to the image's minimum, and what was
+/// raised (`mem 200m -> 320m`); None when neither was below it (then another slot is, and
+/// the refusal stands: GPUs are never added to a request).
+pub fn raised_to_minimum(
+    body: &Value,
+    minimum: &[(String, String)],
+) -> Option<(Value, Vec<String>)> {
+    let mut raised = body.clone();
+    let slots = raised
+        .get_mut("config")?
+        .get_mut("resources")?
+        .as_object_mut()?;
+    let mut changes = Vec::new();
+    for (slot, min) in minimum {
+        let Some(current) = slots.get(slot.as_str()) else {
+            continue;
+        };
+        let current_text = match current {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let below = match slot.as_str() {
+            "mem" => binary_size(&current_text)? < binary_size(min)?,
+            "cpu" => current_text.parse::<f64>().ok()? < min.parse::<f64>().ok()?,
+            _ => continue,
+        };
+        if below {
+            changes.push(format!("{slot} {current_text} -> {min}"));
+            let value = if slot == "cpu" {
+                min.parse::<u64>().map_or_else(|_| json!(min), |n| json!(n))
+            } else {
+                json!(min)
+            };
+            slots.insert(slot.clone(), value);
+        }
+    }
+    (!changes.is_empty()).then_some((raised, changes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,5 +464,29 @@ mod tests {
             create_body(&meta, &spec, &s, &[]),
             Err(Unfit::NoImage(_))
         ));
+    }
+
+    #[test]
+    fn small_requests_are_raised_to_the_images_minimum() {
+        let message = "Missing or invalid API parameters. (Your resource request is smaller than the minimum required by the image. (cpu=1 mem=320m))";
+        let min = image_minimum(message).unwrap();
+        assert_eq!(
+            min,
+            [("cpu".into(), "1".into()), ("mem".into(), "320m".into())]
+        );
+        let body = json!({"config": {"resources": {"cpu": 1, "mem": "200m"}}});
+        let (raised, changes) = raised_to_minimum(&body, &min).unwrap();
+        assert_eq!(
+            raised["config"]["resources"],
+            json!({"cpu": 1, "mem": "320m"})
+        );
+        assert_eq!(changes, ["mem 200m -> 320m"]);
+        // Already at the minimum: nothing to raise, the refusal stands.
+        let body = json!({"config": {"resources": {"cpu": 2, "mem": "1g"}}});
+        assert!(raised_to_minimum(&body, &min).is_none());
+        assert!(image_minimum("Missing or invalid API parameters.").is_none());
+        assert_eq!(binary_size("1.5g"), Some(1.5 * 1024f64.powi(3)));
+        assert_eq!(binary_size("2048"), Some(2048.0));
+        assert_eq!(binary_size("512MiB"), Some(512.0 * 1024f64.powi(2)));
     }
 }
