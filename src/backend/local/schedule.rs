@@ -259,6 +259,8 @@ mod tests {
             launcher_pid: None,
             launcher_start: None,
             job_pgid: None,
+            restarts: 0,
+            requeue: None,
         }
     }
 
