@@ -595,7 +595,8 @@ pub fn parse(
             return Err(Stop(1));
         }
         if add.is_some() {
-            fail!("Option {} does not accept [+|-]= syntax", &tag[..taglen]);
+            // Slurm names the whole word (`Comment+=x`).
+            fail!("Option {tag} does not accept [+|-]= syntax");
         }
     }
     if update_cnt == 0 {

@@ -705,7 +705,7 @@ pub fn requeue_reset(
     if how.hold || how.special_exit {
         row.held = true;
         row.priority = 0;
-        row.reason = reason::HELD_USER.into();
+        row.reason = reason::REQUEUED_HELD.into();
     } else {
         row.reason = if was_running {
             reason::BEGIN_TIME
