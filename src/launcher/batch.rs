@@ -33,6 +33,24 @@ pub struct BatchPlan {
     pub kill_wait: Duration,
     /// `--signal`: (signal, seconds before the limit, batch shell only).
     pub warn_signal: Option<(i32, u32, bool)>,
+    /// A file that may give the job a new time limit while it runs (`scontrol update
+    /// TimeLimit=`): seconds from the start, or `infinite`. Read every few seconds.
+    pub limit_file: Option<PathBuf>,
+}
+
+/// How often a running job's limit file is read again.
+const LIMIT_POLL: Duration = Duration::from_secs(5);
+
+/// The limit in `path`, when there is one: `Some(None)` is no limit.
+fn read_limit_file(path: &std::path::Path) -> Option<Option<Duration>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let text = text.trim();
+    if text == "infinite" {
+        return Some(None);
+    }
+    text.parse::<u64>()
+        .ok()
+        .map(|s| Some(Duration::from_secs(s)))
 }
 
 /// How the step ended.
@@ -187,7 +205,7 @@ pub fn run(
     });
 
     let begin = Instant::now();
-    let deadline = plan.time_limit.map(|l| begin + l);
+    let mut deadline = plan.time_limit.map(|l| begin + l);
     let mut warn_at = match (plan.warn_signal, plan.time_limit) {
         (Some((sig, before, batch_only)), Some(limit)) => Some((
             begin + limit.saturating_sub(Duration::from_secs(u64::from(before))),
@@ -196,14 +214,20 @@ pub fn run(
         )),
         _ => None,
     };
+    let mut next_limit_read = plan.limit_file.as_ref().map(|_| begin + LIMIT_POLL);
     let pgid = Pid::from_raw(pid);
     // Set once termination started: (why, when SIGKILL is due).
     let mut terminating: Option<(bool, Instant)> = None;
     loop {
-        let mut next = [deadline, warn_at.map(|w| w.0), terminating.map(|t| t.1)]
-            .into_iter()
-            .flatten()
-            .min();
+        let mut next = [
+            deadline,
+            warn_at.map(|w| w.0),
+            terminating.map(|t| t.1),
+            next_limit_read,
+        ]
+        .into_iter()
+        .flatten()
+        .min();
         if terminating.is_some() {
             next = terminating.map(|t| t.1);
         }
@@ -253,6 +277,14 @@ pub fn run(
                             terminating.map(|(t, _)| (t, now + Duration::from_secs(3600)));
                     }
                     continue;
+                }
+                if let (Some(at), Some(path)) = (next_limit_read, &plan.limit_file)
+                    && now >= at
+                {
+                    if let Some(limit) = read_limit_file(path) {
+                        deadline = limit.map(|l| begin + l);
+                    }
+                    next_limit_read = Some(now + LIMIT_POLL);
                 }
                 if let Some((at, sig, batch_only)) = warn_at
                     && now >= at

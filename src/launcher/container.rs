@@ -474,6 +474,7 @@ fn prepare(
         warn_signal: spec
             .signal
             .map(|w| (w.signal, w.seconds_before, w.batch_only)),
+        limit_file: None,
     })
 }
 

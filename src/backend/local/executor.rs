@@ -77,8 +77,25 @@ fn write_result(job_dir: &Path, result: &ResultFile) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-/// Applies a job's end to its record and batch step, as slurmctld's job_complete does.
+/// Where a running job's launcher finds a time limit changed after it started.
+fn limit_path(job_dir: &Path) -> PathBuf {
+    job_dir.join("time_limit")
+}
+
+/// Records a running job's new limit (seconds; none for no limit) for its launcher.
+pub fn write_limit(job_dir: &Path, limit: Option<i64>) -> std::io::Result<()> {
+    let text = limit.map_or_else(|| "infinite".to_string(), |l| l.to_string());
+    let tmp = job_dir.join("time_limit.tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, limit_path(job_dir))
+}
+
+/// Applies a job's end to its record and batch step, as slurmctld's job_complete does;
+/// a job being requeued goes back to the queue instead.
 fn finalize(tx: &Tx<'_>, row: &mut JobRow, result: ResultFile) -> DbResult<()> {
+    if let Some(how) = row.requeue {
+        return super::jobctl::requeue_reset(tx, row, how, result.end_time, true);
+    }
     let (state, step_state, reason) = match result.kind {
         EndKind::Exited if result.exit.is_success() => {
             (JobState::Completed, JobState::Completed, "None")
@@ -246,6 +263,8 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
     };
 
     let job_dir = cluster.job_dir(job_id);
+    // A limit left from an earlier run of the job (it was requeued) is no longer its own.
+    let _ = std::fs::remove_file(limit_path(&job_dir));
     if let Err(e) = reserve_result(&job_dir) {
         eprintln!("bai-slurm launcher: job {job_id}: cannot reserve its result file: {e}");
     }
@@ -462,7 +481,7 @@ fn prepare(
         gid: user.gid,
         array,
         dependency: spec.dependency_raw.clone(),
-        restart_count: None,
+        restart_count: (row.restarts > 0).then_some(row.restarts),
     };
     let limit = records::time_limit(spec, &s.partition).seconds();
     let mut env = batch_env(&spec.environment, &facts);
@@ -482,6 +501,7 @@ fn prepare(
         warn_signal: spec
             .signal
             .map(|w| (w.signal, w.seconds_before, w.batch_only)),
+        limit_file: Some(limit_path(job_dir)),
     })
 }
 

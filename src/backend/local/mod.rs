@@ -11,6 +11,7 @@ pub mod db;
 pub mod deps;
 pub mod executor;
 pub mod handling;
+pub mod jobctl;
 pub mod node;
 pub mod procs;
 pub mod records;
@@ -359,18 +360,7 @@ impl LocalCluster {
 
     /// The record a new job starts as (its id given by the caller).
     fn new_row(&self, id: u32, spec: &JobSpec, user: &UserInfo, now: i64) -> JobRow {
-        // --exclusive takes the whole node.
-        let cpus = if spec.exclusive {
-            self.settings.node.cpus.max(spec.cpus())
-        } else {
-            spec.cpus()
-        };
-        // Memory of the whole job: a per-node request counts once per node.
-        let nodes = spec.nodes().max(1);
-        let mem = match records::memory_request(spec, &self.settings.partition) {
-            crate::model::MemoryRequest::PerNode(mb) => mb.saturating_mul(u64::from(nodes)),
-            per_cpu => per_cpu.per_node_mb(cpus),
-        };
+        let (cpus, mem) = self.request_size(spec);
         JobRow {
             job_id: id,
             submission_id: id,
@@ -413,6 +403,8 @@ impl LocalCluster {
             launcher_pid: None,
             launcher_start: None,
             job_pgid: None,
+            restarts: 0,
+            requeue: None,
         }
     }
 
@@ -948,5 +940,27 @@ impl Cluster for LocalCluster {
         requester: u32,
     ) -> Result<(), BackendError> {
         self.hold_job(target, kind, requester)
+    }
+
+    fn update(
+        &self,
+        target: &JobSelector,
+        change: &crate::model::JobUpdate,
+        requester: u32,
+    ) -> Result<super::JobReply, BackendError> {
+        self.update_jobs(target, change, requester, crate::sys::now())
+    }
+
+    fn requeue(
+        &self,
+        target: &JobSelector,
+        how: crate::model::RequeueRequest,
+        requester: u32,
+    ) -> Result<super::JobReply, BackendError> {
+        self.requeue_jobs(target, how, requester, crate::sys::now())
+    }
+
+    fn notify(&self, job_id: u32, message: &str, requester: u32) -> Result<(), BackendError> {
+        self.notify_job(job_id, message, requester)
     }
 }

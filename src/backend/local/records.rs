@@ -175,7 +175,7 @@ pub fn job_record(
         comment: spec.comment.clone(),
         batch: !spec.interactive,
         requeue: spec.requeue.unwrap_or(true),
-        restarts: 0,
+        restarts: row.restarts,
         alloc_node: spec.submit_host.split('.').next().unwrap_or("").to_string(),
         alloc_sid: spec.submit_sid,
         cluster: ctx.cluster.to_string(),

@@ -63,6 +63,8 @@ pub mod reason {
     pub const BEGIN_TIME: &str = "BeginTime";
     pub const HELD_USER: &str = "JobHeldUser";
     pub const HELD_ADMIN: &str = "JobHeldAdmin";
+    /// A held requeued job's reason: slurmctld's state_desc, shown instead of JobHeldUser.
+    pub const REQUEUED_HELD: &str = "job requeued in held state";
     pub const ARRAY_TASK_LIMIT: &str = "JobArrayTaskLimit";
 }
 
@@ -116,6 +118,8 @@ pub fn plan(
                 break 'decide Decision::Wait {
                     reason: if job.reason == reason::HELD_ADMIN {
                         reason::HELD_ADMIN
+                    } else if job.reason == reason::REQUEUED_HELD {
+                        reason::REQUEUED_HELD
                     } else {
                         reason::HELD_USER
                     },
@@ -259,6 +263,8 @@ mod tests {
             launcher_pid: None,
             launcher_start: None,
             job_pgid: None,
+            restarts: 0,
+            requeue: None,
         }
     }
 
