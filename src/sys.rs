@@ -205,3 +205,12 @@ mod tests {
         assert!(own_executable().unwrap().is_absolute());
     }
 }
+
+/// C's `strerror(errno)`, as Slurm's `%m` prints it (`Inappropriate ioctl for device`).
+pub fn strerror(errno: i32) -> String {
+    let text = std::io::Error::from_raw_os_error(errno).to_string();
+    match text.rfind(" (os error ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}

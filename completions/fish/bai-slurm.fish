@@ -351,7 +351,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s Z -l no-all
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s O -l overcommit -d 'overcommit resources [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s s -l oversubscribe -d 'over-subscribe resources with other jobs [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s E -l preserve-env -d 'env vars for node and task counts override command-line flags [bai-slurm: ignored with a warning (is not implemented: step variables are always set)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l pty -d 'run task zero in pseudo terminal [bai-slurm: rejected with an error (it is not implemented yet)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l pty -d 'run task zero in pseudo terminal'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s Q -l quiet -d 'quiet mode (suppress informational messages)'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l quit-on-interrupt -d 'quit on single Ctrl-C [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l reboot -d 'reboot block before starting job [bai-slurm: ignored with a warning (has no effect here)]'

@@ -115,6 +115,8 @@ pub struct StepPlan {
     pub in_existing_job: bool,
     /// `--input=none`: the tasks get no stdin from srun (MPICH's Hydra asks for it).
     pub no_stdin: bool,
+    /// `--pty`: task 0 on a terminal, srun's own in raw mode.
+    pub pty: bool,
 }
 
 /// Which node each task goes to: block (fill each node's share in turn) or cyclic.
@@ -463,6 +465,11 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             .into_iter()
             .collect(),
     };
+    let (terminal, mut raw_mode) = if plan.pty {
+        terminal_for_task0(err)
+    } else {
+        (None, None)
+    };
     let (tx, rx) = mpsc::channel::<Event>();
     // One lock per node connection: stdin, signals and PMI fences are written from
     // different threads, and their frames must not interleave.
@@ -497,6 +504,7 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                 &mut writer,
                 &Control::Launch {
                     step_id,
+                    pty: terminal.filter(|_| specs.iter().any(|t| t.rank == 0)),
                     tasks: specs,
                     pmi: Some(pmi_job.clone()),
                 },
@@ -570,6 +578,9 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
         && let Some(Some(w)) = writers.get(node0)
     {
         forward_stdin(std::sync::Arc::clone(w));
+        if terminal.is_some() {
+            follow_window_size(std::sync::Arc::clone(w));
+        }
     }
     let width = ntasks.saturating_sub(1).to_string().len();
     let mut partial: BTreeMap<(u32, bool), Vec<u8>> = BTreeMap::new();
@@ -589,6 +600,8 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
         match event {
+            // With --pty only task 0's terminal is shown, as Slurm's srun does.
+            Event::Output { rank, .. } if terminal.is_some() && rank != 0 => {}
             Event::Output { rank, stderr, data } => {
                 let sink: &mut dyn Write = if stderr { &mut *err } else { &mut *out };
                 emit(
@@ -603,6 +616,11 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                 );
             }
             Event::Exited { rank, status } => {
+                if rank == 0 {
+                    // The terminal is the user's again before srun reports anything.
+                    let _ = out.flush();
+                    raw_mode = None;
+                }
                 flush_partial(out, err, &mut partial, rank, plan.label, width);
                 exits.insert(rank, status);
                 if libc::WIFSIGNALED(status) || libc::WEXITSTATUS(status) != 0 {
@@ -652,8 +670,9 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             }
         }
     }
-    report_exits(err, &mut unreported, &step_nodes, node_of);
     let _ = out.flush();
+    drop(raw_mode);
+    report_exits(err, &mut unreported, &step_nodes, node_of);
     // slurm_step_launch_wait_finish: a task that ended by SIGKILL or SIGTERM.
     if exits.values().any(|&s| {
         libc::WIFSIGNALED(s) && matches!(libc::WTERMSIG(s), libc::SIGKILL | libc::SIGTERM)
@@ -688,6 +707,46 @@ type Shared = std::sync::Arc<std::sync::Mutex<TcpStream>>;
 fn send_to(w: &Shared, msg: &Control) -> bool {
     w.lock()
         .is_ok_and(|mut s| step_proto::write_control(&mut *s, msg).is_ok())
+}
+
+/// `--pty`: the size of srun's terminal for task 0's, with srun's terminal in raw mode
+/// until the task ends; without a terminal on stdin, Slurm's two errors and no pty.
+fn terminal_for_task0(
+    err: &mut dyn Write,
+) -> (Option<super::pty::WindowSize>, Option<super::pty::RawMode>) {
+    let refuse = |err: &mut dyn Write, e: std::io::Error| {
+        let why = crate::sys::strerror(e.raw_os_error().unwrap_or(libc::ENOTTY));
+        let _ = writeln!(err, "srun: error: ioctl(TIOCGWINSZ): {why}");
+        let _ = writeln!(
+            err,
+            "srun: error: Not using a pseudo-terminal, disregarding --pty option"
+        );
+        (None, None)
+    };
+    match super::pty::window_size(libc::STDIN_FILENO) {
+        Err(e) => refuse(err, e),
+        Ok(size) => match super::pty::RawMode::enter(libc::STDIN_FILENO) {
+            Ok(raw) => (Some(size), Some(raw)),
+            Err(e) => refuse(err, e),
+        },
+    }
+}
+
+/// `--pty`: each change of srun's window size (SIGWINCH) goes to task 0's terminal.
+fn follow_window_size(w: Shared) {
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([libc::SIGWINCH]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        for _ in signals.forever() {
+            let Ok(size) = super::pty::window_size(libc::STDIN_FILENO) else {
+                continue;
+            };
+            if !send_to(&w, &Control::Resize { size }) {
+                break;
+            }
+        }
+    });
 }
 
 /// Streams srun's stdin to task 0, as Slurm does.

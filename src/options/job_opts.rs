@@ -80,6 +80,8 @@ pub struct JobOptions {
     pub container: ContainerRequest,
     // srun's own options.
     pub label: bool,
+    /// `srun --pty`: task 0 on a terminal.
+    pub pty: bool,
     pub unbuffered: bool,
     pub kill_on_bad_exit: bool,
     pub distribution: Option<String>,
@@ -145,6 +147,7 @@ impl JobOptions {
             "parsable" => self.parsable = false,
             "test-only" => self.test_only = false,
             "label" => self.label = false,
+            "pty" => self.pty = false,
             "unbuffered" => self.unbuffered = false,
             "preserve-env" => self.preserve_env = false,
             "verbose" => self.verbose = 0,
@@ -317,6 +320,7 @@ impl JobOptions {
                 })
             }
             "label" => self.label = true,
+            "pty" => self.pty = true,
             "unbuffered" => self.unbuffered = true,
             "kill-on-bad-exit" => {
                 self.kill_on_bad_exit = value.is_none_or(|v| !matches!(v.parse::<i64>(), Ok(0)))

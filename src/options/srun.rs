@@ -276,6 +276,7 @@ pub const STEP_OPTIONS: &[&str] = &[
     "exclude",
     "label",
     "unbuffered",
+    "pty",
     "kill-on-bad-exit",
     "chdir",
     "output",
