@@ -17,7 +17,7 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         } => return inv.finish(&stdout, &stderr, code),
         SrunOutcome::Run(req) => req,
     };
-    match Allocation::from_env(&inv.env) {
+    match Allocation::find(&inv.env) {
         Some(alloc) if req.opts.jobid.is_none_or(|j| j == alloc.job_id) => {
             for w in req.step_warnings() {
                 let _ = writeln!(inv.err, "{w}");

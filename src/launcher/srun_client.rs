@@ -10,7 +10,10 @@ use std::io::{BufReader, Read, Write};
 use std::net::TcpStream;
 use std::sync::mpsc;
 
-/// Variables that tell job processes where the step servers are and the job's secret.
+/// Where the step servers are and the job's secret, when set in srun's environment: they
+/// replace what the job file says (a debugging aid, and how tests pose as a caller without
+/// the secret). bai-slurm itself never sets them: a job's environment holds only Slurm's
+/// variables, and srun finds the rest in the job file (`jobfile`).
 pub const STEPD_ENV: &str = "BAI_SLURM_STEPD";
 pub const SECRET_ENV: &str = "BAI_SLURM_JOB_SECRET";
 /// Seconds between SIGTERM and SIGKILL when a step is cancelled (Slurm's KillWait).
@@ -45,20 +48,34 @@ pub fn expand_run_length(v: &str) -> Option<Vec<u32>> {
 }
 
 impl Allocation {
-    /// Reads `BAI_SLURM_STEPD` (`node=host:port,...`) and the secret from the environment.
-    pub fn from_env(env: &BTreeMap<String, String>) -> Option<Allocation> {
+    /// The allocation of the job SLURM_JOB_ID names: its step servers and secret from
+    /// the job file an ancestor of this process holds, unless the environment gives them
+    /// (see [`STEPD_ENV`]).
+    pub fn find(env: &BTreeMap<String, String>) -> Option<Allocation> {
         let job_id = env.get("SLURM_JOB_ID")?.parse().ok()?;
-        let nodes: Vec<(String, String)> = env
-            .get(STEPD_ENV)?
-            .split(',')
-            .filter_map(|e| {
-                e.split_once('=')
-                    .map(|(n, a)| (n.to_string(), a.to_string()))
-            })
-            .collect();
+        let given = env.get(STEPD_ENV).is_some() && env.get(SECRET_ENV).is_some();
+        let file = if given {
+            None
+        } else {
+            super::jobfile::JobFile::find(job_id)
+        };
+        let nodes: Vec<(String, String)> = match env.get(STEPD_ENV) {
+            Some(v) => v
+                .split(',')
+                .filter_map(|e| {
+                    e.split_once('=')
+                        .map(|(n, a)| (n.to_string(), a.to_string()))
+                })
+                .collect(),
+            None => file.as_ref()?.nodes.clone(),
+        };
         if nodes.is_empty() {
             return None;
         }
+        let secret = match env.get(SECRET_ENV) {
+            Some(s) => s.clone(),
+            None => file.as_ref()?.secret.clone(),
+        };
         let mut cpus_per_node = env
             .get("SLURM_JOB_CPUS_PER_NODE")
             .and_then(|v| expand_run_length(v))
@@ -68,11 +85,12 @@ impl Allocation {
         Some(Allocation {
             job_id,
             nodes,
-            secret: env.get(SECRET_ENV)?.as_bytes().to_vec(),
+            secret: secret.into_bytes(),
             cpus_per_node,
             kill_wait: env
                 .get(KILL_WAIT_ENV)
                 .and_then(|v| v.parse().ok())
+                .or(file.as_ref().map(|f| f.kill_wait))
                 .unwrap_or(30),
         })
     }

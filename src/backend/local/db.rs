@@ -9,7 +9,8 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-const SCHEMA_VERSION: i64 = 1;
+/// 2: `jobs.gpus`, the GPU devices a running job holds.
+const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
@@ -51,7 +52,9 @@ CREATE TABLE IF NOT EXISTS jobs (
     node           TEXT,
     launcher_pid   INTEGER,
     launcher_start INTEGER,
-    job_pgid       INTEGER
+    job_pgid       INTEGER,
+    -- GPU devices the job holds on each of its nodes (`0,1;1`), see local/gres.rs.
+    gpus           TEXT
 );
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state);
 CREATE INDEX IF NOT EXISTS jobs_by_array ON jobs(array_job_id);
@@ -338,6 +341,9 @@ impl Db {
         }
         if version < SCHEMA_VERSION {
             tx.execute_batch(SCHEMA)?;
+            if version == 1 {
+                tx.execute_batch("ALTER TABLE jobs ADD COLUMN gpus TEXT")?;
+            }
             tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         }
         tx.commit()?;
@@ -572,6 +578,36 @@ impl Tx<'_> {
 
     /// (cpus, memory MB) of every running job.
     /// CPUs, memory and node list of every running job.
+    /// The GPU devices a job holds (`local/gres.rs` format), None when it holds none.
+    pub fn job_gpus(&self, job_id: u32) -> DbResult<Option<String>> {
+        Ok(self
+            .tx
+            .query_row("SELECT gpus FROM jobs WHERE job_id = ?1", [job_id], |r| {
+                r.get::<_, Option<String>>(0)
+            })
+            .optional()?
+            .flatten())
+    }
+
+    pub fn set_job_gpus(&self, job_id: u32, gpus: Option<&str>) -> DbResult<()> {
+        self.tx.execute(
+            "UPDATE jobs SET gpus = ?2 WHERE job_id = ?1",
+            params![job_id, gpus],
+        )?;
+        Ok(())
+    }
+
+    /// (node list, devices) of every running job that holds GPUs.
+    pub fn running_gpus(&self) -> DbResult<Vec<(String, String)>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT node, gpus FROM jobs WHERE state = 'RUNNING' AND gpus IS NOT NULL AND node IS NOT NULL",
+        )?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
     pub fn running_allocations(&self) -> DbResult<Vec<(u32, u64, Option<String>)>> {
         let mut stmt = self.tx.prepare_cached(
             "SELECT alloc_cpus, alloc_mem_mb, node FROM jobs WHERE state = 'RUNNING'",

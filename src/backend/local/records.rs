@@ -9,7 +9,8 @@ use crate::model::{
 
 pub struct RecordContext<'a> {
     pub node: &'a LocalNode,
-    pub partition: &'a LocalPartition,
+    /// The partitions (a job's limits and defaults are its partition's).
+    pub settings: &'a super::LocalSettings,
     pub cluster: &'a str,
 }
 
@@ -104,6 +105,7 @@ pub fn job_record(
         exit_code = ExitStatus::OK;
     }
     let started = row.start_time.is_some() && row.node.is_some();
+    let partition = ctx.settings.partition_of(spec);
     JobRecord {
         job_id: row.job_id,
         array: row.array.clone(),
@@ -113,10 +115,11 @@ pub fn job_record(
         group,
         gid,
         account: spec.account.clone(),
-        partition: spec
-            .partition
-            .clone()
-            .unwrap_or_else(|| ctx.partition.name.clone()),
+        // A job that may use several partitions names them all until it runs in one.
+        partition: match &spec.partition {
+            Some(list) if !started => list.clone(),
+            _ => partition.name.clone(),
+        },
         qos: Some(spec.qos.clone().unwrap_or_else(|| "normal".to_string())),
         state: row.state,
         flag: row.flag,
@@ -132,14 +135,14 @@ pub fn job_record(
             match (
                 row.state,
                 row.start_time,
-                time_limit(spec, ctx.partition).seconds(),
+                time_limit(spec, partition).seconds(),
             ) {
                 (JobState::Running, Some(s), Some(l)) => Some(s + l),
                 _ => None,
             }
         }),
         last_sched_eval: row.last_sched_eval,
-        time_limit: time_limit(spec, ctx.partition),
+        time_limit: time_limit(spec, partition),
         num_nodes: spec.nodes(),
         num_cpus: row.alloc_cpus,
         num_tasks: Some(spec.ntasks.unwrap_or(1)),
@@ -149,7 +152,7 @@ pub fn job_record(
             .cpus_per_task
             .unwrap_or(1)
             .max(spec.min_cpus.unwrap_or(1)),
-        memory: memory_request(spec, ctx.partition),
+        memory: memory_request(spec, partition),
         nodes: if started { row.node.clone() } else { None },
         batch_host: if started {
             row.node

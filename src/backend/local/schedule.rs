@@ -5,7 +5,9 @@
 //! (job id breaks ties); the first job that does not fit blocks every lower-priority job
 //! (reason `Priority`) so a big job is not starved. A job that could never fit at all does
 //! not block others. With several (simulated) nodes, a job of N nodes takes the first N
-//! nodes that each have its per-node share free (its CPUs and memory divided evenly).
+//! nodes that each have its per-node share free (its CPUs and memory divided evenly, and
+//! its GPUs per node). A job of more nodes than the partition has waits with
+//! PartitionNodeLimit, blocking nobody.
 
 use super::db::JobRow;
 use super::deps::{self, DepOutcome};
@@ -15,6 +17,8 @@ use crate::model::{ArrayPart, JobState};
 pub struct Capacity {
     pub cpus: u32,
     pub mem_mb: u64,
+    /// GPUs free on the node (the runner leaves out those running jobs hold).
+    pub gpus: u32,
 }
 
 /// What a pending job needs and when it may start (from its submission). `cpus` and
@@ -24,6 +28,8 @@ pub struct Request {
     pub cpus: u32,
     pub mem_mb: u64,
     pub nodes: u32,
+    /// GPUs on each of its nodes.
+    pub gpus: u32,
     pub begin: Option<i64>,
     /// Nodes (indexes) the job must run on (`--nodelist`), and may not (`--exclude`).
     pub required: Vec<usize>,
@@ -37,6 +43,7 @@ impl Request {
         Capacity {
             cpus: self.cpus.div_ceil(n),
             mem_mb: self.mem_mb.div_ceil(u64::from(n)),
+            gpus: self.gpus,
         }
     }
 }
@@ -64,6 +71,7 @@ pub mod reason {
     pub const HELD_USER: &str = "JobHeldUser";
     pub const HELD_ADMIN: &str = "JobHeldAdmin";
     pub const ARRAY_TASK_LIMIT: &str = "JobArrayTaskLimit";
+    pub const PARTITION_NODE_LIMIT: &str = "PartitionNodeLimit";
 }
 
 /// Decides every pending job. `jobs` holds all records (for dependencies and running load);
@@ -121,6 +129,12 @@ pub fn plan(
                     },
                 };
             }
+            // More nodes than the partition has: it waits until the partition grows.
+            if req.nodes as usize > nodes.len() {
+                break 'decide Decision::Wait {
+                    reason: reason::PARTITION_NODE_LIMIT,
+                };
+            }
             if req.begin.is_some_and(|b| b > now) {
                 break 'decide Decision::Wait {
                     reason: reason::BEGIN_TIME,
@@ -162,7 +176,9 @@ pub fn plan(
                 wanted = allowed.min(tasks.len() as u32);
             }
             let share = req.per_node();
-            let fits = |c: &Capacity| share.cpus <= c.cpus && share.mem_mb <= c.mem_mb;
+            let fits = |c: &Capacity| {
+                share.cpus <= c.cpus && share.mem_mb <= c.mem_mb && share.gpus <= c.gpus
+            };
             let want = req.nodes.max(1) as usize;
             let may_use = |i: usize| !req.excluded.contains(&i);
             let could_ever = req
@@ -205,6 +221,7 @@ pub fn plan(
                 for &i in &chosen {
                     free[i].cpus -= share.cpus;
                     free[i].mem_mb -= share.mem_mb;
+                    free[i].gpus -= share.gpus;
                 }
                 placements.push(chosen);
                 started += 1;
@@ -275,6 +292,7 @@ mod tests {
     const NODE: &[Capacity] = &[Capacity {
         cpus: 2,
         mem_mb: 1000,
+        gpus: 0,
     }];
 
     fn on_node0(_: &JobRow) -> Vec<usize> {
@@ -293,6 +311,7 @@ mod tests {
         let nodes = [Capacity {
             cpus: 2,
             mem_mb: 1000,
+            gpus: 0,
         }; 3];
         let mut running = row(1, JobState::Running);
         running.alloc_cpus = 2;
@@ -325,7 +344,7 @@ mod tests {
                 }
             )
         );
-        // More nodes than there are: never fits, blocks nobody.
+        // More nodes than the partition has: waits for ever, blocks nobody.
         let many = |j: &JobRow| Request {
             cpus: 1,
             mem_mb: 1,
@@ -340,7 +359,7 @@ mod tests {
             (
                 2,
                 Decision::Wait {
-                    reason: reason::RESOURCES
+                    reason: reason::PARTITION_NODE_LIMIT
                 }
             )
         );
@@ -353,14 +372,17 @@ mod tests {
             Capacity {
                 cpus: 2,
                 mem_mb: 1000,
+                gpus: 0,
             },
             Capacity {
                 cpus: 2,
                 mem_mb: 1000,
+                gpus: 0,
             },
             Capacity {
                 cpus: 2,
                 mem_mb: 1000,
+                gpus: 0,
             },
         ];
         let mut jobs = vec![
@@ -511,6 +533,40 @@ mod tests {
         assert_eq!(
             plan(&mut jobs, req, NODE, on_node0, 0)[0],
             (10, start(1, &[&[0]]))
+        );
+    }
+
+    #[test]
+    fn a_job_waits_while_the_gpus_are_taken() {
+        let nodes = [Capacity {
+            cpus: 4,
+            mem_mb: 1000,
+            gpus: 2,
+        }];
+        let gpus = |j: &JobRow| Request {
+            cpus: 1,
+            mem_mb: 1,
+            nodes: 1,
+            gpus: 1,
+            begin: None,
+            ..Default::default()
+        };
+        let mut jobs = vec![
+            row(1, JobState::Pending),
+            row(2, JobState::Pending),
+            row(3, JobState::Pending),
+        ];
+        let d = plan(&mut jobs, gpus, &nodes, |_| vec![], 0);
+        assert_eq!(d[0], (1, start(1, &[&[0]])));
+        assert_eq!(d[1], (2, start(1, &[&[0]])));
+        assert_eq!(
+            d[2],
+            (
+                3,
+                Decision::Wait {
+                    reason: reason::RESOURCES
+                }
+            )
         );
     }
 
