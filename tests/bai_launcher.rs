@@ -228,7 +228,7 @@ fn a_container_whose_step_server_cannot_start_fails_the_job_at_launch() {
     assert_eq!(rc, 1);
     assert!(
         console.contains(
-            "slurmstepd: error: cannot start the step server of sub1: it ended (exit status: 1)"
+            "slurmstepd-main1: error: cannot start the step server of sub1: it ended (exit status: 1)"
         ),
         "{console}"
     );

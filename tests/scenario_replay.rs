@@ -475,7 +475,9 @@ fn scenarios() -> Vec<Scenario> {
         .collect()
 }
 
-/// The local backend configured as the reference cluster, its ids starting at `first`.
+/// The local backend configured as the reference cluster, its ids starting at `first`:
+/// node01 with 2 CPUs, 16000 MB and two GPUs (`Gres=gpu:2`), DefMemPerCPU=1024, and the
+/// partitions `debug` (default, no limit) and `gpu` (MaxTime one day, DefaultTime an hour).
 fn local_target(name: &str, first: u32) -> Target {
     let base = Path::new(ROOT).join(format!(".local-{name}"));
     let _ = std::fs::remove_dir_all(&base);
@@ -494,7 +496,11 @@ fn local_target(name: &str, first: u32) -> Target {
     std::fs::write(
         &conf,
         format!(
-            "cluster_name = \"refcluster\"\n[local]\nnode_name = \"node01\"\ncpus = 2\nmemory_mb = 16000\nkill_wait = 2\nidle_exit = 5\nfirst_job_id = {first}\n[[partitions]]\nname = \"debug\"\ndefault = true\ndef_mem_per_cpu = 1024\n"
+            "cluster_name = \"refcluster\"\n\
+             [local]\nnode_name = \"node01\"\ncpus = 2\nmemory_mb = 16000\ngpus = 2\n\
+             def_mem_per_cpu = 1024\nkill_wait = 2\nidle_exit = 5\nfirst_job_id = {first}\n\
+             [[partitions]]\nname = \"debug\"\ndefault = true\nmax_time = \"INFINITE\"\n\
+             [[partitions]]\nname = \"gpu\"\nmax_time = \"1-00:00:00\"\ndefault_time = \"01:00:00\"\n"
         ),
     )
     .unwrap();

@@ -197,6 +197,9 @@ pub fn run_in_new_allocation(
     };
     let mut plan = super::srun::step_plan(inv, req);
     plan.env = env;
+    plan.array = None;
+    plan.job_name = details.record.name.clone();
+    plan.gpus = details.gpus.clone();
     plan.in_existing_job = false;
     let code = srun_client::run(&plan, &alloc, inv.out, inv.err);
     let exit = if code > 128 {

@@ -73,5 +73,42 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
             .stdin
             .as_deref()
             .is_some_and(|i| i.eq_ignore_ascii_case("none")),
+        array: inv
+            .var("SLURM_ARRAY_JOB_ID")
+            .and_then(|a| a.parse().ok())
+            .zip(inv.var("SLURM_ARRAY_TASK_ID").and_then(|t| t.parse().ok())),
+        job_name: inv.var("SLURM_JOB_NAME").unwrap_or_default().to_string(),
+        user: inv.user.name.clone(),
+        gpus: step_gpus(
+            inv.var("SLURM_JOB_GPUS")
+                .unwrap_or_default()
+                .split(',')
+                .filter_map(|d| d.parse().ok())
+                .collect(),
+            req,
+        ),
+    }
+}
+
+/// The GPUs a step gets: all of the job's, or the first as many as it asks for
+/// (`--gres=gpu:N`, `--gpus=N`).
+pub fn step_gpus(job: Vec<u32>, req: &SrunRequest) -> Vec<u32> {
+    let o = &req.opts;
+    let mut asked: Option<u64> = None;
+    for g in o.gres.iter().filter(|g| g.name == "gpu") {
+        if let crate::options::values::gres::GresCount::Whole(n) = g.count {
+            *asked.get_or_insert(0) += n;
+        }
+    }
+    if let Some((_, items)) = &o.gpus {
+        for g in items {
+            if let crate::options::values::gres::GresCount::Whole(n) = g.count {
+                *asked.get_or_insert(0) += n;
+            }
+        }
+    }
+    match asked {
+        Some(n) => job.into_iter().take(n as usize).collect(),
+        None => job,
     }
 }

@@ -35,6 +35,18 @@ pub struct BatchPlan {
     pub warn_signal: Option<(i32, u32, bool)>,
 }
 
+/// What slurmstepd's messages begin with: `slurmstepd-<node>` (Slurm's build names each
+/// node's slurmstepd so).
+fn stepd_name(plan: &BatchPlan) -> String {
+    format!(
+        "slurmstepd-{}",
+        plan.env
+            .get("SLURMD_NODENAME")
+            .map(String::as_str)
+            .unwrap_or("?")
+    )
+}
+
 /// How the step ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ending {
@@ -115,7 +127,8 @@ pub fn run(
         Err(e) => {
             let _ = writeln!(
                 err_log,
-                "slurmstepd: error: Could not open stdin file {}: {}",
+                "{}: error: Could not open stdin file {}: {}",
+                stepd_name(plan),
                 plan.stdin.display(),
                 io_text(&e)
             );
@@ -126,7 +139,8 @@ pub fn run(
     if !cwd.is_dir() {
         let _ = writeln!(
             err_log,
-            "slurmstepd: error: couldn't chdir to `{}': No such file or directory: going to /tmp instead",
+            "{}: error: couldn't chdir to `{}': No such file or directory: going to /tmp instead",
+            stepd_name(plan),
             cwd.display()
         );
         cwd = PathBuf::from("/tmp");
@@ -157,7 +171,8 @@ pub fn run(
         Err(e) => {
             let _ = writeln!(
                 err_log,
-                "slurmstepd: error: execve(): {}: {}",
+                "{}: error: execve(): {}: {}",
+                stepd_name(plan),
                 plan.script.display(),
                 io_text(&e)
             );
@@ -229,7 +244,8 @@ pub fn run(
                 if terminating.is_none() {
                     let _ = writeln!(
                         err_log,
-                        "slurmstepd: error: *** JOB {} ON {} CANCELLED AT {} ***",
+                        "{}: error: *** JOB {} ON {} CANCELLED AT {} ***",
+                        stepd_name(plan),
                         plan.env
                             .get("SLURM_JOB_ID")
                             .map(String::as_str)
@@ -268,7 +284,8 @@ pub fn run(
                 if deadline.is_some_and(|d| now >= d) {
                     let _ = writeln!(
                         err_log,
-                        "slurmstepd: error: *** JOB {} ON {} CANCELLED AT {} DUE TO TIME LIMIT ***",
+                        "{}: error: *** JOB {} ON {} CANCELLED AT {} DUE TO TIME LIMIT ***",
+                        stepd_name(plan),
                         plan.env
                             .get("SLURM_JOB_ID")
                             .map(String::as_str)
@@ -325,7 +342,8 @@ fn terminate(pgid: Pid) {
     let _ = killpg(pgid, Signal::SIGTERM);
 }
 
-fn io_text(e: &std::io::Error) -> String {
+/// An error as C's strerror says it (`No such file or directory`), as Slurm prints `%m`.
+pub fn io_text(e: &std::io::Error) -> String {
     match e.raw_os_error() {
         Some(code) => nix::errno::Errno::from_raw(code).desc().to_string(),
         None => e.to_string(),

@@ -255,16 +255,16 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
         (Ok(servers), Ok(plan)) => match servers.job_file(meta.job_id).hold() {
             Ok(_held) => batch::run(&plan, signals, |_| {}),
             Err(e) => {
-                let _ = writeln!(console, "slurmstepd: error: {e}");
+                let _ = writeln!(console, "slurmstepd-{node}: error: {e}");
                 Ending::LaunchFailed(ExitStatus::code(1))
             }
         },
         (Err(e), _) => {
-            let _ = writeln!(console, "slurmstepd: error: {e}");
+            let _ = writeln!(console, "slurmstepd-{node}: error: {e}");
             Ending::LaunchFailed(ExitStatus::code(1))
         }
         (_, Err(e)) => {
-            let _ = writeln!(console, "slurmstepd: error: {e}");
+            let _ = writeln!(console, "slurmstepd-{node}: error: {e}");
             Ending::LaunchFailed(ExitStatus::code(1))
         }
     };

@@ -66,7 +66,8 @@ pub fn batch_env(base: &BTreeMap<String, String>, f: &BatchEnvFacts) -> BTreeMap
     set("SLURM_CLUSTER_NAME", f.cluster_name.clone());
     set("SLURM_JOB_ID", f.job_id.to_string());
     set("SLURM_JOBID", f.job_id.to_string());
-    set("SLURM_JOB_NAME", f.job_name.clone());
+    // SLURM_JOB_NAME comes with the submit environment: sbatch exports it (none for a
+    // script read from stdin); salloc and srun set it (`allocation_env`).
     set(
         "SLURM_JOB_NUM_NODES",
         f.cpus_per_node.len().max(1).to_string(),
@@ -176,6 +177,20 @@ pub fn allocation_env(
     user: AllocationUser,
 ) -> BTreeMap<String, String> {
     let mut env = batch_env(base, f);
+    env.insert("SLURM_JOB_NAME".into(), f.job_name.clone());
+    // The devices are a step's (srun sets them per step), not the allocation's.
+    for k in [
+        "CUDA_VISIBLE_DEVICES",
+        "GPU_DEVICE_ORDINAL",
+        "ROCR_VISIBLE_DEVICES",
+        "ZE_AFFINITY_MASK",
+        "SLURM_JOB_GPUS",
+        "SLURM_GPUS_ON_NODE",
+    ] {
+        if !base.contains_key(k) {
+            env.remove(k);
+        }
+    }
     // Those belong to a batch step or to a task, not to the allocation.
     for k in [
         "ENVIRONMENT",
@@ -256,6 +271,7 @@ mod tests {
         base.insert("SLURM_SUBMIT_DIR".to_string(), "/srv/refwork".to_string());
         base.insert("SLURM_SUBMIT_HOST".to_string(), "vm".to_string());
         base.insert("SLURM_PRIO_PROCESS".to_string(), "0".to_string());
+        base.insert("SLURM_JOB_NAME".to_string(), "env_job".to_string());
         let facts = BatchEnvFacts {
             cluster_name: "refcluster".into(),
             job_id: 3,

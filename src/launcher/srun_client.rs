@@ -133,6 +133,13 @@ pub struct StepPlan {
     pub in_existing_job: bool,
     /// `--input=none`: the tasks get no stdin from srun (MPICH's Hydra asks for it).
     pub no_stdin: bool,
+    /// What `%A`/`%a`, `%x` and `%u` in `-o`/`-e` stand for: the job's array ids
+    /// (SLURM_ARRAY_JOB_ID, SLURM_ARRAY_TASK_ID), its name and srun's user.
+    pub array: Option<(u32, u32)>,
+    pub job_name: String,
+    pub user: String,
+    /// GPU devices the step's tasks get (the job's, or as many of them as the step asks).
+    pub gpus: Vec<u32>,
 }
 
 /// Which node each task goes to: block (fill each node's share in turn) or cyclic.
@@ -242,6 +249,24 @@ fn task_env(
     }
     if let Some(c) = plan.cpus_per_task {
         set("SLURM_CPUS_PER_TASK", c.to_string());
+    }
+    if !plan.gpus.is_empty() {
+        let list = plan
+            .gpus
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        for k in [
+            "CUDA_VISIBLE_DEVICES",
+            "GPU_DEVICE_ORDINAL",
+            "ROCR_VISIBLE_DEVICES",
+            "ZE_AFFINITY_MASK",
+            "SLURM_STEP_GPUS",
+        ] {
+            set(k, list.clone());
+        }
+        set("SLURM_GPUS_ON_NODE", plan.gpus.len().to_string());
     }
     if plan.label {
         set("SLURM_LABELIO", "1".to_string());
@@ -481,6 +506,45 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             .into_iter()
             .collect(),
     };
+    // A name without a per-task part is srun's own file: it opens it (truncating), the
+    // tasks' output comes back to it, and one it cannot open ends srun at once.
+    let own = |p: &Option<String>| {
+        p.as_ref()
+            .filter(|p| crate::model::fname::srun_opens_itself(p))
+            .map(|p| expand_io(p, plan, alloc.job_id, step_id, 0, 0, &step_nodes[0].0))
+    };
+    let (own_out, own_err) = (own(&plan.stdout), own(&plan.stderr));
+    let mut out_file: Option<std::fs::File> = None;
+    let mut err_file: Option<std::fs::File> = None;
+    for stream in ["stdout", "stderr"] {
+        let opened = match stream {
+            "stdout" => own_out.as_deref().map(open_own),
+            // stderr shares stdout's file (and its offset) when they are one.
+            _ => own_err.as_deref().map(|n| match &out_file {
+                Some(f) if own_out.as_deref() == Some(n) => f.try_clone(),
+                _ => open_own(n),
+            }),
+        };
+        match opened {
+            None => {}
+            Some(Ok(f)) if stream == "stdout" => out_file = Some(f),
+            Some(Ok(f)) => err_file = Some(f),
+            Some(Err(e)) => {
+                let _ = writeln!(
+                    err,
+                    "srun: error: Could not open {stream} file: {}",
+                    super::batch::io_text(&e)
+                );
+                finish_step(alloc, step_id, ("FAILED", 1, 0));
+                return 1;
+            }
+        }
+    }
+    let plan = &StepPlan {
+        stdout: plan.stdout.clone().filter(|_| own_out.is_none()),
+        stderr: plan.stderr.clone().filter(|_| own_err.is_none()),
+        ..plan.clone()
+    };
     let (tx, rx) = mpsc::channel::<Event>();
     // One lock per node connection: stdin, signals and PMI fences are written from
     // different threads, and their frames must not interleave.
@@ -499,11 +563,11 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                 stdout: plan
                     .stdout
                     .as_ref()
-                    .map(|p| expand_io(p, alloc.job_id, step_id, rank, i, node, &plan.cwd)),
+                    .map(|p| expand_io(p, plan, alloc.job_id, step_id, rank, i, node)),
                 stderr: plan
                     .stderr
                     .as_ref()
-                    .map(|p| expand_io(p, alloc.job_id, step_id, rank, i, node, &plan.cwd)),
+                    .map(|p| expand_io(p, plan, alloc.job_id, step_id, rank, i, node)),
             })
             .collect();
         if specs.is_empty() {
@@ -608,7 +672,11 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
         };
         match event {
             Event::Output { rank, stderr, data } => {
-                let sink: &mut dyn Write = if stderr { &mut *err } else { &mut *out };
+                let sink: &mut dyn Write = match (stderr, &mut out_file, &mut err_file) {
+                    (false, Some(f), _) | (true, _, Some(f)) => f,
+                    (false, None, _) => &mut *out,
+                    (true, _, None) => &mut *err,
+                };
                 emit(
                     sink,
                     &mut partial,
@@ -621,7 +689,15 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                 );
             }
             Event::Exited { rank, status } => {
-                flush_partial(out, err, &mut partial, rank, plan.label, width);
+                let o: &mut dyn Write = match out_file.as_mut() {
+                    Some(f) => f,
+                    None => &mut *out,
+                };
+                let e: &mut dyn Write = match err_file.as_mut() {
+                    Some(f) => f,
+                    None => &mut *err,
+                };
+                flush_partial(o, e, &mut partial, rank, plan.label, width);
                 exits.insert(rank, status);
                 if libc::WIFSIGNALED(status) || libc::WEXITSTATUS(status) != 0 {
                     unreported.push((rank, status));
@@ -687,6 +763,17 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
     code
 }
 
+/// Opens srun's own output file as srun does (created 0644, truncated).
+fn open_own(name: &str) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o644)
+        .open(name)
+}
+
 fn finish_step(alloc: &Allocation, step_id: u32, (state, code, signal): (&str, i32, i32)) {
     let _ = ask(
         &alloc.nodes[0].1,
@@ -732,22 +819,32 @@ fn forward_stdin(w: Shared) {
 
 fn expand_io(
     pattern: &str,
+    plan: &StepPlan,
     job: u32,
     step: u32,
     rank: u32,
     node_index: usize,
     node: &str,
-    cwd: &str,
 ) -> String {
+    // %N is the node's host name (slurmstepd's conf->hostname): this machine's for the
+    // node srun runs on.
+    let own = plan.env.get("SLURMD_NODENAME").map(String::as_str) == Some(node);
+    let host = if own {
+        crate::sys::short_hostname()
+    } else {
+        node.to_string()
+    };
     let ctx = crate::model::fname::FnameContext {
         job_id: job,
+        array: plan.array,
         step_id: Some(step),
         node_id: node_index as u32,
-        node_name: node,
+        node_name: &host,
         task_id: rank,
-        ..Default::default()
+        user: &plan.user,
+        job_name: &plan.job_name,
     };
-    crate::model::fname::expand(pattern, &ctx, cwd)
+    crate::model::fname::expand(pattern, &ctx, &plan.cwd)
 }
 
 /// Writes task output: whole lines, each with its `N: ` label under `-l`; with `-u`,

@@ -292,7 +292,8 @@ fn run_tasks(
     for t in &tasks {
         let Some(program) = t.argv.first().and_then(|a| find_program(a, &t.env, &t.cwd)) else {
             let name = t.argv.first().cloned().unwrap_or_default();
-            let msg = format!("slurmstepd: error: execve(): {name}: No such file or directory\n");
+            let msg =
+                format!("slurmstepd-{node}: error: execve(): {name}: No such file or directory\n");
             failed_to_start.push((t.rank, msg));
             continue;
         };
@@ -359,7 +360,10 @@ fn run_tasks(
             Err(e) => {
                 failed_to_start.push((
                     t.rank,
-                    format!("slurmstepd: error: execve(): {}: {e}\n", program.display()),
+                    format!(
+                        "slurmstepd-{node}: error: execve(): {}: {e}\n",
+                        program.display()
+                    ),
                 ));
                 continue;
             }

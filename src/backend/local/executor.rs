@@ -420,7 +420,9 @@ fn prepare(
     let s = &cluster.settings;
     let user = crate::sys::UserInfo::current();
     let nodes = job_nodes(cluster, row);
-    let (stdout, stderr, stdin) = records::io_paths(row, spec, &user.name, &nodes[0]);
+    // %N in file names is the node's host name (slurmstepd's conf->hostname): this machine's.
+    let (stdout, stderr, stdin) =
+        records::io_paths(row, spec, &user.name, &crate::sys::short_hostname());
     let array = match (&row.array, &spec.array) {
         (
             Some(ArrayPart::Task {

@@ -334,7 +334,9 @@ impl LocalCluster {
                     .with_detail("Memory specification can not be satisfied"),
             );
         }
-        if partition.times().check(spec.time_limit).is_err() {
+        // Over the partition's MaxTime: a batch job is accepted and waits
+        // (PartitionTimeLimit; Slurm's EnforcePartLimits=NO), an allocation is refused.
+        if spec.interactive && partition.times().check(spec.time_limit).is_err() {
             return Err(SubmitError::errno(SlurmErrno::InvalidTimeLimit));
         }
         if let Some(a) = &spec.array
@@ -427,6 +429,15 @@ impl LocalCluster {
             flag: Default::default(),
             reason: if spec.hold {
                 reason::HELD_USER.into()
+            } else if spec.nodes() > self.settings.nodes.max(1)
+                || self
+                    .settings
+                    .partition_of(spec)
+                    .times()
+                    .check(spec.time_limit)
+                    .is_err()
+            {
+                reason::PARTITION_CONFIG.into()
             } else {
                 reason::NONE.into()
             },

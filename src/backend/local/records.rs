@@ -3,6 +3,7 @@
 use super::db::{JobRow, StepRow};
 use super::node::{LocalNode, LocalPartition};
 use crate::model::fname::{FnameContext, expand};
+use crate::model::jobspec::GpuPer;
 use crate::model::{
     ArrayPart, ExitStatus, JobRecord, JobSpec, JobState, MemoryRequest, StepRecord, TimeLimit,
 };
@@ -106,7 +107,7 @@ pub fn job_record(
     }
     let started = row.start_time.is_some() && row.node.is_some();
     let partition = ctx.settings.partition_of(spec);
-    JobRecord {
+    let mut record = JobRecord {
         job_id: row.job_id,
         array: row.array.clone(),
         name: row.name.clone(),
@@ -174,7 +175,9 @@ pub fn job_record(
         derived_exit_code: ExitStatus::OK,
         dependency: row.dependency.as_ref().and_then(|d| d.display_remaining()),
         cancelled_by: row.cancelled_by,
-        tres_per_node: None,
+        tres_per_node: gres_per_node(spec),
+        tres_per_job: gpus_tres(spec, GpuPer::Job),
+        tres_per_task: gpus_tres(spec, GpuPer::Task),
         comment: spec.comment.clone(),
         batch: !spec.interactive,
         requeue: spec.requeue.unwrap_or(true),
@@ -196,5 +199,29 @@ pub fn job_record(
             crate::model::TimeLimit::Infinite => None,
         }),
         ..Default::default()
+    };
+    // What the job was given, once it runs (sacct's AllocTRES).
+    if started {
+        record.tres_alloc = Some(record.tres());
     }
+    record
+}
+
+/// `--gres` (and `--gpus-per-node`) as slurmctld keeps it: `gres:gpu:1,gres:gpu:a100:2`.
+fn gres_per_node(spec: &JobSpec) -> Option<String> {
+    let mut items: Vec<String> = spec
+        .gres
+        .iter()
+        .filter(|g| g.as_str() != "none")
+        .map(|g| format!("gres:{g}"))
+        .collect();
+    items.extend(gpus_tres(spec, GpuPer::Node));
+    (!items.is_empty()).then(|| items.join(","))
+}
+
+/// `--gpus`, `--gpus-per-node` or `--gpus-per-task` (whichever `per` names) as a TRES.
+fn gpus_tres(spec: &JobSpec, per: GpuPer) -> Option<String> {
+    let g = spec.gpus.as_ref().filter(|g| g.per == per && g.count > 0.0)?;
+    let kind = g.gpu_type.as_ref().map_or(String::new(), |t| format!("{t}:"));
+    Some(format!("gres:gpu:{kind}{}", g.count))
 }

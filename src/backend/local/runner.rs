@@ -237,6 +237,10 @@ fn file_id(path: &std::path::Path) -> Option<(u64, u64)> {
     std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
 }
 
+/// Seconds after submission before a job over its partition's limits shows which limit
+/// (until then: PartitionConfig, as slurmctld's submission sets it).
+const PARTITION_LIMIT_DELAY: i64 = 2;
+
 /// One scheduling pass. Returns how many jobs are still pending or running.
 fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
     let now = crate::sys::now();
@@ -302,6 +306,13 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     mem_mb: row.alloc_mem_mb,
                     nodes: spec.map_or(1, |s| s.nodes()),
                     gpus: spec.map_or(0, |s| gres::gpus_per_node(s).unwrap_or(0)),
+                    over_time_limit: spec.is_some_and(|s| {
+                        settings
+                            .partition_of(s)
+                            .times()
+                            .check(s.time_limit)
+                            .is_err()
+                    }),
                     begin: spec.and_then(|s| s.begin),
                     required: named(spec.and_then(|s| s.nodelist.as_ref())),
                     excluded: named(spec.and_then(|s| s.exclude.as_ref())),
@@ -362,6 +373,15 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                 }
                 Decision::Wait { reason: why } => {
                     row.reason = why.to_string();
+                    // slurmctld says PartitionConfig at submission and names the limit
+                    // once its scheduler has looked at the job (not in the same moment).
+                    if matches!(
+                        why,
+                        reason::PARTITION_NODE_LIMIT | reason::PARTITION_TIME_LIMIT
+                    ) && now - row.submit_time < PARTITION_LIMIT_DELAY
+                    {
+                        row.reason = reason::PARTITION_CONFIG.into();
+                    }
                     if matches!(
                         why,
                         reason::PRIORITY | reason::RESOURCES | reason::ARRAY_TASK_LIMIT

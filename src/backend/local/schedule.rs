@@ -30,6 +30,8 @@ pub struct Request {
     pub nodes: u32,
     /// GPUs on each of its nodes.
     pub gpus: u32,
+    /// Its time limit is over its partition's MaxTime (it waits: EnforcePartLimits=NO).
+    pub over_time_limit: bool,
     pub begin: Option<i64>,
     /// Nodes (indexes) the job must run on (`--nodelist`), and may not (`--exclude`).
     pub required: Vec<usize>,
@@ -72,6 +74,9 @@ pub mod reason {
     pub const HELD_ADMIN: &str = "JobHeldAdmin";
     pub const ARRAY_TASK_LIMIT: &str = "JobArrayTaskLimit";
     pub const PARTITION_NODE_LIMIT: &str = "PartitionNodeLimit";
+    pub const PARTITION_TIME_LIMIT: &str = "PartitionTimeLimit";
+    /// What a job over its partition's limits shows until the scheduler has looked at it.
+    pub const PARTITION_CONFIG: &str = "PartitionConfig";
 }
 
 /// Decides every pending job. `jobs` holds all records (for dependencies and running load);
@@ -129,10 +134,15 @@ pub fn plan(
                     },
                 };
             }
-            // More nodes than the partition has: it waits until the partition grows.
+            // Over the partition's limits: it waits until they change.
             if req.nodes as usize > nodes.len() {
                 break 'decide Decision::Wait {
                     reason: reason::PARTITION_NODE_LIMIT,
+                };
+            }
+            if req.over_time_limit {
+                break 'decide Decision::Wait {
+                    reason: reason::PARTITION_TIME_LIMIT,
                 };
             }
             if req.begin.is_some_and(|b| b > now) {
@@ -228,8 +238,18 @@ pub fn plan(
             }
             if started == 0 {
                 blocked = true;
+                // As 22.05.8 shows it (tests/scenarios/gres.scn): a job held back by GPUs
+                // alone, its CPUs and memory free, waits with reason Priority.
+                let gpus_only = share.gpus > 0
+                    && (0..free.len()).filter(|&i| may_use(i)).any(|i| {
+                        share.cpus <= free[i].cpus && share.mem_mb <= free[i].mem_mb
+                    });
                 break 'decide Decision::Wait {
-                    reason: reason::RESOURCES,
+                    reason: if gpus_only {
+                        reason::PRIORITY
+                    } else {
+                        reason::RESOURCES
+                    },
                 };
             }
             if started < wanted {
@@ -564,7 +584,7 @@ mod tests {
             (
                 3,
                 Decision::Wait {
-                    reason: reason::RESOURCES
+                    reason: reason::PRIORITY
                 }
             )
         );
