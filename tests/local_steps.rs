@@ -106,7 +106,7 @@ fn task_failures_are_reported_and_accounted() {
     );
     assert_eq!(
         states[2],
-        (format!("{id}.1"), "FAILED".into(), "0:9".into()),
+        (format!("{id}.1"), "CANCELLED".into(), "0:9".into()),
         "{states:?}"
     );
 }

@@ -526,12 +526,26 @@ fn local_target(name: &str, first: u32) -> Target {
     Target::Local { bin, conf, state }
 }
 
+/// The first job id the scenario used: its first submission's, less the ids refusals before
+/// it used up (slurmctld numbers a job before it finds that no node can hold it).
 fn first_job_id(recorded: &[(String, Output)]) -> u32 {
-    recorded
+    let Some(first) = recorded
         .iter()
-        .find(|(c, o)| c.starts_with("sbatch") && o.rc == 0 && submitted(&o.stdout).is_some())
-        .and_then(|(_, o)| submitted(&o.stdout)?.parse().ok())
-        .unwrap_or(1)
+        .position(|(c, o)| c.starts_with("sbatch") && o.rc == 0 && submitted(&o.stdout).is_some())
+    else {
+        return 1;
+    };
+    let used_up = recorded[..first]
+        .iter()
+        .filter(|(c, o)| {
+            (c.starts_with("sbatch") || c.starts_with("srun") || c.starts_with("salloc"))
+                && o.stderr
+                    .contains("Requested node configuration is not available")
+        })
+        .count() as u32;
+    submitted(&recorded[first].1.stdout)
+        .and_then(|id| id.parse::<u32>().ok())
+        .map_or(1, |id| id.saturating_sub(used_up).max(1))
 }
 
 fn known_differences() -> BTreeMap<String, String> {

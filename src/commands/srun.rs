@@ -54,6 +54,7 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
         nodes: o.nodes.map(|n| n.min.max(1) as u32),
         ntasks_per_node: o.ntasks_per_node,
         cpus_per_task: o.cpus_per_task,
+        distribution: o.distribution.clone(),
         cyclic: o
             .distribution
             .as_deref()

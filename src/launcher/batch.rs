@@ -47,6 +47,9 @@ fn stepd_name(plan: &BatchPlan) -> String {
     )
 }
 
+/// The exit status slurmstepd records for a batch step it could not start (`0:53`).
+pub const LAUNCH_FAILED_SIGNAL: i32 = 53;
+
 /// How the step ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ending {
@@ -103,46 +106,37 @@ pub fn run(
             mask as libc::mode_t,
         ));
     }
-    let stdout = match open_output(&plan.stdout, plan.append) {
-        Ok(f) => f,
-        Err(_) => return Ending::LaunchFailed(ExitStatus::code(1)),
+    // A file slurmstepd cannot open fails the job before anything runs or is written
+    // (sacct: FAILED 0:53, as 22.05.8 records it; tests/scenarios/stepd_messages.scn).
+    let failed = || Ending::LaunchFailed(ExitStatus::signal(LAUNCH_FAILED_SIGNAL));
+    let Ok(stdin) = File::open(&plan.stdin) else {
+        return failed();
+    };
+    let Ok(stdout) = open_output(&plan.stdout, plan.append) else {
+        return failed();
     };
     let stderr = if plan.stderr == plan.stdout {
-        match stdout.try_clone() {
-            Ok(f) => f,
-            Err(_) => return Ending::LaunchFailed(ExitStatus::code(1)),
-        }
+        stdout.try_clone()
     } else {
-        match open_output(&plan.stderr, plan.append) {
-            Ok(f) => f,
-            Err(_) => return Ending::LaunchFailed(ExitStatus::code(1)),
-        }
+        open_output(&plan.stderr, plan.append)
     };
-    let mut err_log = match stderr.try_clone() {
-        Ok(f) => f,
-        Err(_) => return Ending::LaunchFailed(ExitStatus::code(1)),
+    let Ok(stderr) = stderr else {
+        return failed();
     };
-    let stdin = match File::open(&plan.stdin) {
-        Ok(f) => f,
-        Err(e) => {
-            let _ = writeln!(
-                err_log,
-                "{}: error: Could not open stdin file {}: {}",
-                stepd_name(plan),
-                plan.stdin.display(),
-                io_text(&e)
-            );
-            return Ending::LaunchFailed(ExitStatus::code(1));
-        }
+    let Ok(mut err_log) = stderr.try_clone() else {
+        return failed();
     };
     let mut cwd = plan.work_dir.clone();
     if !cwd.is_dir() {
-        let _ = writeln!(
-            err_log,
-            "{}: error: couldn't chdir to `{}': No such file or directory: going to /tmp instead",
-            stepd_name(plan),
-            cwd.display()
-        );
+        // Said twice, as slurmstepd says it (once setting the step up, once in the task).
+        for _ in 0..2 {
+            let _ = writeln!(
+                err_log,
+                "{}: error: couldn't chdir to `{}': No such file or directory: going to /tmp instead",
+                stepd_name(plan),
+                cwd.display()
+            );
+        }
         cwd = PathBuf::from("/tmp");
     }
 

@@ -140,6 +140,8 @@ pub struct StepPlan {
     pub user: String,
     /// GPU devices the step's tasks get (the job's, or as many of them as the step asks).
     pub gpus: Vec<u32>,
+    /// `--distribution` as given.
+    pub distribution: Option<String>,
 }
 
 /// Which node each task goes to: block (fill each node's share in turn) or cyclic.
@@ -228,10 +230,17 @@ fn task_env(
     );
     set("SLURM_CPUS_ON_NODE", l.cpus[node_index].to_string());
     if plan.in_existing_job {
+        // With no distribution asked for, a step of no more tasks than nodes is laid
+        // out cyclic (22.05.8 shows it for `srun -n 1` in a one-node job).
+        let cyclic = plan.cyclic || (plan.distribution.is_none() && ntasks <= l.nodes.len() as u32);
         set(
             "SLURM_DISTRIBUTION",
-            if plan.cyclic { "cyclic" } else { "block" }.to_string(),
+            if cyclic { "cyclic" } else { "block" }.to_string(),
         );
+    }
+    // srun's log level (info), which its tasks inherit unless it was set.
+    if !plan.env.contains_key("SRUN_DEBUG") {
+        set("SRUN_DEBUG", "3".to_string());
     }
     set("SLURM_UMASK", format!("{:04o}", plan.umask));
     set("SLURMD_NODENAME", node.clone());
@@ -969,7 +978,10 @@ fn highest_signal(exits: &BTreeMap<u32, i32>) -> i32 {
 /// The state and exit status a step is accounted with.
 fn step_end(exits: &BTreeMap<u32, i32>, code: i32) -> (&'static str, i32, i32) {
     let signal = highest_signal(exits);
-    if signal > 0 {
+    if signal == libc::SIGKILL {
+        // As slurmctld records a step whose task was killed (22.05.8: CANCELLED 0:9).
+        ("CANCELLED", 0, signal)
+    } else if signal > 0 {
         ("FAILED", 0, signal)
     } else if code != 0 {
         ("FAILED", code, 0)

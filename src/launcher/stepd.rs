@@ -289,6 +289,7 @@ fn run_tasks(
     let mut stdin_of_rank0 = None;
     let mut children: Vec<(u32, Child)> = Vec::new();
     let mut failed_to_start = Vec::new();
+    let mut launch_failed = Vec::new();
     for t in &tasks {
         let Some(program) = t.argv.first().and_then(|a| find_program(a, &t.env, &t.cwd)) else {
             let name = t.argv.first().cloned().unwrap_or_default();
@@ -296,6 +297,20 @@ fn run_tasks(
                 format!("slurmstepd-{node}: error: execve(): {name}: No such file or directory\n");
             failed_to_start.push((t.rank, msg));
             continue;
+        };
+        // A directory that is not there: slurmstepd says so (twice: setting the step
+        // up, and in the task) and runs the task in /tmp.
+        let cwd = if std::path::Path::new(&t.cwd).is_dir() {
+            t.cwd.clone()
+        } else {
+            let msg = format!(
+                "slurmstepd-{node}: error: couldn't chdir to `{}': No such file or directory: going to /tmp instead\n",
+                t.cwd
+            );
+            if let Ok(mut w) = writer.lock() {
+                let _ = step_proto::write_output(&mut *w, t.rank, true, msg.repeat(2).as_bytes());
+            }
+            "/tmp".to_string()
         };
         let mut cmd = Command::new("/bin/sh");
         // sh records the task's own pid (SLURM_TASK_PID), then becomes the task.
@@ -305,7 +320,7 @@ fn run_tasks(
             .args(&t.argv[1..])
             .env_clear()
             .envs(&t.env)
-            .current_dir(&t.cwd)
+            .current_dir(&cwd)
             .process_group(0);
         let to_file = |p: &Option<String>| -> std::io::Result<Stdio> {
             match p {
@@ -318,7 +333,13 @@ fn run_tasks(
                 )),
             }
         };
-        cmd.stdout(to_file(&t.stdout)?).stderr(to_file(&t.stderr)?);
+        let (Ok(stdout), Ok(stderr)) = (to_file(&t.stdout), to_file(&t.stderr)) else {
+            // A task's own file that cannot be opened: the task is not started, and srun
+            // says so as Slurm's does (its exit status is not counted).
+            launch_failed.push(t.rank);
+            continue;
+        };
+        cmd.stdout(stdout).stderr(stderr);
         // PMI: one end of a socket pair stays open across exec as PMI_FD.
         let mut pmi_conn = None;
         if node_pmi.is_some() {
@@ -412,6 +433,15 @@ fn run_tasks(
         children.push((t.rank, child));
     }
     send(&writer, &Control::Started { pids: pids.clone() })?;
+    for rank in launch_failed {
+        send(
+            &writer,
+            &Control::Message {
+                text: format!("srun: error: task {rank} launch failed: Slurmd could not connect IO"),
+            },
+        )?;
+        send(&writer, &Control::Exited { rank, status: 0 })?;
+    }
     for (rank, msg) in failed_to_start {
         let mut w = writer
             .lock()

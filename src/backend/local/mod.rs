@@ -470,7 +470,15 @@ impl LocalCluster {
     }
 
     fn submit_job(&self, spec: &JobSpec, user: &UserInfo, now: i64) -> Result<u32, SubmitError> {
-        self.validate(spec)?;
+        if let Err(e) = self.validate(spec) {
+            // slurmctld gives the job its id before it finds no node can hold it: that id
+            // is used up (the next job's is one higher).
+            if e.errno == Some(SlurmErrno::RequestedNodeConfigUnavailable) {
+                let mut db = self.db()?;
+                db.write(|tx| tx.next_job_id().map(|_| ())).map_err(sql)?;
+            }
+            return Err(e);
+        }
         let spec = &self.settled(spec);
         let mut db = self.db()?;
         let id = db

@@ -238,18 +238,8 @@ pub fn plan(
             }
             if started == 0 {
                 blocked = true;
-                // As 22.05.8 shows it (tests/scenarios/gres.scn): a job held back by GPUs
-                // alone, its CPUs and memory free, waits with reason Priority.
-                let gpus_only = share.gpus > 0
-                    && (0..free.len()).filter(|&i| may_use(i)).any(|i| {
-                        share.cpus <= free[i].cpus && share.mem_mb <= free[i].mem_mb
-                    });
                 break 'decide Decision::Wait {
-                    reason: if gpus_only {
-                        reason::PRIORITY
-                    } else {
-                        reason::RESOURCES
-                    },
+                    reason: reason::RESOURCES,
                 };
             }
             if started < wanted {
@@ -584,7 +574,7 @@ mod tests {
             (
                 3,
                 Decision::Wait {
-                    reason: reason::PRIORITY
+                    reason: reason::RESOURCES
                 }
             )
         );
