@@ -107,6 +107,8 @@ fn runs_the_script_writes_slurm_files_and_reports_the_exit_code() {
         &[
             ("BACKENDAI_CLUSTER_HOST", "main1"),
             ("BACKENDAI_CLUSTER_HOSTS", "sub1,main1"),
+            // sbatch exports the job's name with the environment the session carries.
+            ("SLURM_JOB_NAME", "train"),
         ],
     );
     assert_eq!(rc, 3);

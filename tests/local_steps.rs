@@ -92,7 +92,9 @@ fn task_failures_are_reported_and_accounted() {
         "{out}"
     );
     assert!(
-        out.contains("slurmstepd-node01: error: execve(): nosuchprogram: No such file or directory"),
+        out.contains(
+            "slurmstepd-node01: error: execve(): nosuchprogram: No such file or directory"
+        ),
         "{out}"
     );
     let states: Vec<(String, String, String)> = rows

@@ -5,8 +5,8 @@
 
 use super::batch::{self, BatchPlan, Ending};
 use super::env::{BatchEnvFacts, batch_env};
-use super::meta::{self, JobMeta, LaunchResult, ResultKind};
 use super::jobfile::JobFile;
+use super::meta::{self, JobMeta, LaunchResult, ResultKind};
 use super::step_proto;
 use super::stepd::{CountingRegistry, StepServer, StepdProcess};
 use crate::model::fname::{FnameContext, expand};

@@ -79,8 +79,7 @@ fn held_by(pid: i32) -> Vec<JobFile> {
     entries
         .filter_map(Result::ok)
         .filter(|e| {
-            std::fs::read_link(e.path())
-                .is_ok_and(|t| t.to_string_lossy().starts_with(&prefix))
+            std::fs::read_link(e.path()).is_ok_and(|t| t.to_string_lossy().starts_with(&prefix))
         })
         .filter_map(|e| read(&e.path()))
         .collect()

@@ -520,7 +520,7 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
     let own = |p: &Option<String>| {
         p.as_ref()
             .filter(|p| crate::model::fname::srun_opens_itself(p))
-            .map(|p| expand_io(p, plan, alloc.job_id, step_id, 0, 0, &step_nodes[0].0))
+            .map(|p| expand_io(p, plan, alloc, step_id, 0, 0, &step_nodes[0].0))
     };
     let (own_out, own_err) = (own(&plan.stdout), own(&plan.stderr));
     let mut out_file: Option<std::fs::File> = None;
@@ -572,11 +572,11 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                 stdout: plan
                     .stdout
                     .as_ref()
-                    .map(|p| expand_io(p, plan, alloc.job_id, step_id, rank, i, node)),
+                    .map(|p| expand_io(p, plan, alloc, step_id, rank, i, node)),
                 stderr: plan
                     .stderr
                     .as_ref()
-                    .map(|p| expand_io(p, plan, alloc.job_id, step_id, rank, i, node)),
+                    .map(|p| expand_io(p, plan, alloc, step_id, rank, i, node)),
             })
             .collect();
         if specs.is_empty() {
@@ -829,15 +829,17 @@ fn forward_stdin(w: Shared) {
 fn expand_io(
     pattern: &str,
     plan: &StepPlan,
-    job: u32,
+    alloc: &Allocation,
     step: u32,
     rank: u32,
     node_index: usize,
     node: &str,
 ) -> String {
+    let job = alloc.job_id;
     // %N is the node's host name (slurmstepd's conf->hostname): this machine's for the
-    // node srun runs on.
-    let own = plan.env.get("SLURMD_NODENAME").map(String::as_str) == Some(node);
+    // node srun runs on, in a job of one node (simulated nodes keep their names).
+    let own =
+        alloc.nodes.len() == 1 && plan.env.get("SLURMD_NODENAME").map(String::as_str) == Some(node);
     let host = if own {
         crate::sys::short_hostname()
     } else {

@@ -437,7 +437,9 @@ fn run_tasks(
         send(
             &writer,
             &Control::Message {
-                text: format!("srun: error: task {rank} launch failed: Slurmd could not connect IO"),
+                text: format!(
+                    "srun: error: task {rank} launch failed: Slurmd could not connect IO"
+                ),
             },
         )?;
         send(&writer, &Control::Exited { rank, status: 0 })?;

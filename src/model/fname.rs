@@ -141,10 +141,25 @@ mod tests {
 
     #[test]
     fn which_files_srun_opens_itself() {
-        for p in ["out.txt", "%j-%s.out", "%A_%a.log", "%x.out", "100%%t", "a\\%t"] {
+        for p in [
+            "out.txt",
+            "%j-%s.out",
+            "%A_%a.log",
+            "%x.out",
+            "100%%t",
+            "a\\%t",
+        ] {
             assert!(srun_opens_itself(p), "{p}");
         }
-        for p in ["%t.out", "x-%3n", "%N", "u%u", "none", "0", "%A_%a/%A_%a_%t_log.out"] {
+        for p in [
+            "%t.out",
+            "x-%3n",
+            "%N",
+            "u%u",
+            "none",
+            "0",
+            "%A_%a/%A_%a_%t_log.out",
+        ] {
             assert!(!srun_opens_itself(p), "{p}");
         }
     }

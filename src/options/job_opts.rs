@@ -205,8 +205,12 @@ impl JobOptions {
                 self.get_user_env = true;
             }
             "gpus" => self.gpus = Some((GpuPer::Job, values::gres::parse_gpus(v, GRES_TYPES)?)),
-            "gpus-per-node" => self.gpus = Some((GpuPer::Node, values::gres::parse_gpus(v, GRES_TYPES)?)),
-            "gpus-per-task" => self.gpus = Some((GpuPer::Task, values::gres::parse_gpus(v, GRES_TYPES)?)),
+            "gpus-per-node" => {
+                self.gpus = Some((GpuPer::Node, values::gres::parse_gpus(v, GRES_TYPES)?))
+            }
+            "gpus-per-task" => {
+                self.gpus = Some((GpuPer::Task, values::gres::parse_gpus(v, GRES_TYPES)?))
+            }
             "gres" => match values::gres::parse_gres(v, GRES_TYPES)? {
                 values::gres::GresSpec::Help => self.gres_help = true,
                 values::gres::GresSpec::None => self.gres.clear(),

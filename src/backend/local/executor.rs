@@ -250,7 +250,12 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
         .read(|tx| tx.job_gpus(job_id))
         .ok()
         .flatten()
-        .map(|h| super::gres::parse_held(&h).into_iter().next().unwrap_or_default())
+        .map(|h| {
+            super::gres::parse_held(&h)
+                .into_iter()
+                .next()
+                .unwrap_or_default()
+        })
         .unwrap_or_default();
     let job_dir = cluster.job_dir(job_id);
     if let Err(e) = reserve_result(&job_dir) {
@@ -273,9 +278,8 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
         .as_ref()
         .map_err(|e| std::io::Error::new(e.kind(), e.to_string()))
         .and_then(|s| s.job_file(job_id).hold());
-    let plan = job_file.and_then(|held| {
-        prepare(cluster, &job_dir, &row, &spec, &gpus).map(|plan| (plan, held))
-    });
+    let plan = job_file
+        .and_then(|held| prepare(cluster, &job_dir, &row, &spec, &gpus).map(|plan| (plan, held)));
     let ending = match plan {
         Ok((plan, _held)) if spec.interactive => {
             // An allocation: publish the step servers, then hold the allocation until its
@@ -420,9 +424,14 @@ fn prepare(
     let s = &cluster.settings;
     let user = crate::sys::UserInfo::current();
     let nodes = job_nodes(cluster, row);
-    // %N in file names is the node's host name (slurmstepd's conf->hostname): this machine's.
-    let (stdout, stderr, stdin) =
-        records::io_paths(row, spec, &user.name, &crate::sys::short_hostname());
+    // %N in file names is the node's host name (slurmstepd's conf->hostname): this
+    // machine's (simulated nodes keep their names).
+    let host = if s.nodes <= 1 {
+        crate::sys::short_hostname()
+    } else {
+        nodes[0].clone()
+    };
+    let (stdout, stderr, stdin) = records::io_paths(row, spec, &user.name, &host);
     let array = match (&row.array, &spec.array) {
         (
             Some(ArrayPart::Task {

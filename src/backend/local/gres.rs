@@ -62,12 +62,7 @@ pub fn parse_held(text: &str) -> Vec<Vec<u32>> {
 
 pub fn format_held(held: &[Vec<u32>]) -> String {
     held.iter()
-        .map(|d| {
-            d.iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(",")
-        })
+        .map(|d| d.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
         .collect::<Vec<_>>()
         .join(";")
 }

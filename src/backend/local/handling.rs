@@ -18,19 +18,25 @@ pub fn handling(f: Field) -> Handling {
             Honoured("Slurm's file name patterns, opened by the launcher")
         }
         Field::OpenMode => Launcher("output files appended to or truncated"),
-        Field::TimeLimit => {
-            Honoured("the launcher ends the job at its limit; over the partition's MaxTime it waits (PartitionTimeLimit)")
-        }
+        Field::TimeLimit => Honoured(
+            "the launcher ends the job at its limit; over the partition's MaxTime it waits (PartitionTimeLimit)",
+        ),
         Field::TimeMin => Recorded("scontrol TimeMin; the job may run to its time limit"),
-        Field::Nodes => Honoured("up to `[local] nodes`; more waits (PartitionNodeLimit) as in Slurm"),
+        Field::Nodes => {
+            Honoured("up to `[local] nodes`; more waits (PartitionNodeLimit) as in Slurm")
+        }
         Field::Ntasks | Field::CpusPerTask | Field::NtasksPerNode | Field::MinCpus => {
             Honoured("the CPUs allocated on the node(s)")
         }
         Field::Memory => Honoured("the memory allocated; more than a node has is refused"),
-        Field::Gpus => Honoured("GPU devices of `[local] gpus` given to the job; more than a node has is refused"),
+        Field::Gpus => Honoured(
+            "GPU devices of `[local] gpus` given to the job; more than a node has is refused",
+        ),
         Field::CpusPerGpu => Recorded("scontrol CpusPerTres"),
         Field::MemPerGpu => Recorded("scontrol MemPerTres"),
-        Field::Gres => Honoured("`gpu[:type]:N` per node from `[local] gpus`; other names are refused as Slurm refuses them"),
+        Field::Gres => Honoured(
+            "`gpu[:type]:N` per node from `[local] gpus`; other names are refused as Slurm refuses them",
+        ),
         Field::Partition => Honoured("the configured partitions; another name is refused"),
         Field::Account | Field::Qos | Field::Comment => {
             Recorded("shown by squeue, sacct and scontrol")

@@ -375,8 +375,7 @@ impl LocalCluster {
         // Too many nodes for the partition alone is not refused (the job waits with
         // PartitionNodeLimit); too few left by the names given is.
         let named = !required.is_empty() || !excluded.is_empty() || spec.interactive;
-        if named
-            && spec.nodes().max(required.len() as u32) as usize > names.len() - excluded.len()
+        if named && spec.nodes().max(required.len() as u32) as usize > names.len() - excluded.len()
         {
             return Err(SubmitError::errno(
                 SlurmErrno::RequestedNodeConfigUnavailable,
@@ -880,11 +879,7 @@ impl Cluster for LocalCluster {
                     tmp_disk: 0,
                     weight: 1,
                     cpu_load: crate::sys::load_average(),
-                    partitions: s
-                        .all_partitions()
-                        .iter()
-                        .map(|p| p.name.clone())
-                        .collect(),
+                    partitions: s.all_partitions().iter().map(|p| p.name.clone()).collect(),
                     gres: (s.node.gpus > 0).then(|| format!("gpu:{}", s.node.gpus)),
                     boot_time: crate::sys::boot_time(),
                     os: crate::sys::os_description(),

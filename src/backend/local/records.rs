@@ -221,7 +221,13 @@ fn gres_per_node(spec: &JobSpec) -> Option<String> {
 
 /// `--gpus`, `--gpus-per-node` or `--gpus-per-task` (whichever `per` names) as a TRES.
 fn gpus_tres(spec: &JobSpec, per: GpuPer) -> Option<String> {
-    let g = spec.gpus.as_ref().filter(|g| g.per == per && g.count > 0.0)?;
-    let kind = g.gpu_type.as_ref().map_or(String::new(), |t| format!("{t}:"));
+    let g = spec
+        .gpus
+        .as_ref()
+        .filter(|g| g.per == per && g.count > 0.0)?;
+    let kind = g
+        .gpu_type
+        .as_ref()
+        .map_or(String::new(), |t| format!("{t}:"));
     Some(format!("gres:gpu:{kind}{}", g.count))
 }

@@ -553,7 +553,7 @@ mod tests {
             mem_mb: 1000,
             gpus: 2,
         }];
-        let gpus = |j: &JobRow| Request {
+        let gpus = |_: &JobRow| Request {
             cpus: 1,
             mem_mb: 1,
             nodes: 1,
