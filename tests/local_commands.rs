@@ -33,10 +33,7 @@ fn scripts_from_a_file_stdin_dev_stdin_and_wrap() {
     );
     // The job is called `sbatch`, but sbatch exports no SLURM_JOB_NAME for a script read
     // from stdin (22.05.8: tests/scenarios/job_env.scn).
-    assert_eq!(
-        c.read(&format!("slurm-{from_stdin}.out")),
-        "name= args=\n"
-    );
+    assert_eq!(c.read(&format!("slurm-{from_stdin}.out")), "name= args=\n");
     assert_eq!(
         c.read(&format!("slurm-{from_dev_stdin}.out")),
         "name=stdin args=\n"
