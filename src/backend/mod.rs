@@ -269,6 +269,8 @@ pub struct AllocationDetails {
     /// The job's secret for its step servers.
     pub secret: String,
     pub cpus_per_node: u32,
+    /// GPU devices the job holds on its first node.
+    pub gpus: Vec<u32>,
     pub record: JobRecord,
 }
 

@@ -102,7 +102,8 @@ impl TaskPty {
     }
 
     /// Once the task runs: our copy of its side goes, so that reading the master ends when
-    /// the task (and whatever it left holding the terminal) has gone.
+    /// the task (and whatever it left holding the terminal) has gone. (The `Command` keeps
+    /// the copies `attach` gave it until it is dropped.)
     pub fn started(&mut self) {
         self.slave = None;
     }
@@ -177,6 +178,8 @@ mod tests {
         cmd.args(["-c", "test -t 0 && test -t 1 && stty size; exit 3"]);
         pty.attach(&mut cmd).unwrap();
         let mut child = cmd.spawn().unwrap();
+        // The command holds its copies of the terminal's side until it goes.
+        drop(cmd);
         pty.started();
         let mut out = Vec::new();
         read_output(pty.master().unwrap(), |b| {
@@ -195,6 +198,8 @@ mod tests {
         cmd.args(["-c", "read line; stty size; echo got $line"]);
         pty.attach(&mut cmd).unwrap();
         let mut child = cmd.spawn().unwrap();
+        // The command holds its copies of the terminal's side until it goes.
+        drop(cmd);
         pty.started();
         pty.resize(WindowSize {
             rows: 50,

@@ -300,12 +300,28 @@ fn run_tasks(
     let mut terminal: Option<Arc<crate::launcher::pty::TaskPty>> = None;
     let mut children: Vec<(u32, Child)> = Vec::new();
     let mut failed_to_start = Vec::new();
+    let mut launch_failed = Vec::new();
     for t in &tasks {
         let Some(program) = t.argv.first().and_then(|a| find_program(a, &t.env, &t.cwd)) else {
             let name = t.argv.first().cloned().unwrap_or_default();
-            let msg = format!("slurmstepd: error: execve(): {name}: No such file or directory\n");
+            let msg =
+                format!("slurmstepd-{node}: error: execve(): {name}: No such file or directory\n");
             failed_to_start.push((t.rank, msg));
             continue;
+        };
+        // A directory that is not there: slurmstepd says so (twice: setting the step
+        // up, and in the task) and runs the task in /tmp.
+        let cwd = if std::path::Path::new(&t.cwd).is_dir() {
+            t.cwd.clone()
+        } else {
+            let msg = format!(
+                "slurmstepd-{node}: error: couldn't chdir to `{}': No such file or directory: going to /tmp instead\n",
+                t.cwd
+            );
+            if let Ok(mut w) = writer.lock() {
+                let _ = step_proto::write_output(&mut *w, t.rank, true, msg.repeat(2).as_bytes());
+            }
+            "/tmp".to_string()
         };
         let mut cmd = Command::new("/bin/sh");
         // sh records the task's own pid (SLURM_TASK_PID), then becomes the task.
@@ -315,7 +331,7 @@ fn run_tasks(
             .args(&t.argv[1..])
             .env_clear()
             .envs(&t.env)
-            .current_dir(&t.cwd);
+            .current_dir(&cwd);
         let on_terminal = io.pty.is_some() && t.rank == 0;
         if !on_terminal {
             // (A task on a terminal leads a session of its own instead: see TaskPty.)
@@ -332,7 +348,13 @@ fn run_tasks(
                 )),
             }
         };
-        cmd.stdout(to_file(&t.stdout)?).stderr(to_file(&t.stderr)?);
+        let (Ok(stdout), Ok(stderr)) = (to_file(&t.stdout), to_file(&t.stderr)) else {
+            // A task's own file that cannot be opened: the task is not started, and srun
+            // says so as Slurm's does (its exit status is not counted).
+            launch_failed.push(t.rank);
+            continue;
+        };
+        cmd.stdout(stdout).stderr(stderr);
         // PMI: one end of a socket pair stays open across exec as PMI_FD.
         let mut pmi_conn = None;
         if node_pmi.is_some() {
@@ -367,6 +389,8 @@ fn run_tasks(
             _ => None,
         };
         let spawned = cmd.spawn();
+        // The command holds copies of a terminal's side: they go with it, now.
+        drop(cmd);
         if let Some(p) = pty.as_mut() {
             p.started();
         }
@@ -385,7 +409,10 @@ fn run_tasks(
             Err(e) => {
                 failed_to_start.push((
                     t.rank,
-                    format!("slurmstepd: error: execve(): {}: {e}\n", program.display()),
+                    format!(
+                        "slurmstepd-{node}: error: execve(): {}: {e}\n",
+                        program.display()
+                    ),
                 ));
                 continue;
             }
@@ -449,6 +476,17 @@ fn run_tasks(
         children.push((t.rank, child));
     }
     send(&writer, &Control::Started { pids: pids.clone() })?;
+    for rank in launch_failed {
+        send(
+            &writer,
+            &Control::Message {
+                text: format!(
+                    "srun: error: task {rank} launch failed: Slurmd could not connect IO"
+                ),
+            },
+        )?;
+        send(&writer, &Control::Exited { rank, status: 0 })?;
+    }
     for (rank, msg) in failed_to_start {
         let mut w = writer
             .lock()

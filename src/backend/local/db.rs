@@ -11,6 +11,8 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+/// 2: `jobs.restarts` and `jobs.requeue` (scontrol requeue), `jobs.gpus` (the GPU devices
+/// a running job holds).
 const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = r#"
@@ -55,7 +57,9 @@ CREATE TABLE IF NOT EXISTS jobs (
     launcher_start INTEGER,
     job_pgid       INTEGER,
     restarts       INTEGER NOT NULL DEFAULT 0,
-    requeue        INTEGER
+    requeue        INTEGER,
+    -- GPU devices the job holds on each of its nodes (`0,1;1`), see local/gres.rs.
+    gpus           TEXT
 );
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state);
 CREATE INDEX IF NOT EXISTS jobs_by_array ON jobs(array_job_id);
@@ -361,7 +365,7 @@ impl Db {
             return Err(DbError::TooNew(version));
         }
         if version < SCHEMA_VERSION {
-            // Schema 2 added the restart count and a pending requeue to jobs.
+            // Schema 2 added the restart count, a pending requeue and the GPUs to jobs.
             if version >= 1 {
                 let has = |col: &str| -> rusqlite::Result<bool> {
                     let n: i64 = tx.query_row(
@@ -378,6 +382,9 @@ impl Db {
                 }
                 if !has("requeue")? {
                     tx.execute_batch("ALTER TABLE jobs ADD COLUMN requeue INTEGER;")?;
+                }
+                if !has("gpus")? {
+                    tx.execute_batch("ALTER TABLE jobs ADD COLUMN gpus TEXT;")?;
                 }
             }
             tx.execute_batch(SCHEMA)?;
@@ -667,6 +674,36 @@ impl Tx<'_> {
 
     /// (cpus, memory MB) of every running job.
     /// CPUs, memory and node list of every running job.
+    /// The GPU devices a job holds (`local/gres.rs` format), None when it holds none.
+    pub fn job_gpus(&self, job_id: u32) -> DbResult<Option<String>> {
+        Ok(self
+            .tx
+            .query_row("SELECT gpus FROM jobs WHERE job_id = ?1", [job_id], |r| {
+                r.get::<_, Option<String>>(0)
+            })
+            .optional()?
+            .flatten())
+    }
+
+    pub fn set_job_gpus(&self, job_id: u32, gpus: Option<&str>) -> DbResult<()> {
+        self.tx.execute(
+            "UPDATE jobs SET gpus = ?2 WHERE job_id = ?1",
+            params![job_id, gpus],
+        )?;
+        Ok(())
+    }
+
+    /// (node list, devices) of every running job that holds GPUs.
+    pub fn running_gpus(&self) -> DbResult<Vec<(String, String)>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT node, gpus FROM jobs WHERE state = 'RUNNING' AND gpus IS NOT NULL AND node IS NOT NULL",
+        )?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
     pub fn running_allocations(&self) -> DbResult<Vec<(u32, u64, Option<String>)>> {
         let mut stmt = self.tx.prepare_cached(
             "SELECT alloc_cpus, alloc_mem_mb, node FROM jobs WHERE state = 'RUNNING'",

@@ -190,7 +190,7 @@ impl LocalCluster {
         }
         if row.state == JobState::Running && spec.time_limit != before_spec.time_limit {
             // The launcher keeps the job to its limit; it reads a changed one from here.
-            let limit = records::time_limit(&spec, &self.settings.partition).seconds();
+            let limit = records::time_limit(&spec, self.settings.partition_of(&spec)).seconds();
             let _ = super::executor::write_limit(&self.job_dir(row.job_id), limit);
         }
         tx.update_job(row)?;
@@ -227,15 +227,14 @@ impl LocalCluster {
         if !c.unmodelled.is_empty() {
             return Err(SlurmErrno::NotSupported);
         }
-        let part = &self.settings.partition.name;
-        let current_part = spec.partition.clone().unwrap_or_else(|| part.clone());
+        let current_part = self.settings.partition_of(spec).name.clone();
         if let Some(p) = &c.partition
             && *p != current_part
         {
             if !pending {
                 return Err(SlurmErrno::JobNotPending);
             }
-            if p != part {
+            if self.settings.partition_named(p).is_none() {
                 return Err(SlurmErrno::InvalidPartitionName);
             }
             spec.partition = Some(p.clone());
@@ -333,7 +332,7 @@ impl LocalCluster {
                 TimeLimit::Minutes(m) => m,
             };
             let have = Self::held_limit(spec);
-            let max = match self.settings.partition.max_time {
+            let max = match self.settings.partition_of(spec).max_time {
                 TimeLimit::Infinite => INFINITE,
                 TimeLimit::Minutes(m) => m,
             };
@@ -418,7 +417,7 @@ impl LocalCluster {
                 MemoryRequest::PerCpu(0) => MemoryRequest::PerNode(0),
                 m => m,
             };
-            let current = records::memory_request(spec, &self.settings.partition);
+            let current = records::memory_request(spec, self.settings.partition_of(spec));
             if m != current {
                 match m {
                     MemoryRequest::PerNode(mb) => {
@@ -489,7 +488,7 @@ impl LocalCluster {
             spec.cpus()
         };
         let nodes = spec.nodes().max(1);
-        let mem = match records::memory_request(spec, &self.settings.partition) {
+        let mem = match records::memory_request(spec, self.settings.partition_of(spec)) {
             MemoryRequest::PerNode(mb) => mb.saturating_mul(u64::from(nodes)),
             per_cpu => per_cpu.per_node_mb(cpus),
         };
