@@ -1,6 +1,7 @@
 //! Where jobs run. `Cluster` is everything a command needs from a scheduler; the local
 //! backend and the Backend.AI backend implement it. Commands never know which one they have.
 
+pub mod accounts;
 pub mod backendai;
 pub mod local;
 pub mod support;
@@ -58,6 +59,7 @@ pub enum SlurmErrno {
     ReservationInvalid,
     InvalidNodeName,
     PathnameTooLong,
+    InvalidAccount,
 }
 
 impl SlurmErrno {
@@ -88,6 +90,9 @@ impl SlurmErrno {
             SlurmErrno::PathnameTooLong => {
                 "Pathname of a file, directory or other parameter too long"
             }
+            SlurmErrno::InvalidAccount => {
+                "Invalid account or account/partition combination specified"
+            }
         }
     }
 
@@ -113,6 +118,7 @@ impl SlurmErrno {
             SlurmErrno::ReservationInvalid => 2048,
             SlurmErrno::InvalidNodeName => 2017,
             SlurmErrno::PathnameTooLong => 2012,
+            SlurmErrno::InvalidAccount => 2045,
         }
     }
 }
