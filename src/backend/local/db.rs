@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
@@ -51,7 +51,15 @@ CREATE TABLE IF NOT EXISTS jobs (
     node           TEXT,
     launcher_pid   INTEGER,
     launcher_start INTEGER,
-    job_pgid       INTEGER
+    job_pgid       INTEGER,
+    -- The last reason the scheduler saw the job pending for, other than None, Priority and
+    -- Resources (slurmctld's state_reason_prev_db): sacct's Reason.
+    reason_prev    TEXT NOT NULL DEFAULT 'None',
+    -- What the accounting database last heard of the job (slurmctld sends a job's record
+    -- when it first learns of it, at hold, release and start, not at the end): sacct's
+    -- Reason, and the task set of an array's meta record (JSON). NULL: nothing yet.
+    acct_reason    TEXT,
+    acct_tasks     TEXT
 );
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state);
 CREATE INDEX IF NOT EXISTS jobs_by_array ON jobs(array_job_id);
@@ -158,6 +166,38 @@ pub struct JobRow {
     pub launcher_pid: Option<i32>,
     pub launcher_start: Option<u64>,
     pub job_pgid: Option<i32>,
+    /// sacct's Reason: see the `reason_prev` column.
+    pub reason_prev: String,
+    /// What accounting last recorded: see the `acct_reason` and `acct_tasks` columns.
+    pub acct_reason: Option<String>,
+    pub acct_tasks: Option<Vec<u32>>,
+}
+
+impl JobRow {
+    /// Sends the job's record to accounting, as slurmctld does when it first learns of a
+    /// job, at hold and release, and at start: the reason and the pending tasks as now.
+    pub fn record_in_accounting(&mut self) {
+        self.acct_reason = Some(self.reason_prev.clone());
+        self.acct_tasks = match &self.array {
+            Some(ArrayPart::Pending { tasks, .. }) => Some(tasks.clone()),
+            _ => None,
+        };
+    }
+
+    /// Whether accounting is to hear of the job (again): it never has, or it is a meta
+    /// record whose task set changed since (tasks cancelled or started) with some left.
+    /// slurmctld then sends the record on its accounting thread's next round (every few
+    /// seconds, after the scheduler has looked at the job), unless the job ends first; the
+    /// runner does it on its next pass over the job.
+    pub fn accounting_is_stale(&self) -> bool {
+        match &self.array {
+            _ if self.acct_reason.is_none() => true,
+            Some(ArrayPart::Pending { tasks, .. }) => {
+                !tasks.is_empty() && self.acct_tasks.as_ref() != Some(tasks)
+            }
+            _ => false,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -209,7 +249,7 @@ fn json_err(e: serde_json::Error) -> rusqlite::Error {
 const JOB_COLUMNS: &str = "job_id, submission_id, array_job_id, array_task_id, array_pending, name, uid, \
      state, flag, reason, priority, held, dependency, submit_time, eligible_time, \
      start_time, end_time, last_sched_eval, exit_code, exit_signal, cancelled_by, alloc_cpus, \
-     alloc_mem_mb, node, launcher_pid, launcher_start, job_pgid";
+     alloc_mem_mb, node, launcher_pid, launcher_start, job_pgid, reason_prev, acct_reason, acct_tasks";
 
 fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JobRow> {
     let array_job_id: Option<u32> = r.get(2)?;
@@ -263,6 +303,13 @@ fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JobRow> {
         launcher_pid: r.get(24)?,
         launcher_start: r.get::<_, Option<i64>>(25)?.map(|v| v.max(0) as u64),
         job_pgid: r.get(26)?,
+        reason_prev: r.get(27)?,
+        acct_reason: r.get(28)?,
+        acct_tasks: r
+            .get::<_, Option<String>>(29)?
+            .map(|t| serde_json::from_str(&t))
+            .transpose()
+            .map_err(json_err)?,
     })
 }
 
@@ -337,6 +384,7 @@ impl Db {
             return Err(DbError::TooNew(version));
         }
         if version < SCHEMA_VERSION {
+            migrate(&tx)?;
             tx.execute_batch(SCHEMA)?;
             tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         }
@@ -375,6 +423,34 @@ impl Db {
     }
 }
 
+/// Brings the tables of an older schema up to date (new columns, with their defaults).
+fn migrate(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    let has_jobs: bool = tx
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'jobs'",
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .map(|n| n > 0)?;
+    if !has_jobs {
+        return Ok(());
+    }
+    let mut stmt = tx.prepare("SELECT name FROM pragma_table_info('jobs')")?;
+    let columns: Vec<String> = stmt
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for (column, decl) in [
+        ("reason_prev", "TEXT NOT NULL DEFAULT 'None'"),
+        ("acct_reason", "TEXT"),
+        ("acct_tasks", "TEXT"),
+    ] {
+        if !columns.iter().any(|c| c == column) {
+            tx.execute_batch(&format!("ALTER TABLE jobs ADD COLUMN {column} {decl}"))?;
+        }
+    }
+    Ok(())
+}
+
 /// Queries and updates inside one transaction.
 pub struct Tx<'a> {
     tx: &'a Transaction<'a>,
@@ -403,6 +479,27 @@ impl Tx<'_> {
             params![id + 1],
         )?;
         Ok(id as u32)
+    }
+
+    /// priority/basic's next priority: one below the lowest given so far (slurmctld's
+    /// `lowest_prio`), or `first` when none was given yet. Held jobs and explicit
+    /// `--priority` values take none; a released job takes the next one.
+    pub fn take_priority(&self, first: u32) -> DbResult<u32> {
+        let lowest: Option<i64> = self
+            .tx
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'lowest_priority'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let next = lowest.map_or(i64::from(first), |l| (l - 1).max(1));
+        self.tx.execute(
+            "INSERT INTO meta(key, value) VALUES('lowest_priority', ?1)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            params![next],
+        )?;
+        Ok(next as u32)
     }
 
     pub fn insert_submission(&self, id: u32, spec: &JobSpec) -> DbResult<()> {
@@ -458,7 +555,7 @@ impl Tx<'_> {
 
     pub fn insert_job(&self, j: &JobRow) -> DbResult<()> {
         self.tx.execute(
-            &format!("INSERT INTO jobs ({JOB_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)"),
+            &format!("INSERT INTO jobs ({JOB_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)"),
             job_params(j)?.as_slice().iter().map(|b| b.as_ref()).collect::<Vec<_>>().as_slice(),
         )?;
         Ok(())
@@ -740,5 +837,14 @@ fn job_params(j: &JobRow) -> DbResult<Vec<Param>> {
         Box::new(j.launcher_pid),
         Box::new(j.launcher_start.map(|v| v as i64)),
         Box::new(j.job_pgid),
+        Box::new(j.reason_prev.clone()),
+        Box::new(j.acct_reason.clone()),
+        Box::new(
+            j.acct_tasks
+                .as_ref()
+                .map(serde_json::to_string)
+                .transpose()
+                .map_err(|e| DbError::Corrupt(e.to_string()))?,
+        ),
     ])
 }

@@ -259,6 +259,9 @@ mod tests {
             launcher_pid: None,
             launcher_start: None,
             job_pgid: None,
+            reason_prev: "None".into(),
+            acct_reason: None,
+            acct_tasks: None,
         }
     }
 
