@@ -92,7 +92,11 @@ pub fn job_record(
         Some(u) => (u.name, u.gid, u.group),
         None => (row.uid.to_string(), row.uid, row.uid.to_string()),
     };
-    let (std_out, std_err, std_in) = io_paths(row, spec, &user, &ctx.node.name);
+    // The controller keeps the -o/-e/-i patterns as given (made absolute): squeue -O STDOUT
+    // and --json print them so, scontrol expands them; none given, the default names.
+    let std_out = spec.stdout.clone().unwrap_or_default();
+    let std_err = spec.stderr.clone().unwrap_or_default();
+    let std_in = spec.stdin.clone().unwrap_or_else(|| "/dev/null".into());
     let mail_to_user = user.clone();
     let mut command = spec.command.clone();
     for a in &spec.script_args {
