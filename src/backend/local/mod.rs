@@ -12,6 +12,7 @@ pub mod deps;
 pub mod executor;
 pub mod handling;
 pub mod node;
+pub mod plan;
 pub mod procs;
 pub mod records;
 pub mod runner;
@@ -735,13 +736,24 @@ impl Cluster for LocalCluster {
     fn jobs(&self) -> Result<Vec<JobRecord>, BackendError> {
         let mut db = self.db()?;
         let now = crate::sys::now();
-        let records = db
+        let mut records = db
             .read(|tx| {
                 let rows = tx.controller_jobs(now - i64::from(self.settings.min_job_age))?;
                 Ok(self.records(&rows, false, tx))
             })
             .map_err(sql)??;
         self.wake_runner_for(&records);
+        let s = &self.settings;
+        let nodes: Vec<plan::NodeCapacity> = s
+            .node_names()
+            .into_iter()
+            .map(|name| plan::NodeCapacity {
+                name,
+                cpus: s.node.cpus,
+                mem_mb: s.node.memory_mb,
+            })
+            .collect();
+        plan::plan(&mut records, &nodes, now);
         Ok(records)
     }
 
