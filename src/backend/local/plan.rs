@@ -156,7 +156,7 @@ mod tests {
         };
         let mut running = job(1, JobState::Running, 2, Some(10));
         running.nodes = Some("node01".into());
-        running.end_time = Some(1_000_600 + 20);
+        running.end_time = Some(1_000_630);
         let mut after = job(2, JobState::Pending, 1, Some(5));
         after.reason = "Resources".into();
         let mut last = job(3, JobState::Pending, 2, None);
@@ -168,11 +168,11 @@ mod tests {
         };
         let mut all = vec![running, after, last, held];
         plan(&mut all, &[node], 1_000_000);
-        assert_eq!(all[1].start_time, Some(1_000_620));
-        assert_eq!(all[1].end_time, Some(1_000_920));
+        assert_eq!(all[1].start_time, Some(1_000_630));
+        assert_eq!(all[1].end_time, Some(1_000_930));
         assert_eq!(all[1].sched_nodes.as_deref(), Some("node01"));
         // Job 2 holds its place until its end rounded down to the minute.
-        assert_eq!(all[2].start_time, Some(1_000_920 - 1_000_920 % 60));
+        assert_eq!(all[2].start_time, Some(1_000_920));
         assert_eq!(all[2].end_time, None);
         assert_eq!(all[3].start_time, None);
         assert_eq!(all[3].sched_nodes, None);
