@@ -848,3 +848,35 @@ fn job_params(j: &JobRow) -> DbResult<Vec<Param>> {
         ),
     ])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_schema_1_database_gains_the_new_columns() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.db");
+        drop(Db::open(&path, 1).unwrap());
+        // Make it what bai-slurm before schema 2 left behind, with a job in it.
+        {
+            let c = Connection::open(&path).unwrap();
+            c.execute_batch(
+                "ALTER TABLE jobs DROP COLUMN acct_tasks;
+                 ALTER TABLE jobs DROP COLUMN acct_reason;
+                 ALTER TABLE jobs DROP COLUMN reason_prev;
+                 INSERT INTO submissions VALUES (5, '{}', x'');
+                 INSERT INTO jobs (job_id, submission_id, name, uid, state, priority,
+                                   submit_time, alloc_cpus, alloc_mem_mb)
+                   VALUES (5, 5, 'old', 0, 'COMPLETED', 1, 0, 1, 100);
+                 PRAGMA user_version = 1;",
+            )
+            .unwrap();
+        }
+        let mut db = Db::open(&path, 1).unwrap();
+        let rows = db.read(|tx| tx.jobs()).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].reason_prev, "None");
+        assert_eq!(rows[0].acct_reason, None);
+    }
+}
