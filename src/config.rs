@@ -25,6 +25,42 @@ pub struct Config {
     pub partitions: Vec<PartitionConfig>,
     #[serde(default)]
     pub backendai: BackendAiConfig,
+    #[serde(default)]
+    pub accounts: AccountsConfig,
+}
+
+/// Users' accounts, as slurmdbd's associations give them: the account a job is charged to
+/// when it names none (the user's DefaultAccount), and the ones `--account` may name.
+/// With no `[accounts]` table, jobs have no account (`(null)`) unless they name one, and
+/// any name is recorded as given (a Slurm without accounting).
+#[derive(Debug, Clone, Deserialize, Default, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct AccountsConfig {
+    /// Every user's default (and only) account, unless `users` lists theirs.
+    pub default: Option<String>,
+    /// User name -> that user's accounts; the first is their default.
+    #[serde(default)]
+    pub users: BTreeMap<String, Vec<String>>,
+    /// Refuse a job naming an account that is not the user's (Slurm's
+    /// AccountingStorageEnforce=associations). Default false: such a job is charged to the
+    /// user's default account, as slurmctld does without enforcement.
+    #[serde(default)]
+    pub enforce: bool,
+}
+
+impl AccountsConfig {
+    /// Whether accounts are configured at all (then `--account` is checked).
+    pub fn is_set(&self) -> bool {
+        self.default.is_some() || !self.users.is_empty()
+    }
+
+    /// The accounts `user` may charge jobs to, their default first.
+    pub fn of_user(&self, user: &str) -> Vec<String> {
+        match self.users.get(user) {
+            Some(list) => list.clone(),
+            None => self.default.iter().cloned().collect(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Default)]
@@ -45,6 +81,9 @@ pub struct LocalConfig {
     pub max_array_size: Option<u32>,
     /// The first job id of a new state directory (Slurm's FirstJobId).
     pub first_job_id: Option<u32>,
+    /// The priority the first job of a new state directory gets; each later one gets one
+    /// less (priority/basic). Default 0xFFFF0000 less the first job's id, as in a fresh Slurm.
+    pub first_priority: Option<u32>,
     /// Seconds a finished job stays in squeue, and keeps its files in the state directory
     /// (Slurm's MinJobAge; default 300). sacct keeps it for ever.
     pub min_job_age: Option<u32>,

@@ -1,6 +1,7 @@
 //! Where jobs run. `Cluster` is everything a command needs from a scheduler; the local
 //! backend and the Backend.AI backend implement it. Commands never know which one they have.
 
+pub mod accounts;
 pub mod backendai;
 pub mod local;
 pub mod support;

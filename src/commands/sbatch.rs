@@ -79,7 +79,16 @@ pub fn parse_request(inv: &mut Invocation<'_>) -> Result<Box<SbatchRequest>, i32
             stderr,
             code,
         } => Err(inv.finish(&stdout, &stderr, code)),
-        SbatchOutcome::Submit(req) => Ok(req),
+        SbatchOutcome::Submit(mut req) => {
+            // As sbatch records it: argv joined by spaces, quoting lost.
+            let mut line = String::from("sbatch");
+            for a in &args {
+                line.push(' ');
+                line.push_str(a);
+            }
+            req.spec.submit_line = Some(line);
+            Ok(req)
+        }
     }
 }
 

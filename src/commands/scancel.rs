@@ -154,20 +154,19 @@ fn job_args(
             let Some(ids) = crate::model::hostlist::expand(&format!("[{inner}]")) else {
                 return invalid(inv);
             };
-            for t in ids {
-                if out.len() >= MAX_IDS {
-                    break;
-                }
-                let task = strtol(t.as_bytes()).value as u32;
-                out.push((
-                    format!("{job_id}_{task}"),
-                    JobSelector {
-                        job_id,
-                        tasks: TaskSelector::Tasks(vec![task]),
-                        step: None,
-                    },
-                ));
-            }
+            // One request for the whole list, named as given (`Terminating job 12_[1-2,4]`).
+            let tasks = ids
+                .iter()
+                .map(|t| strtol(t.as_bytes()).value as u32)
+                .collect();
+            out.push((
+                format!("{job_id}_[{inner}]"),
+                JobSelector {
+                    job_id,
+                    tasks: TaskSelector::Tasks(tasks),
+                    step: None,
+                },
+            ));
             continue;
         } else if let Some(r) = rest.strip_prefix("_*") {
             tasks = TaskSelector::AllTasks;
@@ -609,8 +608,9 @@ mod tests {
             *fake.signalled.borrow(),
             vec![
                 sel(12, TaskSelector::Whole),
-                sel(13, TaskSelector::Tasks(vec![1])),
-                sel(13, TaskSelector::Tasks(vec![2])),
+                // One request for a bracketed list, as 22.05's scancel sends it
+                // (`scancel -v` says `Terminating job 13_[1-2]`).
+                sel(13, TaskSelector::Tasks(vec![1, 2])),
                 sel(14, TaskSelector::Whole),
                 sel(15, TaskSelector::AllTasks),
             ]

@@ -486,7 +486,12 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             ntasks,
             nnodes,
             nodes: hostlist::compress(&step_names),
-            cpus: ntasks * plan.cpus_per_task.unwrap_or(1),
+            // Without --exact a step gets every CPU the job has on its nodes (22.05's
+            // default: a one-task step of a two-CPU job is accounted with two).
+            cpus: cpus
+                .iter()
+                .sum::<u32>()
+                .max(ntasks * plan.cpus_per_task.unwrap_or(1)),
         },
     ) {
         Ok((Control::StepAllocated { step_id }, me)) => (step_id, me),

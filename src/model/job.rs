@@ -179,10 +179,12 @@ pub struct JobRecord {
 }
 
 impl JobRecord {
-    /// `%i`: `12`, `13_0`, `13_[1-3%2]`.
+    /// `%i`: `12`, `13_0`, `13_[1-3%2]`; a meta record left with no task (all of them
+    /// cancelled) is shown by its job id alone.
     pub fn array_display_id(&self) -> String {
         match &self.array {
             None => self.job_id.to_string(),
+            Some(ArrayPart::Pending { tasks, .. }) if tasks.is_empty() => self.job_id.to_string(),
             Some(a) => format!("{}_{}", a.array_job_id(), a.task_display()),
         }
     }

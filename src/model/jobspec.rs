@@ -69,6 +69,9 @@ pub struct JobSpec {
     pub work_dir: String,
     pub submit_dir: String,
     pub submit_host: String,
+    /// The command line that submitted the job, its words joined by spaces (sacct
+    /// SubmitLine); None for requests that did not come from a command line.
+    pub submit_line: Option<String>,
     /// -o/-e/-i patterns, absolute (made so against the work dir at submit time).
     pub stdout: Option<String>,
     pub stderr: Option<String>,
@@ -275,6 +278,7 @@ impl JobSpec {
             work_dir: _,
             submit_dir: _,
             submit_host: _,
+            submit_line: _,
             stdout,
             stderr,
             stdin,

@@ -651,6 +651,7 @@ pub fn build(
         work_dir: work_dir.clone(),
         submit_dir: input.cwd.display().to_string(),
         submit_host: input.hostname.clone(),
+        submit_line: None,
         stdout: raw.stdout.as_deref().map(|p| make_absolute(p, &work_path)),
         stderr: raw.stderr.as_deref().map(|p| make_absolute(p, &work_path)),
         stdin: Some(make_absolute(

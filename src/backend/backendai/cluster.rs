@@ -425,6 +425,7 @@ impl Cluster for BackendAiCluster {
     fn submit(&self, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {
         crate::backend::check_script_size(spec, self.config.max_script_size())?;
         self.accepts(spec)?;
+        let spec = &crate::backend::accounts::charged(&self.config.accounts, spec, &user.name)?;
         let ctx = self.submission_context();
         let id = submission::submit(&ctx, spec, user);
         self.remember_server();
@@ -434,6 +435,7 @@ impl Cluster for BackendAiCluster {
     fn translate(&self, spec: &JobSpec, user: &UserInfo) -> Result<Translation, SubmitError> {
         crate::backend::check_script_size(spec, self.config.max_script_size())?;
         self.accepts(spec)?;
+        let spec = &crate::backend::accounts::charged(&self.config.accounts, spec, &user.name)?;
         let ctx = self.submission_context();
         let (job_id, bodies) = submission::preview(&ctx, spec, user)?;
         self.remember_server();

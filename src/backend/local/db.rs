@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// 2: `jobs.restarts` and `jobs.requeue` (scontrol requeue), `jobs.gpus` (the GPU devices
-/// a running job holds).
+/// a running job holds), `jobs.reason_prev`, `jobs.acct_reason` and `jobs.acct_tasks`
+/// (what accounting last heard).
 const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = r#"
@@ -59,7 +60,15 @@ CREATE TABLE IF NOT EXISTS jobs (
     restarts       INTEGER NOT NULL DEFAULT 0,
     requeue        INTEGER,
     -- GPU devices the job holds on each of its nodes (`0,1;1`), see local/gres.rs.
-    gpus           TEXT
+    gpus           TEXT,
+    -- The last reason the scheduler saw the job pending for, other than None, Priority and
+    -- Resources (slurmctld's state_reason_prev_db): sacct's Reason.
+    reason_prev    TEXT NOT NULL DEFAULT 'None',
+    -- What the accounting database last heard of the job (slurmctld sends a job's record
+    -- when it first learns of it, at hold, release and start, not at the end): sacct's
+    -- Reason, and the task set of an array's meta record (JSON). NULL: nothing yet.
+    acct_reason    TEXT,
+    acct_tasks     TEXT
 );
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state);
 CREATE INDEX IF NOT EXISTS jobs_by_array ON jobs(array_job_id);
@@ -170,6 +179,38 @@ pub struct JobRow {
     pub restarts: u32,
     /// A requeue asked for while the job ran: applied when its launcher records the end.
     pub requeue: Option<RequeueRequest>,
+    /// sacct's Reason: see the `reason_prev` column.
+    pub reason_prev: String,
+    /// What accounting last recorded: see the `acct_reason` and `acct_tasks` columns.
+    pub acct_reason: Option<String>,
+    pub acct_tasks: Option<Vec<u32>>,
+}
+
+impl JobRow {
+    /// Sends the job's record to accounting, as slurmctld does when it first learns of a
+    /// job, at hold and release, and at start: the reason and the pending tasks as now.
+    pub fn record_in_accounting(&mut self) {
+        self.acct_reason = Some(self.reason_prev.clone());
+        self.acct_tasks = match &self.array {
+            Some(ArrayPart::Pending { tasks, .. }) => Some(tasks.clone()),
+            _ => None,
+        };
+    }
+
+    /// Whether accounting is to hear of the job (again): it never has, or it is a meta
+    /// record whose task set changed since (tasks cancelled or started) with some left.
+    /// slurmctld then sends the record on its accounting thread's next round (every few
+    /// seconds, after the scheduler has looked at the job), unless the job ends first; the
+    /// runner does it on its next pass over the job.
+    pub fn accounting_is_stale(&self) -> bool {
+        match &self.array {
+            _ if self.acct_reason.is_none() => true,
+            Some(ArrayPart::Pending { tasks, .. }) => {
+                !tasks.is_empty() && self.acct_tasks.as_ref() != Some(tasks)
+            }
+            _ => false,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -221,7 +262,8 @@ fn json_err(e: serde_json::Error) -> rusqlite::Error {
 const JOB_COLUMNS: &str = "job_id, submission_id, array_job_id, array_task_id, array_pending, name, uid, \
      state, flag, reason, priority, held, dependency, submit_time, eligible_time, \
      start_time, end_time, last_sched_eval, exit_code, exit_signal, cancelled_by, alloc_cpus, \
-     alloc_mem_mb, node, launcher_pid, launcher_start, job_pgid, restarts, requeue";
+     alloc_mem_mb, node, launcher_pid, launcher_start, job_pgid, restarts, requeue, reason_prev, \
+     acct_reason, acct_tasks";
 
 fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JobRow> {
     let array_job_id: Option<u32> = r.get(2)?;
@@ -277,6 +319,13 @@ fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JobRow> {
         job_pgid: r.get(26)?,
         restarts: r.get(27)?,
         requeue: r.get::<_, Option<i64>>(28)?.map(requeue_from_bits),
+        reason_prev: r.get(29)?,
+        acct_reason: r.get(30)?,
+        acct_tasks: r
+            .get::<_, Option<String>>(31)?
+            .map(|t| serde_json::from_str(&t))
+            .transpose()
+            .map_err(json_err)?,
     })
 }
 
@@ -365,28 +414,7 @@ impl Db {
             return Err(DbError::TooNew(version));
         }
         if version < SCHEMA_VERSION {
-            // Schema 2 added the restart count, a pending requeue and the GPUs to jobs.
-            if version >= 1 {
-                let has = |col: &str| -> rusqlite::Result<bool> {
-                    let n: i64 = tx.query_row(
-                        "SELECT count(*) FROM pragma_table_info('jobs') WHERE name = ?1",
-                        params![col],
-                        |r| r.get(0),
-                    )?;
-                    Ok(n > 0)
-                };
-                if !has("restarts")? {
-                    tx.execute_batch(
-                        "ALTER TABLE jobs ADD COLUMN restarts INTEGER NOT NULL DEFAULT 0;",
-                    )?;
-                }
-                if !has("requeue")? {
-                    tx.execute_batch("ALTER TABLE jobs ADD COLUMN requeue INTEGER;")?;
-                }
-                if !has("gpus")? {
-                    tx.execute_batch("ALTER TABLE jobs ADD COLUMN gpus TEXT;")?;
-                }
-            }
+            migrate(&tx)?;
             tx.execute_batch(SCHEMA)?;
             tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         }
@@ -425,6 +453,37 @@ impl Db {
     }
 }
 
+/// Brings the tables of an older schema up to date (new columns, with their defaults).
+fn migrate(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    let has_jobs: bool = tx
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'jobs'",
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .map(|n| n > 0)?;
+    if !has_jobs {
+        return Ok(());
+    }
+    let mut stmt = tx.prepare("SELECT name FROM pragma_table_info('jobs')")?;
+    let columns: Vec<String> = stmt
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for (column, decl) in [
+        ("restarts", "INTEGER NOT NULL DEFAULT 0"),
+        ("requeue", "INTEGER"),
+        ("gpus", "TEXT"),
+        ("reason_prev", "TEXT NOT NULL DEFAULT 'None'"),
+        ("acct_reason", "TEXT"),
+        ("acct_tasks", "TEXT"),
+    ] {
+        if !columns.iter().any(|c| c == column) {
+            tx.execute_batch(&format!("ALTER TABLE jobs ADD COLUMN {column} {decl}"))?;
+        }
+    }
+    Ok(())
+}
+
 /// Queries and updates inside one transaction.
 pub struct Tx<'a> {
     tx: &'a Transaction<'a>,
@@ -453,6 +512,27 @@ impl Tx<'_> {
             params![id + 1],
         )?;
         Ok(id as u32)
+    }
+
+    /// priority/basic's next priority: one below the lowest given so far (slurmctld's
+    /// `lowest_prio`), or `first` when none was given yet. Held jobs and explicit
+    /// `--priority` values take none; a released job takes the next one.
+    pub fn take_priority(&self, first: u32) -> DbResult<u32> {
+        let lowest: Option<i64> = self
+            .tx
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'lowest_priority'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let next = lowest.map_or(i64::from(first), |l| (l - 1).max(1));
+        self.tx.execute(
+            "INSERT INTO meta(key, value) VALUES('lowest_priority', ?1)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            params![next],
+        )?;
+        Ok(next as u32)
     }
 
     pub fn insert_submission(&self, id: u32, spec: &JobSpec) -> DbResult<()> {
@@ -560,7 +640,7 @@ impl Tx<'_> {
 
     pub fn insert_job(&self, j: &JobRow) -> DbResult<()> {
         self.tx.execute(
-            &format!("INSERT INTO jobs ({JOB_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)"),
+            &format!("INSERT INTO jobs ({JOB_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)"),
             job_params(j)?.as_slice().iter().map(|b| b.as_ref()).collect::<Vec<_>>().as_slice(),
         )?;
         Ok(())
@@ -874,5 +954,50 @@ fn job_params(j: &JobRow) -> DbResult<Vec<Param>> {
         Box::new(j.job_pgid),
         Box::new(j.restarts),
         Box::new(j.requeue.map(requeue_bits)),
+        Box::new(j.reason_prev.clone()),
+        Box::new(j.acct_reason.clone()),
+        Box::new(
+            j.acct_tasks
+                .as_ref()
+                .map(serde_json::to_string)
+                .transpose()
+                .map_err(|e| DbError::Corrupt(e.to_string()))?,
+        ),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_schema_1_database_gains_the_new_columns() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.db");
+        drop(Db::open(&path, 1).unwrap());
+        // Make it what bai-slurm before schema 2 left behind, with a job in it.
+        {
+            let c = Connection::open(&path).unwrap();
+            c.execute_batch(
+                "ALTER TABLE jobs DROP COLUMN acct_tasks;
+                 ALTER TABLE jobs DROP COLUMN acct_reason;
+                 ALTER TABLE jobs DROP COLUMN reason_prev;
+                 ALTER TABLE jobs DROP COLUMN gpus;
+                 ALTER TABLE jobs DROP COLUMN requeue;
+                 ALTER TABLE jobs DROP COLUMN restarts;
+                 INSERT INTO submissions VALUES (5, '{}', x'');
+                 INSERT INTO jobs (job_id, submission_id, name, uid, state, priority,
+                                   submit_time, alloc_cpus, alloc_mem_mb)
+                   VALUES (5, 5, 'old', 0, 'COMPLETED', 1, 0, 1, 100);
+                 PRAGMA user_version = 1;",
+            )
+            .unwrap();
+        }
+        let mut db = Db::open(&path, 1).unwrap();
+        let rows = db.read(|tx| tx.jobs()).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].reason_prev, "None");
+        assert_eq!(rows[0].acct_reason, None);
+        assert_eq!((rows[0].restarts, rows[0].requeue), (0, None));
+    }
 }

@@ -14,6 +14,7 @@ pub mod gres;
 pub mod handling;
 pub mod jobctl;
 pub mod node;
+pub mod plan;
 pub mod procs;
 pub mod records;
 pub mod runner;
@@ -59,6 +60,9 @@ pub struct LocalSettings {
     pub max_array_size: u32,
     #[serde(default)]
     pub first_job_id: u32,
+    /// See [`crate::config::LocalConfig::first_priority`].
+    #[serde(default)]
+    pub first_priority: Option<u32>,
     /// How many (simulated) nodes this machine is shown as; see [`LocalSettings::node_names`].
     #[serde(default = "one")]
     pub nodes: u32,
@@ -150,15 +154,24 @@ pub struct LocalCluster {
     pub settings: LocalSettings,
     /// Records reads had to skip, for [`Cluster::warnings`].
     skipped: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
+    /// Users' accounts, for submissions (the runner and launchers never need them).
+    pub accounts: crate::config::AccountsConfig,
 }
 
 fn sql(e: db::DbError) -> BackendError {
     BackendError::Other(e.to_string())
 }
 
-/// The base priority of job `id`, lowered by its nice value (held jobs have 0).
+/// The base priority of job `id`, lowered by its nice value (held jobs have 0): what the
+/// first job of a state directory gets; later ones take one less each
+/// ([`db::Tx::take_priority`]).
 pub fn priority_for(id: u32, nice: i32) -> u32 {
-    let p = i64::from(BASE_PRIORITY) - i64::from(id) - i64::from(nice);
+    with_nice(BASE_PRIORITY.saturating_sub(id), nice)
+}
+
+/// A base priority lowered by a nice value.
+fn with_nice(base: u32, nice: i32) -> u32 {
+    let p = i64::from(base) - i64::from(nice);
     p.clamp(1, i64::from(u32::MAX)) as u32
 }
 
@@ -169,7 +182,9 @@ impl LocalCluster {
     ) -> Result<LocalCluster, BackendError> {
         let state_dir = crate::config::local_state_dir(&loaded.config, env)
             .map_err(|e| BackendError::Other(e.to_string()))?;
-        Self::with_settings(state_dir, Self::settings(loaded))
+        let mut cluster = Self::with_settings(state_dir, Self::settings(loaded))?;
+        cluster.accounts = loaded.config.accounts.clone();
+        Ok(cluster)
     }
 
     /// The settings the configuration gives.
@@ -186,6 +201,7 @@ impl LocalCluster {
             idle_exit: loaded.config.local.idle_exit.unwrap_or(60),
             max_array_size: loaded.config.local.max_array_size.unwrap_or(1001),
             first_job_id: loaded.config.local.first_job_id.unwrap_or(1),
+            first_priority: loaded.config.local.first_priority,
             nodes: loaded.config.local.nodes.unwrap_or(1).clamp(1, 200),
             min_job_age: loaded
                 .config
@@ -208,6 +224,7 @@ impl LocalCluster {
             state_dir,
             settings,
             skipped: Default::default(),
+            accounts: Default::default(),
         })
     }
 
@@ -385,10 +402,10 @@ impl LocalCluster {
         Ok(())
     }
 
-    /// The request as it is stored: a node list longer than `-N` raises the node count,
-    /// as slurmctld raises it.
-    fn settled(&self, spec: &JobSpec) -> JobSpec {
-        let mut spec = spec.clone();
+    /// The request as it is stored: charged to the user's account, and a node list longer
+    /// than `-N` raises the node count, as slurmctld raises it.
+    fn settled(&self, spec: &JobSpec, user: &UserInfo) -> Result<JobSpec, SubmitError> {
+        let mut spec = super::accounts::charged(&self.accounts, spec, &user.name)?;
         let named = spec
             .nodelist
             .as_deref()
@@ -398,11 +415,19 @@ impl LocalCluster {
             spec.nodes_min = Some(named);
             spec.nodes_max = spec.nodes_max.map(|m| m.max(named));
         }
-        spec
+        Ok(spec)
     }
 
-    /// The record a new job starts as (its id given by the caller).
-    fn new_row(&self, id: u32, spec: &JobSpec, user: &UserInfo, now: i64) -> JobRow {
+    /// The record a new job starts as (its id and, unless held or set by `--priority`, its
+    /// base priority given by the caller).
+    fn new_row(
+        &self,
+        id: u32,
+        spec: &JobSpec,
+        user: &UserInfo,
+        now: i64,
+        base_priority: u32,
+    ) -> JobRow {
         let (cpus, mem) = self.request_size(spec);
         JobRow {
             job_id: id,
@@ -434,16 +459,15 @@ impl LocalCluster {
                 0
             } else {
                 spec.priority
-                    .unwrap_or_else(|| priority_for(id, spec.nice.unwrap_or(0)))
+                    .unwrap_or_else(|| with_nice(base_priority, spec.nice.unwrap_or(0)))
             },
             held: spec.hold,
             dependency: spec.dependency.clone(),
             submit_time: now,
-            // Eligible at once unless held, deferred or dependent, as slurmctld sets it.
-            eligible_time: (!spec.hold
-                && spec.begin.is_none_or(|b| b <= now)
-                && spec.dependency.is_none())
-            .then_some(now),
+            // Eligible at once unless held or dependent, as slurmctld sets it; a deferred
+            // job at its begin time.
+            eligible_time: (!spec.hold && spec.dependency.is_none())
+                .then_some(spec.begin.map_or(now, |b| b.max(now))),
             start_time: None,
             end_time: None,
             last_sched_eval: Some(now),
@@ -457,6 +481,9 @@ impl LocalCluster {
             job_pgid: None,
             restarts: 0,
             requeue: None,
+            reason_prev: "None".into(),
+            acct_reason: None,
+            acct_tasks: None,
         }
     }
 
@@ -470,13 +497,22 @@ impl LocalCluster {
             }
             return Err(e);
         }
-        let spec = &self.settled(spec);
+        let spec = &self.settled(spec, user)?;
         let mut db = self.db()?;
         let id = db
             .write(|tx| {
                 let id = tx.next_job_id()?;
+                let base = if spec.hold || spec.priority.is_some() {
+                    0
+                } else {
+                    tx.take_priority(
+                        self.settings
+                            .first_priority
+                            .unwrap_or_else(|| priority_for(id, 0)),
+                    )?
+                };
                 tx.insert_submission(id, spec)?;
-                tx.insert_job(&self.new_row(id, spec, user, now))?;
+                tx.insert_job(&self.new_row(id, spec, user, now, base))?;
                 Ok(id)
             })
             .map_err(sql)?;
@@ -585,8 +621,10 @@ impl LocalCluster {
         Ok(())
     }
 
-    /// Cancels a pending record, or only some tasks of an array's meta record (those are
-    /// split off into records of their own, as slurmctld does).
+    /// Cancels a pending record, or only some tasks of an array's meta record. Cancelled
+    /// pending tasks leave no record at all, as in slurmctld (`job_str_signal` clears them
+    /// from the meta record's task bitmap): no row, no job id used up. When no task is left
+    /// the meta record itself ends CANCELLED, with an empty task set.
     fn cancel_pending(
         &self,
         tx: &db::Tx<'_>,
@@ -601,49 +639,33 @@ impl LocalCluster {
             r.end_time = Some(now);
             r.cancelled_by = Some(uid);
         };
-        let Some(mut pick) = tasks else {
-            finish(row);
-            return tx.update_job(row);
-        };
-        let Some(ArrayPart::Pending {
-            array_job_id,
-            tasks: pending,
-            throttle,
-        }) = row.array.clone()
-        else {
-            finish(row);
-            return tx.update_job(row);
-        };
-        pick.sort_unstable();
-        let remaining: Vec<u32> = pending
-            .iter()
-            .copied()
-            .filter(|t| !pick.contains(t))
-            .collect();
-        for (i, &task) in pick.iter().enumerate() {
-            let last = remaining.is_empty() && i + 1 == pick.len();
-            let mut r = row.clone();
-            r.array = Some(ArrayPart::Task {
+        if let (
+            Some(pick),
+            Some(ArrayPart::Pending {
                 array_job_id,
-                task_id: task,
-            });
-            finish(&mut r);
-            if last {
-                tx.update_job(&r)?;
-            } else {
-                r.job_id = tx.next_job_id()?;
-                tx.insert_job(&r)?;
-            }
-        }
-        if !remaining.is_empty() {
+                tasks: pending,
+                throttle,
+            }),
+        ) = (tasks, row.array.clone())
+        {
+            let remaining: Vec<u32> = pending
+                .iter()
+                .copied()
+                .filter(|t| !pick.contains(t))
+                .collect();
+            let emptied = remaining.is_empty();
             row.array = Some(ArrayPart::Pending {
                 array_job_id,
                 tasks: remaining,
                 throttle,
             });
-            tx.update_job(row)?;
+            if emptied {
+                finish(row);
+            }
+            return tx.update_job(row);
         }
-        Ok(())
+        finish(row);
+        tx.update_job(row)
     }
 
     fn hold_job(
@@ -691,12 +713,19 @@ impl LocalCluster {
                         }
                         let spec = tx.submission(row.submission_id)?;
                         row.held = false;
-                        row.priority = spec
-                            .priority
-                            .unwrap_or_else(|| priority_for(row.job_id, spec.nice.unwrap_or(0)));
+                        // priority/basic gives a released job the next lower priority.
+                        row.priority = match spec.priority {
+                            Some(p) => p,
+                            None => with_nice(
+                                tx.take_priority(priority_for(row.job_id, 0))?,
+                                spec.nice.unwrap_or(0),
+                            ),
+                        };
                         row.reason = reason::NONE.into();
                     }
                 }
+                // slurmctld sends the job's record at a hold and at a release.
+                row.record_in_accounting();
                 tx.update_job(&row)?;
             }
             Ok(Ok(()))
@@ -759,13 +788,24 @@ impl Cluster for LocalCluster {
     fn jobs(&self) -> Result<Vec<JobRecord>, BackendError> {
         let mut db = self.db()?;
         let now = crate::sys::now();
-        let records = db
+        let mut records = db
             .read(|tx| {
                 let rows = tx.controller_jobs(now - i64::from(self.settings.min_job_age))?;
                 Ok(self.records(&rows, false, tx))
             })
             .map_err(sql)??;
         self.wake_runner_for(&records);
+        let s = &self.settings;
+        let nodes: Vec<plan::NodeCapacity> = s
+            .node_names()
+            .into_iter()
+            .map(|name| plan::NodeCapacity {
+                name,
+                cpus: s.node.cpus,
+                mem_mb: s.node.memory_mb,
+            })
+            .collect();
+        plan::plan(&mut records, &nodes, now);
         Ok(records)
     }
 
@@ -1021,8 +1061,8 @@ impl Cluster for LocalCluster {
     /// scontrol would read it.
     fn translate(&self, spec: &JobSpec, user: &UserInfo) -> Result<Translation, SubmitError> {
         self.validate(spec)?;
-        let spec = self.settled(spec);
-        let row = self.new_row(0, &spec, user, crate::sys::now());
+        let spec = self.settled(spec, user)?;
+        let row = self.new_row(0, &spec, user, crate::sys::now(), priority_for(0, 0));
         let record = records::job_record(&row, &spec, &[], &self.ctx(), false);
         Ok(Translation {
             backend: "local",

@@ -94,7 +94,11 @@ pub fn job_record(
         Some(u) => (u.name, u.gid, u.group),
         None => (row.uid.to_string(), row.uid, row.uid.to_string()),
     };
-    let (std_out, std_err, std_in) = io_paths(row, spec, &user, &ctx.node.name);
+    // The controller keeps the -o/-e/-i patterns as given (made absolute): squeue -O STDOUT
+    // and --json print them so, scontrol expands them; none given, the default names.
+    let std_out = spec.stdout.clone().unwrap_or_default();
+    let std_err = spec.stderr.clone().unwrap_or_default();
+    let std_in = spec.stdin.clone().unwrap_or_else(|| "/dev/null".into());
     let mail_to_user = user.clone();
     let mut command = spec.command.clone();
     for a in &spec.script_args {
@@ -107,9 +111,19 @@ pub fn job_record(
     }
     let started = row.start_time.is_some() && row.node.is_some();
     let partition = ctx.settings.partition_of(spec);
+    let mut array = row.array.clone();
+    // Accounting holds a meta record's task set as it was last sent there (when the record
+    // ended unsent: as it was then; a meta record left without tasks has none, and sacct
+    // shows it by its job id alone).
+    if accounting
+        && let Some(ArrayPart::Pending { tasks, .. }) = &mut array
+        && let Some(sent) = &row.acct_tasks
+    {
+        tasks.clone_from(sent);
+    }
     let mut record = JobRecord {
         job_id: row.job_id,
-        array: row.array.clone(),
+        array,
         name: row.name.clone(),
         user,
         uid: row.uid,
@@ -124,13 +138,26 @@ pub fn job_record(
         qos: Some(spec.qos.clone().unwrap_or_else(|| "normal".to_string())),
         state: row.state,
         flag: row.flag,
-        reason: row.reason.clone(),
+        // slurmdbd keeps the last reason the scheduler saw, not the current one.
+        reason: if accounting {
+            row.acct_reason
+                .clone()
+                .unwrap_or_else(|| row.reason_prev.clone())
+        } else {
+            row.reason.clone()
+        },
         priority: row.priority,
         nice: spec.nice.unwrap_or(0),
         submit_time: row.submit_time,
         eligible_time: row.eligible_time,
         accrue_time: row.eligible_time,
-        start_time: row.start_time,
+        // A deferred job's expected start, in the controller's view, is its begin time.
+        start_time: row.start_time.or_else(|| {
+            (!accounting && row.state == JobState::Pending && !row.held)
+                .then_some(spec.begin)
+                .flatten()
+                .filter(|&b| b > row.submit_time)
+        }),
         end_time: row.end_time.or_else(|| {
             // A running job's EndTime is its expected end.
             match (
@@ -172,7 +199,7 @@ pub fn job_record(
         std_err,
         std_in,
         exit_code,
-        derived_exit_code: ExitStatus::OK,
+        derived_exit_code: derived_exit(steps),
         dependency: row.dependency.as_ref().and_then(|d| d.display_remaining()),
         cancelled_by: row.cancelled_by,
         tres_per_node: gres_per_node(spec),
@@ -182,7 +209,10 @@ pub fn job_record(
         batch: !spec.interactive,
         requeue: spec.requeue.unwrap_or(true),
         restarts: row.restarts,
-        alloc_node: spec.submit_host.split('.').next().unwrap_or("").to_string(),
+        // slurmctld names the host a request came from by its address; the local
+        // backend's requests never leave the machine, so like a Slurm whose clients reach
+        // slurmctld over the loopback (the reference cluster) it records `localhost`.
+        alloc_node: "localhost".to_string(),
         alloc_sid: spec.submit_sid,
         cluster: ctx.cluster.to_string(),
         steps: steps.iter().map(step_record).collect(),
@@ -198,6 +228,13 @@ pub fn job_record(
             crate::model::TimeLimit::Minutes(m) => Some(m),
             crate::model::TimeLimit::Infinite => None,
         }),
+        max_nodes: spec.nodes_max.unwrap_or(0),
+        // A task keeps its array's throttle (scontrol ArrayTaskThrottle).
+        array_throttle: match &row.array {
+            Some(ArrayPart::Task { .. }) => spec.array.as_ref().and_then(|a| a.throttle),
+            _ => None,
+        },
+        submit_line: spec.submit_line.clone(),
         ..Default::default()
     };
     // What the job was given, once it runs (sacct's AllocTRES).
@@ -230,4 +267,15 @@ fn gpus_tres(spec: &JobSpec, per: GpuPer) -> Option<String> {
         .as_ref()
         .map_or(String::new(), |t| format!("{t}:"));
     Some(format!("gres:gpu:{kind}{}", g.count))
+}
+
+/// slurmctld's derived exit code: the highest exit status of the job's srun steps (the
+/// batch step's own is the job's ExitCode), compared as wait statuses.
+fn derived_exit(steps: &[StepRow]) -> ExitStatus {
+    steps
+        .iter()
+        .filter(|s| matches!(s.step, crate::model::StepId::Numbered(_)))
+        .map(|s| s.exit)
+        .max_by_key(|e| (i64::from(e.code) << 8) | i64::from(e.signal & 0x7f))
+        .unwrap_or(ExitStatus::OK)
 }

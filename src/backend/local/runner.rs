@@ -372,6 +372,25 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     tx.update_job(&row)?;
                 }
                 Decision::Wait { reason: why } => {
+                    // What accounting keeps as the job's Reason (slurmctld's
+                    // state_reason_prev_db): the reason the job had as its scheduler's
+                    // pass began. Held, deferred and dependent jobs have theirs from
+                    // submission on; the scheduler's own (Resources, Priority,
+                    // JobArrayTaskLimit) are seen from its next pass.
+                    let seen = match why {
+                        reason::HELD_USER
+                        | reason::HELD_ADMIN
+                        | reason::BEGIN_TIME
+                        | reason::DEPENDENCY
+                        | reason::DEPENDENCY_NEVER => why.to_string(),
+                        _ => row.reason.clone(),
+                    };
+                    if !matches!(
+                        seen.as_str(),
+                        reason::NONE | reason::PRIORITY | reason::RESOURCES
+                    ) {
+                        row.reason_prev = seen;
+                    }
                     row.reason = why.to_string();
                     // slurmctld says PartitionConfig at submission and names the limit
                     // once its scheduler has looked at the job (not in the same moment).
@@ -381,6 +400,9 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     ) && now - row.submit_time < PARTITION_LIMIT_DELAY
                     {
                         row.reason = reason::PARTITION_CONFIG.into();
+                    }
+                    if row.accounting_is_stale() {
+                        row.record_in_accounting();
                     }
                     if matches!(
                         why,
@@ -462,6 +484,7 @@ fn start(
         r.launcher_pid = None;
         r.launcher_start = None;
         r.job_pgid = None;
+        r.record_in_accounting();
     };
     let Some(ArrayPart::Pending {
         array_job_id,

@@ -292,6 +292,9 @@ mod tests {
             job_pgid: None,
             restarts: 0,
             requeue: None,
+            reason_prev: "None".into(),
+            acct_reason: None,
+            acct_tasks: None,
         }
     }
 

@@ -309,7 +309,17 @@ impl Field {
                     .tres_alloc
                     .as_deref()
                     .map(|t| tres::sacct_string(t, ctx.convert)),
-                Some(_) => None,
+                // A step holds its CPUs and, on each of its nodes, the job's memory there.
+                Some(s) => Some(s.tres_alloc.clone().unwrap_or_else(|| {
+                    format!(
+                        "cpu={},mem={}M,node={}",
+                        step_cpus(job, s),
+                        job.memory_per_node_mb()
+                            .saturating_mul(u64::from(s.num_nodes.max(1))),
+                        s.num_nodes.max(1)
+                    )
+                }))
+                .map(|t| tres::sacct_string(&t, ctx.convert)),
             }),
             F::AssocId => Value::Num(Some(u64::from(job.assoc_id)).filter(|&a| a != 0)),
             F::AveCpu

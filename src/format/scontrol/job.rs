@@ -108,7 +108,13 @@ pub fn render(job: &JobRecord, style: Style, clock: &Clock) -> String {
             tasks,
             throttle,
         }) => {
-            let s = crate::model::array::pending_tasks_str(tasks, *throttle);
+            // No task left (all cancelled): slurmctld has no task string and prints the
+            // record's task id, NO_VAL.
+            let s = if tasks.is_empty() {
+                crate::model::fname::NO_VAL.to_string()
+            } else {
+                crate::model::array::pending_tasks_str(tasks, *throttle)
+            };
             o.push_str(&format!("ArrayJobId={array_job_id} ArrayTaskId={s} "));
             if let Some(t) = throttle {
                 o.push_str(&format!("ArrayTaskThrottle={t} "));

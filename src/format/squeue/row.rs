@@ -37,6 +37,12 @@ impl<'a> JobRow<'a> {
                 array_job_id,
                 task_id,
             }) => (*array_job_id, Some(*task_id), None, None),
+            // A meta record whose every task was cancelled keeps no task string.
+            Some(ArrayPart::Pending {
+                array_job_id,
+                tasks,
+                ..
+            }) if tasks.is_empty() => (*array_job_id, None, None, None),
             Some(ArrayPart::Pending {
                 array_job_id,
                 tasks,
