@@ -162,6 +162,9 @@ impl BackendAiCluster {
                 rec
             })
             .collect();
+        if sessions.iter().any(Session::scheduler_is_silent) {
+            records::rank_waiting(&mut recs);
+        }
         merge_pending_tasks(&mut recs);
         recs
     }
