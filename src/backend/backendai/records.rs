@@ -11,7 +11,7 @@ use serde_json::Value;
 /// The fields of a `compute_session_list` item that bai-slurm asks for, on every version.
 pub const SESSION_FIELDS: &str = "id name tag status status_info status_data result created_at starts_at \
     terminated_at status_history occupied_slots scaling_group startup_command user_email access_key \
-    cluster_size agent_ids image dependencies { id name status result }";
+    cluster_size agent_ids image";
 
 /// The fields to ask a manager of API major version `api_major` for: from v8 (24.03) a
 /// session also has `requested_slots`, which 26.x keeps after the end, when its
@@ -30,6 +30,8 @@ pub fn session_fields(api_major: u32) -> String {
 const SILENT_SCHEDULER_API: u32 = 9;
 
 /// A session this one waits for (Backend.AI's own `dependencies`, what afterok becomes).
+/// The legacy GraphQL `dependencies` field cannot be used (26.9 fails it with `email` for
+/// any session that has one): the views find these among the sessions they read.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Prerequisite {
     pub id: String,
@@ -39,6 +41,23 @@ pub struct Prerequisite {
 }
 
 impl Prerequisite {
+    /// The session it is, as far as a dependent needs to know.
+    pub fn of(s: &Session) -> Prerequisite {
+        Prerequisite {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            status: if s.job_ended() && !s.is_finished() && s.result != "SUCCESS" {
+                // ended without success all the same (its result is set, or it never
+                // started); a success counts once the session is TERMINATED, as for the
+                // manager
+                "TERMINATED".into()
+            } else {
+                s.status.clone()
+            },
+            result: s.result.clone(),
+        }
+    }
+
     /// Ended without success: the session waiting for it will never start.
     pub fn failed(&self) -> bool {
         matches!(self.status.as_str(), "TERMINATED" | "CANCELLED" | "ERROR")
@@ -75,7 +94,7 @@ pub struct Session {
     pub cluster_size: u32,
     pub agent_ids: Vec<String>,
     pub image: String,
-    /// The sessions it waits for.
+    /// The sessions it waits for, as far as the views know them ([`Prerequisite`]).
     pub dependencies: Vec<Prerequisite>,
     /// The API major version of the manager that described it (0: not known), which
     /// says how to read `status_info` and `starts_at`.
@@ -149,23 +168,7 @@ impl Session {
                 })
                 .unwrap_or_default(),
             image: s("image"),
-            dependencies: v
-                .get("dependencies")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|d| {
-                            let f = |k: &str| d.get(k).and_then(Value::as_str).map(str::to_string);
-                            Some(Prerequisite {
-                                id: f("id")?,
-                                name: f("name").unwrap_or_default(),
-                                status: f("status").unwrap_or_default(),
-                                result: f("result").unwrap_or_default(),
-                            })
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
+            dependencies: Vec::new(),
             api_major: 0,
         })
     }
@@ -232,9 +235,33 @@ impl Session {
         self.status == "TERMINATING" && matches!(self.result.as_str(), "SUCCESS" | "FAILURE")
     }
 
+    /// Backend.AI 26.9 moves a pending session through DEPRIORITIZING; one deleted then
+    /// stays TERMINATING for good (its kernel PENDING, no container ever made). Its job was
+    /// cancelled before it started.
+    pub fn cancelled_before_start(&self) -> bool {
+        const STARTED: [&str; 6] = [
+            "SCHEDULED",
+            "PREPARING",
+            "PULLING",
+            "PREPARED",
+            "CREATING",
+            "RUNNING",
+        ];
+        self.status == "TERMINATING"
+            && matches!(
+                self.status_info.as_deref(),
+                Some("user-requested" | "force-terminated")
+            )
+            && self.agent_ids.iter().all(String::is_empty)
+            && STARTED.iter().all(|st| self.entered(st).is_none())
+    }
+
     /// Whether the job has ended, whatever became of its session.
     pub fn job_ended(&self) -> bool {
-        self.is_finished() || self.batch_ended() || self.terminating_with_result()
+        self.is_finished()
+            || self.batch_ended()
+            || self.terminating_with_result()
+            || self.cancelled_before_start()
     }
 }
 
@@ -262,6 +289,7 @@ fn state_with_begin(
             (JobState::Running, StateFlag::Configuring, "None".into())
         }
         _ if s.batch_ended() || s.terminating_with_result() => ended_state(s, result, info),
+        _ if s.cancelled_before_start() => (JobState::Cancelled, StateFlag::None, "None".into()),
         "RUNNING" | "RUNNING_DEGRADED" | "RESTARTING" => {
             (JobState::Running, StateFlag::None, "None".into())
         }
@@ -385,8 +413,8 @@ fn pending_reason(s: &Session, begin: Option<i64>, now: i64) -> String {
 }
 
 /// Slurm shows `Resources` for the first job of a partition that waits for resources and
-/// `Priority` for those queued behind it (same priority: the older first). Applied where
-/// the reason was derived ([`Session::scheduler_is_silent`]).
+/// `Priority` for those queued behind it (same priority: the older first); Backend.AI
+/// 23.09 says `no-available-instances` of each, 26.x nothing.
 pub fn rank_waiting(recs: &mut [JobRecord]) {
     let mut waiting: Vec<&mut JobRecord> = recs
         .iter_mut()
@@ -507,6 +535,7 @@ pub fn job_record(
             result
                 .and_then(|r| r.end)
                 .or(s.terminated_at)
+                .or_else(|| s.entered("TERMINATING"))
                 .or(start)
                 .map(|end| start.map_or(end, |st| end.max(st)))
         } else {
@@ -769,6 +798,107 @@ mod tests {
             state_of(&plain, None),
             (JobState::Running, StateFlag::Completing, "None".into())
         );
+    }
+
+    #[test]
+    fn a_pending_session_deleted_while_deprioritized_was_cancelled() {
+        // 26.9: deleted while the scheduler re-queued it; TERMINATING for good.
+        let stuck = Session::from_json(&json!({
+            "id": "f6f3c6c8-0000-4000-8000-000000000001",
+            "name": "j62000001",
+            "status": "TERMINATING",
+            "status_info": "user-requested",
+            "result": "UNDEFINED",
+            "created_at": "2026-11-30T14:00:00+00:00",
+            "status_history": "{\"PENDING\": \"2026-11-30T14:00:00+00:00\", \"DEPRIORITIZING\": \"2026-11-30T14:00:05+00:00\", \"TERMINATING\": \"2026-11-30T14:00:06+00:00\"}",
+            "agent_ids": [],
+        }))
+        .unwrap();
+        assert!(stuck.cancelled_before_start() && stuck.job_ended());
+        let rec = job_record(&stuck, None, None, "c", |_| "u".into());
+        assert_eq!(
+            (rec.state, rec.start_time, rec.end_time),
+            (JobState::Cancelled, None, Some(1_796_047_206))
+        );
+        // One that started is still completing.
+        let going = item("TERMINATING", "user-requested", "UNDEFINED");
+        assert!(!going.cancelled_before_start());
+        assert_eq!(state_of(&going, None).1, StateFlag::Completing);
+    }
+
+    #[test]
+    fn statuses_of_26_9_and_its_silent_scheduler() {
+        for st in ["PREPARED", "CREATING"] {
+            assert_eq!(
+                state_of(&item(st, "", ""), None),
+                (JobState::Running, StateFlag::Configuring, "None".into())
+            );
+        }
+        // a failed batch task: task-failed (23.09 said task-finished)
+        assert_eq!(
+            state_of(&item("TERMINATED", "task-failed", "FAILURE"), None).0,
+            JobState::Failed
+        );
+        let mut waiting = item("PENDING", "", "UNDEFINED");
+        waiting.status_info = None;
+        waiting.status_data = Value::Null;
+        // 23.09, not yet looked at by its scheduler: None, as Slurm before its first pass
+        assert_eq!(state_of(&waiting, None).2, "None");
+        waiting.api_major = 9;
+        assert_eq!(state_of(&waiting, None).2, "Resources");
+        // 26.x's starts_at is the actual start, never a deferred one
+        waiting.starts_at = Some(crate::sys::now() + 3600);
+        assert_eq!(state_of(&waiting, None).2, "Resources");
+        assert_eq!(
+            state_with_begin(
+                &waiting,
+                None,
+                Some(crate::sys::now() + 3600),
+                crate::sys::now()
+            )
+            .2,
+            "BeginTime"
+        );
+        waiting.dependencies = vec![Prerequisite {
+            id: "x".into(),
+            name: "j61999999".into(),
+            status: "RUNNING".into(),
+            result: "UNDEFINED".into(),
+        }];
+        assert_eq!(state_of(&waiting, None).2, "Dependency");
+        waiting.dependencies[0].status = "TERMINATED".into();
+        waiting.dependencies[0].result = "FAILURE".into();
+        assert_eq!(state_of(&waiting, None).2, "DependencyNeverSatisfied");
+        waiting.dependencies[0].result = "SUCCESS".into();
+        assert_eq!(state_of(&waiting, None).2, "Resources");
+        // after the end 26.x keeps only what was asked for
+        let mut ended = item("TERMINATED", "task-finished", "SUCCESS");
+        ended.occupied_slots = json!({});
+        ended.requested_slots = json!({"cpu": "2", "mem": "1073741824"});
+        assert_eq!(
+            (ended.slot("cpu"), ended.slot("mem")),
+            (Some(2.0), Some(1_073_741_824.0))
+        );
+    }
+
+    #[test]
+    fn the_first_job_waiting_for_resources_has_them_the_others_priority() {
+        let rec = |id: u32, t: i64, reason: &str| JobRecord {
+            job_id: id,
+            submit_time: t,
+            partition: "p".into(),
+            state: JobState::Pending,
+            reason: reason.into(),
+            ..Default::default()
+        };
+        let mut recs = vec![
+            rec(3, 30, "Resources"),
+            rec(1, 10, "BeginTime"),
+            rec(2, 20, "Resources"),
+        ];
+        rank_waiting(&mut recs);
+        let reasons: Vec<&str> = recs.iter().map(|r| r.reason.as_str()).collect();
+        assert_eq!(reasons, ["Priority", "BeginTime", "Resources"]);
     }
 
     #[test]

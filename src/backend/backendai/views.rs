@@ -224,7 +224,11 @@ pub fn facts(client: &Client, cache: &Cache, sessions: &[Session]) -> Vec<Facts>
                 return Facts::default();
             }
             let mut meta = cache.meta(&s.id);
-            let has_log = s.job_ended() && s.status != "CANCELLED";
+            // A session ended before its container ran has no log (26.9 answers a 500
+            // for it, every time): nothing to read.
+            let ran = s.entered("RUNNING").is_some()
+                || matches!(s.result.as_str(), "SUCCESS" | "FAILURE");
+            let has_log = s.job_ended() && s.status != "CANCELLED" && ran;
             let mut result = if has_log { cache.result(&s.id) } else { None };
             if has_log
                 && (result.is_none() || meta.is_none())
