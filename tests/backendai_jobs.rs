@@ -1,6 +1,7 @@
-//! The Slurm commands on the Backend.AI backend, against the REAL Backend.AI 23.09 stack
-//! (manager, Docker agent, storage-proxy) that `ci/backendai/up.sh` brings up and
-//! `./scripts/test.sh` starts first. Jobs run in real containers of the stack's image; their
+//! The Slurm commands on the Backend.AI backend, against a REAL Backend.AI stack (manager,
+//! Docker agent, storage-proxy): 23.09 (`ci/backendai/up.sh`) or 26.9
+//! (`ci/backendai26/up.sh`); `./scripts/test.sh` starts both and runs these tests against
+//! each. Jobs run in real containers of the stack's image; their
 //! output lands in a real vfolder mounted at the same path as on this host; the launcher
 //! reaches the containers through a tools vfolder, as an operator would deploy it.
 //!

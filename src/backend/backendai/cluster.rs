@@ -176,7 +176,7 @@ impl BackendAiCluster {
     fn with_prerequisites(&self, sessions: &[Session], facts: &[views::Facts]) -> Vec<Session> {
         use crate::model::{DepKind, DepTarget};
         let targets = |s: &Session, f: &views::Facts| -> Vec<DepTarget> {
-            if s.status != "PENDING" {
+            if !matches!(s.status.as_str(), "PENDING" | "DEPRIORITIZING") {
                 return Vec::new();
             }
             f.meta
