@@ -1,5 +1,5 @@
-//! A two-container job on a REAL Backend.AI 23.09 stack (`ci/backendai/up.sh`; endpoint and
-//! keys from `. ci/backendai/env.sh`): the session is made directly with the client and the
+//! A two-container job on a REAL Backend.AI stack (23.09: `ci/backendai/up.sh`, or 26.9:
+//! `ci/backendai26/up.sh`; endpoint and keys from its `env.sh`): the session is made directly with the client and the
 //! create request sbatch sends (`submit::create_body`), with this build of bai-slurm in a
 //! vfolder mounted in every container. The startup command runs only in main1; its launcher
 //! must start a step server in sub1 over the session's SSH so that `srun -N 2 hostname`
@@ -105,6 +105,8 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
         .request(Method::Post, "/session", Some(&body))
         .unwrap_or_else(|e| panic!("create {name}: {e}"));
     assert_eq!(status, 201, "{v}");
+    // by id: 26.9 forgets an ended session's name (GET /session/{name}/logs is a 404)
+    let id = v["sessionId"].as_str().expect("sessionId").to_string();
 
     let t0 = Instant::now();
     let s = loop {
@@ -113,11 +115,7 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
             break s;
         }
         if t0.elapsed() > Duration::from_secs(300) {
-            let _ = c.request(
-                Method::Delete,
-                &format!("/session/{name}?forced=true"),
-                None,
-            );
+            let _ = c.request(Method::Delete, &format!("/session/{id}?forced=true"), None);
             panic!("{name} did not end in 300 s (a job that never lets go of its console?): {s}");
         }
         std::thread::sleep(Duration::from_millis(500));
@@ -125,7 +123,7 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
     // The logs of a session that just ended can take a moment to be served.
     let mut tries = 0;
     let v = loop {
-        match c.request(Method::Get, &format!("/session/{name}/logs"), None) {
+        match c.request(Method::Get, &format!("/session/{id}/logs"), None) {
             Ok((_, v)) => break v,
             Err(e) if tries < 10 => {
                 tries += 1;
@@ -142,9 +140,10 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
         (ResultKind::Exited, 0, 0),
         "{s}\n{logs}"
     );
+    // the submitter's PATH, then the launcher's directory of the Slurm commands
     assert!(
-        logs.lines()
-            .any(|l| l == "path: /home/alice/bin:/opt/bai-slurm-mn:/usr/bin:/bin"),
+        logs.lines().any(|l| l
+            == "path: /home/alice/bin:/opt/bai-slurm-mn:/usr/bin:/bin:/tmp/bai-slurm-commands"),
         "{logs}"
     );
     let mine: Vec<&str> = logs

@@ -6,8 +6,10 @@ use bai_slurm::backend::backendai::client::{Client, Method};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
-pub const HOW: &str = "the Backend.AI test stack is needed: run `ci/backendai/up.sh` (as root), then \
-                       `. ci/backendai/env.sh` before `cargo test` (./scripts/test.sh does both)";
+pub const HOW: &str = "a Backend.AI test stack is needed: run `ci/backendai/up.sh` (23.09) or \
+                       `ci/backendai26/up.sh` (26.9) as root, then `. ci/backendai/env.sh` or \
+                       `. ci/backendai26/env.sh` before `cargo test` (./scripts/test.sh does both, \
+                       for each)";
 
 /// A vfolder of the keypair (made when missing) and its directory on this host.
 pub fn vfolder(client: &Client, name: &str) -> PathBuf {

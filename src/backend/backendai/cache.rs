@@ -4,7 +4,8 @@
 //! - `server`: the manager's API version, so each command need not ask `GET /` again;
 //! - `results/<session uuid>`: how a finished job ended, read once from its log (finished
 //!   jobs never change, DESIGN.md §3.7);
-//! - `meta/<session uuid>`: the job's metadata (written by sbatch, else read once).
+//! - `meta/<session uuid>`: the job's metadata (written by sbatch, else read once);
+//! - `vfolders`: the ids of the keypair's vfolders by name, for mounts by id (API v8+).
 //!
 //! Losing any of it costs requests, never jobs: everything can be asked again.
 
@@ -16,6 +17,8 @@ use std::path::{Path, PathBuf};
 
 /// How long the server's version is trusted before `GET /` is asked again.
 const SERVER_TTL: i64 = 600;
+/// How long the vfolder ids are trusted before `GET /folders` is asked again.
+const VFOLDER_TTL: i64 = 600;
 
 #[derive(Debug, Clone)]
 pub struct Cache {
@@ -64,6 +67,40 @@ impl Cache {
         if let Ok(dir) = &self.dir {
             self.write_atomically(&dir.join("server"), text.as_bytes());
         }
+    }
+
+    /// The keypair's vfolders (name, id), when learnt less than ten minutes ago.
+    pub fn vfolders(&self, now: i64) -> Option<Vec<(String, String)>> {
+        let text = std::fs::read_to_string(self.dir.as_ref().ok()?.join("vfolders")).ok()?;
+        let mut lines = text.lines();
+        let at: i64 = lines.next()?.parse().ok()?;
+        if !(0..VFOLDER_TTL).contains(&(now - at)) {
+            return None;
+        }
+        lines
+            .map(|l| {
+                let (id, name) = l.split_once(' ')?;
+                Some((name.to_string(), id.to_string()))
+            })
+            .collect()
+    }
+
+    /// Remembers the vfolders; an empty list forgets them (asked again next time).
+    pub fn store_vfolders(&self, folders: &[(String, String)], now: i64) {
+        let Ok(dir) = &self.dir else { return };
+        let path = dir.join("vfolders");
+        if folders.is_empty() {
+            let _ = std::fs::remove_file(path);
+            return;
+        }
+        let mut text = format!("{now}\n");
+        for (name, id) in folders {
+            // ids are UUIDs; a name with a line break is not remembered
+            if !name.contains('\n') && !id.contains([' ', '\n']) {
+                text.push_str(&format!("{id} {name}\n"));
+            }
+        }
+        self.write_atomically(&path, text.as_bytes());
     }
 
     /// How a finished session ended: `Some(Some(r))` read from its log earlier,

@@ -140,6 +140,7 @@ impl BackendAiCluster {
     fn records(&self, sessions: &[Session]) -> Vec<JobRecord> {
         let facts = views::facts(&self.client, &self.cache, sessions);
         self.end_stuck_sessions(sessions);
+        let sessions = &self.with_prerequisites(sessions, &facts);
         let mut recs: Vec<JobRecord> = sessions
             .iter()
             .zip(&facts)
@@ -162,8 +163,86 @@ impl BackendAiCluster {
                 rec
             })
             .collect();
+        records::rank_waiting(&mut recs);
         merge_pending_tasks(&mut recs);
         recs
+    }
+
+    /// The sessions, each pending afterok job with the sessions it waits for (their states
+    /// give `Dependency` or `DependencyNeverSatisfied`): found among `sessions`, else read
+    /// in ONE more query for all of them (jobs that ended before this view's window; only
+    /// when such a job is waited for). Its metadata names what a job waits for, so a job
+    /// submitted on another login node and still pending has none here.
+    fn with_prerequisites(&self, sessions: &[Session], facts: &[views::Facts]) -> Vec<Session> {
+        use crate::model::{DepKind, DepTarget};
+        let targets = |s: &Session, f: &views::Facts| -> Vec<DepTarget> {
+            if !matches!(s.status.as_str(), "PENDING" | "DEPRIORITIZING") {
+                return Vec::new();
+            }
+            f.meta
+                .as_ref()
+                .and_then(|m| m.spec.dependency.as_ref())
+                .map(|d| {
+                    d.items
+                        .iter()
+                        .filter(|i| i.kind == DepKind::AfterOk)
+                        .filter_map(|i| i.target)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let waits: Vec<Vec<DepTarget>> = sessions
+            .iter()
+            .zip(facts)
+            .map(|(s, f)| targets(s, f))
+            .collect();
+        if waits.iter().all(Vec::is_empty) {
+            return sessions.to_vec();
+        }
+        let job_of = |s: &Session| jobid::parse_session_name(&s.name);
+        let mut missing: Vec<u32> = waits
+            .iter()
+            .flatten()
+            .map(|t| t.job_id())
+            .filter(|id| {
+                !sessions
+                    .iter()
+                    .any(|s| job_of(s).is_some_and(|(j, _)| j == *id))
+            })
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        let earlier = if missing.is_empty() {
+            Vec::new()
+        } else {
+            views::sessions_paged(
+                &self.client,
+                views::names_of_jobs(&missing).as_deref(),
+                self.page_size(),
+            )
+            .unwrap_or_default()
+        };
+        let matches = |t: DepTarget, s: &Session| match (job_of(s), t) {
+            (Some((id, task)), DepTarget::Task(want, want_task)) => {
+                id == want && task == Some(want_task)
+            }
+            (Some((id, _)), t) => id == t.job_id(),
+            (None, _) => false,
+        };
+        sessions
+            .iter()
+            .zip(&waits)
+            .map(|(s, wait)| {
+                let mut s = s.clone();
+                s.dependencies = sessions
+                    .iter()
+                    .chain(&earlier)
+                    .filter(|d| wait.iter().any(|t| matches(*t, d)))
+                    .map(records::Prerequisite::of)
+                    .collect();
+                s
+            })
+            .collect()
     }
 
     /// Ends this keypair's sessions that Backend.AI left RUNNING after their job ended
@@ -383,7 +462,12 @@ impl Cluster for BackendAiCluster {
         let sessions = views::sessions_paged(&self.client, Some(&filter), self.page_size())
             .map_err(backend_error)?;
         self.remember_server();
-        Ok(self.records(&sessions))
+        // A session that never leaves TERMINATING (Session::cancelled_before_start) passes
+        // the filter for good: its job leaves the queue MinJobAge after it ended.
+        let since = crate::sys::now() - MIN_JOB_AGE;
+        let mut recs = self.records(&sessions);
+        recs.retain(|r| !(r.state.is_finished() && r.end_time.is_some_and(|e| e < since)));
+        Ok(recs)
     }
 
     fn accounting(&self, query: &AccountingQuery) -> Result<Vec<JobRecord>, BackendError> {

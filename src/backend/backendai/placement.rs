@@ -7,6 +7,7 @@ use super::partitions::Agent;
 use crate::backend::{BackendError, SlurmErrno, SubmitError};
 use crate::config::StorageConfig;
 use crate::model::JobSpec;
+use serde_json::Value;
 
 /// A vfolder to mount: its id (or name, for the site's own mounts), the absolute path it
 /// appears at (None: Backend.AI's default), and whether read-only.
@@ -119,21 +120,21 @@ pub fn parse_mounts(
     Ok(out)
 }
 
-/// The ids of the vfolders the user can mount, by name.
-fn vfolder_ids(client: &Client) -> Result<Vec<(String, String)>, ClientError> {
+/// The ids of the vfolders the user can mount, by name; the user's own first (a name can
+/// also be a project's or another user's shared folder).
+pub fn vfolder_ids(client: &Client) -> Result<Vec<(String, String)>, ClientError> {
     let (_, v) = client.request(Method::Get, "/folders", None)?;
-    Ok(v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|f| {
-                    Some((
-                        f["name"].as_str()?.to_string(),
-                        f["id"].as_str()?.to_string(),
-                    ))
-                })
-                .collect()
+    let mut folders: Vec<&Value> = v.as_array().map(|a| a.iter().collect()).unwrap_or_default();
+    folders.sort_by_key(|f| f["is_owner"] != Value::Bool(true));
+    Ok(folders
+        .into_iter()
+        .filter_map(|f| {
+            Some((
+                f["name"].as_str()?.to_string(),
+                f["id"].as_str()?.to_string(),
+            ))
         })
-        .unwrap_or_default())
+        .collect())
 }
 
 /// The job's own mounts. From API v8 (Backend.AI 24.x and later) a whole vfolder is named

@@ -8,10 +8,66 @@ use crate::model::{
 };
 use serde_json::Value;
 
-/// The fields of a `compute_session_list` item that bai-slurm asks for.
+/// The fields of a `compute_session_list` item that bai-slurm asks for, on every version.
 pub const SESSION_FIELDS: &str = "id name tag status status_info status_data result created_at starts_at \
     terminated_at status_history occupied_slots scaling_group startup_command user_email access_key \
     cluster_size agent_ids image";
+
+/// The fields to ask a manager of API major version `api_major` for: from v8 (24.03) a
+/// session also has `requested_slots`, which 26.x keeps after the end, when its
+/// `occupied_slots` has become `{}`.
+pub fn session_fields(api_major: u32) -> String {
+    if api_major >= 8 {
+        format!("{SESSION_FIELDS} requested_slots")
+    } else {
+        SESSION_FIELDS.to_string()
+    }
+}
+
+/// From API v9 (Backend.AI 25.x/26.x) the scheduler leaves a pending session's
+/// `status_info` and `status_data` empty, and `starts_at` is the actual start (the
+/// `--begin` time is kept where the legacy API does not show it).
+const SILENT_SCHEDULER_API: u32 = 9;
+
+/// A session this one waits for (Backend.AI's own `dependencies`, what afterok becomes).
+/// The legacy GraphQL `dependencies` field cannot be used (26.9 fails it with `email` for
+/// any session that has one): the views find these among the sessions they read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Prerequisite {
+    pub id: String,
+    pub name: String,
+    pub status: String,
+    pub result: String,
+}
+
+impl Prerequisite {
+    /// The session it is, as far as a dependent needs to know.
+    pub fn of(s: &Session) -> Prerequisite {
+        Prerequisite {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            status: if s.job_ended() && !s.is_finished() && s.result != "SUCCESS" {
+                // ended without success all the same (its result is set, or it never
+                // started); a success counts once the session is TERMINATED, as for the
+                // manager
+                "TERMINATED".into()
+            } else {
+                s.status.clone()
+            },
+            result: s.result.clone(),
+        }
+    }
+
+    /// Ended without success: the session waiting for it will never start.
+    pub fn failed(&self) -> bool {
+        matches!(self.status.as_str(), "TERMINATED" | "CANCELLED" | "ERROR")
+            && self.result != "SUCCESS"
+    }
+
+    pub fn succeeded(&self) -> bool {
+        self.status == "TERMINATED" && self.result == "SUCCESS"
+    }
+}
 
 /// A session as GraphQL returns it, with JSON-in-a-string fields decoded.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -29,6 +85,8 @@ pub struct Session {
     /// Status -> the time it was entered.
     pub status_history: Vec<(String, i64)>,
     pub occupied_slots: Value,
+    /// What the session asked for (API v8 and later; `Null` before).
+    pub requested_slots: Value,
     pub scaling_group: String,
     pub startup_command: String,
     pub user_email: String,
@@ -36,6 +94,11 @@ pub struct Session {
     pub cluster_size: u32,
     pub agent_ids: Vec<String>,
     pub image: String,
+    /// The sessions it waits for, as far as the views know them ([`Prerequisite`]).
+    pub dependencies: Vec<Prerequisite>,
+    /// The API major version of the manager that described it (0: not known), which
+    /// says how to read `status_info` and `starts_at`.
+    pub api_major: u32,
 }
 
 fn time_of(v: &Value) -> Option<i64> {
@@ -89,6 +152,7 @@ impl Session {
             terminated_at: v.get("terminated_at").and_then(time_of),
             status_history: history,
             occupied_slots: json_field(v.get("occupied_slots").unwrap_or(&Value::Null)),
+            requested_slots: json_field(v.get("requested_slots").unwrap_or(&Value::Null)),
             scaling_group: s("scaling_group"),
             startup_command: s("startup_command"),
             user_email: s("user_email"),
@@ -104,7 +168,40 @@ impl Session {
                 })
                 .unwrap_or_default(),
             image: s("image"),
+            dependencies: Vec::new(),
+            api_major: 0,
         })
+    }
+
+    /// A resource slot (`cpu`, `mem` in bytes): what the session occupies, else (after
+    /// the end on 26.x, where `occupied_slots` becomes `{}`; or before it starts) what it
+    /// asked for.
+    pub fn slot(&self, key: &str) -> Option<f64> {
+        let read = |slots: &Value| {
+            slots.get(key).and_then(|v| {
+                v.as_f64()
+                    .or_else(|| v.as_str().and_then(|x| x.parse().ok()))
+            })
+        };
+        read(&self.occupied_slots)
+            .filter(|v| *v > 0.0)
+            .or_else(|| read(&self.requested_slots))
+            .or_else(|| read(&self.occupied_slots))
+    }
+
+    /// Whether the manager gives no pending reason and bai-slurm derives Slurm's.
+    pub fn scheduler_is_silent(&self) -> bool {
+        self.api_major >= SILENT_SCHEDULER_API
+    }
+
+    /// `starts_at` as a deferred start (`--begin`): only where it means that (before API
+    /// v9; from 26.x it is the actual start).
+    pub fn requested_start(&self) -> Option<i64> {
+        if self.scheduler_is_silent() {
+            None
+        } else {
+            self.starts_at
+        }
     }
 
     /// When the session entered `status` (from its status history).
@@ -138,24 +235,61 @@ impl Session {
         self.status == "TERMINATING" && matches!(self.result.as_str(), "SUCCESS" | "FAILURE")
     }
 
+    /// Backend.AI 26.9 moves a pending session through DEPRIORITIZING; one deleted then
+    /// stays TERMINATING for good (its kernel PENDING, no container ever made). Its job was
+    /// cancelled before it started.
+    pub fn cancelled_before_start(&self) -> bool {
+        const STARTED: [&str; 6] = [
+            "SCHEDULED",
+            "PREPARING",
+            "PULLING",
+            "PREPARED",
+            "CREATING",
+            "RUNNING",
+        ];
+        self.status == "TERMINATING"
+            && matches!(
+                self.status_info.as_deref(),
+                Some("user-requested" | "force-terminated")
+            )
+            && self.agent_ids.iter().all(String::is_empty)
+            && STARTED.iter().all(|st| self.entered(st).is_none())
+    }
+
     /// Whether the job has ended, whatever became of its session.
     pub fn job_ended(&self) -> bool {
-        self.is_finished() || self.batch_ended() || self.terminating_with_result()
+        self.is_finished()
+            || self.batch_ended()
+            || self.terminating_with_result()
+            || self.cancelled_before_start()
     }
 }
 
 /// The Slurm state of a session, with the flag squeue shows instead (CF, CG) and the
 /// reason; `result` is what the launcher reported, when the log has been read.
 pub fn state_of(s: &Session, result: Option<&LaunchResult>) -> (JobState, StateFlag, String) {
+    state_with_begin(s, result, s.requested_start(), crate::sys::now())
+}
+
+/// [`state_of`] with the job's deferred start (`--begin`) as bai-slurm knows it.
+fn state_with_begin(
+    s: &Session,
+    result: Option<&LaunchResult>,
+    begin: Option<i64>,
+    now: i64,
+) -> (JobState, StateFlag, String) {
     let info = s.status_info.as_deref().unwrap_or("");
     match s.status.as_str() {
-        "PENDING" | "RESERVED" | "RESCHEDULING" | "DEPRIORITIZING" => {
-            (JobState::Pending, StateFlag::None, pending_reason(s))
-        }
+        "PENDING" | "RESERVED" | "RESCHEDULING" | "DEPRIORITIZING" => (
+            JobState::Pending,
+            StateFlag::None,
+            pending_reason(s, begin, now),
+        ),
         "SCHEDULED" | "PREPARING" | "PULLING" | "PREPARED" | "CREATING" => {
             (JobState::Running, StateFlag::Configuring, "None".into())
         }
         _ if s.batch_ended() || s.terminating_with_result() => ended_state(s, result, info),
+        _ if s.cancelled_before_start() => (JobState::Cancelled, StateFlag::None, "None".into()),
         "RUNNING" | "RUNNING_DEGRADED" | "RESTARTING" => {
             (JobState::Running, StateFlag::None, "None".into())
         }
@@ -231,8 +365,20 @@ fn cancelled_by_a_user(s: &Session) -> bool {
     }
 }
 
-/// Why a session waits, in Slurm's words, from the scheduler's status data.
-fn pending_reason(s: &Session) -> String {
+/// Why a session waits, in Slurm's words. The 23.09 scheduler says it (`status_info`, the
+/// failed predicates of `status_data`); 26.x says nothing, so the reason is derived from
+/// what bai-slurm knows, in slurmctld's order: a deferred start not reached is
+/// `BeginTime`, a dependency that ended without success `DependencyNeverSatisfied` (on
+/// every version: Backend.AI keeps such a session pending for good), one not ended yet
+/// `Dependency`, else the job waits for resources (`Resources`; [`rank_waiting`] turns
+/// those behind another into `Priority`).
+fn pending_reason(s: &Session, begin: Option<i64>, now: i64) -> String {
+    if begin.is_some_and(|b| b > now) {
+        return "BeginTime".into();
+    }
+    if s.dependencies.iter().any(Prerequisite::failed) {
+        return "DependencyNeverSatisfied".into();
+    }
     let failed: Vec<String> = s
         .status_data
         .pointer("/scheduler/failed_predicates")
@@ -255,12 +401,65 @@ fn pending_reason(s: &Session) -> String {
     if failed.iter().any(|n| n.ends_with("resource_limit")) {
         return "AssocGrpCpuLimit".into();
     }
+    if !s.dependencies.iter().all(Prerequisite::succeeded) {
+        return "Dependency".into();
+    }
     match s.status_info.as_deref() {
         Some("no-available-instances") => "Resources".into(),
         Some(_) if !failed.is_empty() => "Resources".into(),
-        _ if s.starts_at.is_some_and(|t| t > crate::sys::now()) => "BeginTime".into(),
+        None if s.scheduler_is_silent() => "Resources".into(),
         _ => "None".into(),
     }
+}
+
+/// Slurm shows `Resources` for the first job of a partition that waits for resources and
+/// `Priority` for those queued behind it (same priority: the older first); Backend.AI
+/// 23.09 says `no-available-instances` of each, 26.x nothing.
+pub fn rank_waiting(recs: &mut [JobRecord]) {
+    let mut waiting: Vec<&mut JobRecord> = recs
+        .iter_mut()
+        .filter(|r| r.state == JobState::Pending && r.reason == "Resources")
+        .collect();
+    waiting.sort_by(|a, b| {
+        (&a.partition, a.submit_time, a.job_id).cmp(&(&b.partition, b.submit_time, b.job_id))
+    });
+    let mut first: Option<String> = None;
+    for r in waiting {
+        if first.as_deref() == Some(r.partition.as_str()) {
+            r.reason = "Priority".into();
+        } else {
+            first = Some(r.partition.clone());
+        }
+    }
+}
+
+/// squeue `%E`: what is left of an afterok dependency, each item as its sessions stand
+/// (`afterok:12(failed)` once one of them ended without success, as slurmctld shows it).
+fn dependency_left(dep: &crate::model::Dependency, sessions: &[Prerequisite]) -> Option<String> {
+    use crate::model::{DepKind, DepStatus, DepTarget};
+    let status = |item: &crate::model::DepItem| {
+        let Some(target) = item.target.filter(|_| item.kind == DepKind::AfterOk) else {
+            return item.status;
+        };
+        let mine: Vec<&Prerequisite> = sessions
+            .iter()
+            .filter(|p| match (jobid::parse_session_name(&p.name), target) {
+                (Some((id, task)), DepTarget::Task(want, want_task)) => {
+                    id == want && task == Some(want_task)
+                }
+                (Some((id, _)), t) => id == t.job_id(),
+                (None, _) => false,
+            })
+            .collect();
+        if mine.iter().any(|p| p.failed()) {
+            DepStatus::Failed
+        } else if !mine.is_empty() && mine.iter().all(|p| p.succeeded()) {
+            DepStatus::Fulfilled
+        } else {
+            item.status
+        }
+    };
+    crate::model::dependency::render_remaining(dep.items.iter().map(|i| (i, status(i))), dep.any)
 }
 
 /// Builds the job record of a session. `user_of` names the Unix user of a session that
@@ -273,7 +472,12 @@ pub fn job_record(
     user_of: impl Fn(&Session) -> String,
 ) -> JobRecord {
     let parsed = jobid::parse_session_name(&s.name);
-    let (state, flag, reason) = state_of(s, result);
+    // The deferred start: the job's own, else its tag's, else (23.09) the session's.
+    let begin = meta
+        .and_then(|m| m.spec.begin)
+        .or_else(|| super::tag::parse_tag(&s.tag).and_then(|t| t.begin))
+        .or_else(|| s.requested_start());
+    let (state, flag, reason) = state_with_begin(s, result, begin, crate::sys::now());
     let start = s
         .entered("RUNNING")
         .or_else(|| s.entered("PREPARING"))
@@ -285,12 +489,7 @@ pub fn job_record(
         .cloned()
         .collect();
     let started = state != JobState::Pending && !nodes.is_empty();
-    let slot = |k: &str| -> Option<f64> {
-        s.occupied_slots.get(k).and_then(|v| {
-            v.as_f64()
-                .or_else(|| v.as_str().and_then(|x| x.parse().ok()))
-        })
-    };
+    let slot = |k: &str| s.slot(k);
     let exit = result.map_or_else(
         || match state {
             // Killed with its container before the launcher could report: slurmstepd's
@@ -323,7 +522,7 @@ pub fn job_record(
         priority: 1,
         submit_time: s.created_at.unwrap_or(0),
         // A deferred start (--begin) is when the job becomes eligible.
-        eligible_time: s.created_at.map(|c| s.starts_at.map_or(c, |b| b.max(c))),
+        eligible_time: s.created_at.map(|c| begin.map_or(c, |b| b.max(c))),
         accrue_time: s.created_at,
         start_time: if state == JobState::Pending {
             None
@@ -336,6 +535,7 @@ pub fn job_record(
             result
                 .and_then(|r| r.end)
                 .or(s.terminated_at)
+                .or_else(|| s.entered("TERMINATING"))
                 .or(start)
                 .map(|end| start.map_or(end, |st| end.max(st)))
         } else {
@@ -419,7 +619,7 @@ pub fn job_record(
         rec.nice = spec.nice.unwrap_or(0);
         rec.dependency = spec.dependency.as_ref().and_then(|d| {
             if state == JobState::Pending {
-                d.display_remaining()
+                dependency_left(d, &s.dependencies)
             } else {
                 None
             }
@@ -598,6 +798,107 @@ mod tests {
             state_of(&plain, None),
             (JobState::Running, StateFlag::Completing, "None".into())
         );
+    }
+
+    #[test]
+    fn a_pending_session_deleted_while_deprioritized_was_cancelled() {
+        // 26.9: deleted while the scheduler re-queued it; TERMINATING for good.
+        let stuck = Session::from_json(&json!({
+            "id": "f6f3c6c8-0000-4000-8000-000000000001",
+            "name": "j62000001",
+            "status": "TERMINATING",
+            "status_info": "user-requested",
+            "result": "UNDEFINED",
+            "created_at": "2026-11-30T14:00:00+00:00",
+            "status_history": "{\"PENDING\": \"2026-11-30T14:00:00+00:00\", \"DEPRIORITIZING\": \"2026-11-30T14:00:05+00:00\", \"TERMINATING\": \"2026-11-30T14:00:06+00:00\"}",
+            "agent_ids": [],
+        }))
+        .unwrap();
+        assert!(stuck.cancelled_before_start() && stuck.job_ended());
+        let rec = job_record(&stuck, None, None, "c", |_| "u".into());
+        assert_eq!(
+            (rec.state, rec.start_time, rec.end_time),
+            (JobState::Cancelled, None, Some(1_796_047_206))
+        );
+        // One that started is still completing.
+        let going = item("TERMINATING", "user-requested", "UNDEFINED");
+        assert!(!going.cancelled_before_start());
+        assert_eq!(state_of(&going, None).1, StateFlag::Completing);
+    }
+
+    #[test]
+    fn statuses_of_26_9_and_its_silent_scheduler() {
+        for st in ["PREPARED", "CREATING"] {
+            assert_eq!(
+                state_of(&item(st, "", ""), None),
+                (JobState::Running, StateFlag::Configuring, "None".into())
+            );
+        }
+        // a failed batch task: task-failed (23.09 said task-finished)
+        assert_eq!(
+            state_of(&item("TERMINATED", "task-failed", "FAILURE"), None).0,
+            JobState::Failed
+        );
+        let mut waiting = item("PENDING", "", "UNDEFINED");
+        waiting.status_info = None;
+        waiting.status_data = Value::Null;
+        // 23.09, not yet looked at by its scheduler: None, as Slurm before its first pass
+        assert_eq!(state_of(&waiting, None).2, "None");
+        waiting.api_major = 9;
+        assert_eq!(state_of(&waiting, None).2, "Resources");
+        // 26.x's starts_at is the actual start, never a deferred one
+        waiting.starts_at = Some(crate::sys::now() + 3600);
+        assert_eq!(state_of(&waiting, None).2, "Resources");
+        assert_eq!(
+            state_with_begin(
+                &waiting,
+                None,
+                Some(crate::sys::now() + 3600),
+                crate::sys::now()
+            )
+            .2,
+            "BeginTime"
+        );
+        waiting.dependencies = vec![Prerequisite {
+            id: "x".into(),
+            name: "j61999999".into(),
+            status: "RUNNING".into(),
+            result: "UNDEFINED".into(),
+        }];
+        assert_eq!(state_of(&waiting, None).2, "Dependency");
+        waiting.dependencies[0].status = "TERMINATED".into();
+        waiting.dependencies[0].result = "FAILURE".into();
+        assert_eq!(state_of(&waiting, None).2, "DependencyNeverSatisfied");
+        waiting.dependencies[0].result = "SUCCESS".into();
+        assert_eq!(state_of(&waiting, None).2, "Resources");
+        // after the end 26.x keeps only what was asked for
+        let mut ended = item("TERMINATED", "task-finished", "SUCCESS");
+        ended.occupied_slots = json!({});
+        ended.requested_slots = json!({"cpu": "2", "mem": "1073741824"});
+        assert_eq!(
+            (ended.slot("cpu"), ended.slot("mem")),
+            (Some(2.0), Some(1_073_741_824.0))
+        );
+    }
+
+    #[test]
+    fn the_first_job_waiting_for_resources_has_them_the_others_priority() {
+        let rec = |id: u32, t: i64, reason: &str| JobRecord {
+            job_id: id,
+            submit_time: t,
+            partition: "p".into(),
+            state: JobState::Pending,
+            reason: reason.into(),
+            ..Default::default()
+        };
+        let mut recs = vec![
+            rec(3, 30, "Resources"),
+            rec(1, 10, "BeginTime"),
+            rec(2, 20, "Resources"),
+        ];
+        rank_waiting(&mut recs);
+        let reasons: Vec<&str> = recs.iter().map(|r| r.reason.as_str()).collect();
+        assert_eq!(reasons, ["Priority", "BeginTime", "Resources"]);
     }
 
     #[test]

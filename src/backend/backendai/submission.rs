@@ -92,7 +92,11 @@ fn session_settings(
             mounts.push((s.vfolder.clone(), root.to_string()));
         }
     }
-    let batch_timeout = ctx.client.server_info().map_err(failure)?.api_version.major >= 8;
+    let api_major = ctx.client.server_info().map_err(failure)?.api_version.major;
+    let batch_timeout = api_major >= 8;
+    if api_major >= 8 && !mounts.is_empty() {
+        mounts = site_mounts_by_id(ctx, mounts)?;
+    }
     Ok(SessionSettings {
         launcher,
         group: ctx.client.settings().group.clone(),
@@ -109,6 +113,46 @@ fn session_settings(
         job_mounts: Vec::new(),
         placement: Default::default(),
     })
+}
+
+/// The site's mounts with each vfolder named by its id (API v8 and later). Backend.AI 26.x
+/// resolves a vfolder name among every user's folders and refuses the create (400 `Cannot
+/// resolve the given vfolder key`) as soon as another user owns one of the same name; an
+/// id is never ambiguous. The ids come from the login node's cache (`GET /folders` at
+/// most every ten minutes), so sbatch still sends one request per job.
+fn site_mounts_by_id(
+    ctx: &Context<'_>,
+    mounts: Vec<(String, String)>,
+) -> Result<Vec<(String, String)>, SubmitError> {
+    let mut ids = ctx.cache.vfolders(ctx.now);
+    for attempt in 0..2 {
+        let known = match ids.take() {
+            Some(known) if attempt == 0 => known,
+            _ => {
+                let fresh = placement::vfolder_ids(ctx.client).map_err(failure)?;
+                ctx.cache.store_vfolders(&fresh, ctx.now);
+                fresh
+            }
+        };
+        let id_of = |name: &str| {
+            known
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, id)| id.clone())
+        };
+        if let Some(found) = mounts
+            .iter()
+            .map(|(v, p)| Some((id_of(v)?, p.clone())))
+            .collect::<Option<Vec<_>>>()
+        {
+            return Ok(found);
+        }
+    }
+    let missing: Vec<&str> = mounts.iter().map(|(v, _)| v.as_str()).collect();
+    Err(unsupported(format!(
+        "the site's vfolders {} are not among this keypair's vfolders (GET /folders)",
+        missing.join(", ")
+    )))
 }
 
 /// Checks the request against the partition, filling in its defaults.

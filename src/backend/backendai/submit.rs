@@ -239,11 +239,14 @@ pub fn create_body(
     Ok(Value::Object(body))
 }
 
-/// The image's minimum resources from the manager's refusal of a smaller request
-/// (`Your resource request is smaller than the minimum required by the image. (cpu=1
-/// mem=320m)`), as `(slot, value)` pairs.
+/// The image's minimum resources from the manager's refusal of a smaller request, as
+/// `(slot, value)` pairs: 23.09 says `Your resource request is smaller than the minimum
+/// required by the image. (cpu=1 mem=320m)`, 26.9 `kernel_specs[0] resource request is
+/// smaller than the image minimum (cpu=1 mem=320m).`
 pub fn image_minimum(message: &str) -> Option<Vec<(String, String)>> {
-    let rest = message.split("minimum required by the image.").nth(1)?;
+    let rest = ["minimum required by the image.", "than the image minimum"]
+        .iter()
+        .find_map(|said| message.split(said).nth(1))?;
     let inside = rest.trim_start().strip_prefix('(')?;
     let inside = &inside[..inside.find(')')?];
     let pairs: Vec<(String, String)> = inside
@@ -485,6 +488,8 @@ mod tests {
         let body = json!({"config": {"resources": {"cpu": 2, "mem": "1g"}}});
         assert!(raised_to_minimum(&body, &min).is_none());
         assert!(image_minimum("Missing or invalid API parameters.").is_none());
+        let message = "Missing or invalid API parameters. (kernel_specs[0] resource request is smaller than the image minimum (cpu=1 mem=320m).)";
+        assert_eq!(image_minimum(message), Some(min));
         assert_eq!(binary_size("1.5g"), Some(1.5 * 1024f64.powi(3)));
         assert_eq!(binary_size("2048"), Some(2048.0));
         assert_eq!(binary_size("512MiB"), Some(512.0 * 1024f64.powi(2)));

@@ -1,6 +1,6 @@
 //! The session tag: what squeue shows of a job whose full metadata ([`JobMeta`]) is not
 //! at hand yet (a job submitted on another login node, still running): its owner, time
-//! limit and name, in at most 64 characters.
+//! limit, deferred start (`--begin`) and name, in at most 64 characters.
 
 use crate::launcher::meta::JobMeta;
 use crate::model::TimeLimit;
@@ -11,17 +11,21 @@ use crate::model::TimeLimit;
 pub struct TagFacts {
     pub uid: u32,
     pub time_limit: TimeLimit,
+    /// `--begin`: Backend.AI 26.x shows no session the start it was asked for (its
+    /// `starts_at` is the actual start), so the tag keeps it for squeue's `BeginTime`.
+    pub begin: Option<i64>,
     pub name: String,
 }
 
-/// The session tag, at most 64 characters: `slurm:<uid>:<minutes or U> <job name>` (the
-/// name cut to fit).
+/// The session tag, at most 64 characters: `slurm:<uid>:<minutes or U>[:<begin epoch>] <job
+/// name>` (the name cut to fit).
 pub fn tag(meta: &JobMeta) -> String {
     let limit = match meta.spec.time_limit {
         Some(TimeLimit::Minutes(m)) => m.to_string(),
         _ => "U".to_string(),
     };
-    let mut t = format!("slurm:{}:{limit} {}", meta.uid, meta.spec.name);
+    let begin = meta.spec.begin.map(|b| format!(":{b}")).unwrap_or_default();
+    let mut t = format!("slurm:{}:{limit}{begin} {}", meta.uid, meta.spec.name);
     if t.len() > 64 {
         let mut cut = 64;
         while !t.is_char_boundary(cut) {
@@ -34,13 +38,18 @@ pub fn tag(meta: &JobMeta) -> String {
 
 pub fn parse_tag(tag: &str) -> Option<TagFacts> {
     let (head, name) = tag.strip_prefix("slurm:")?.split_once(' ')?;
-    let (uid, limit) = head.split_once(':')?;
+    let (uid, rest) = head.split_once(':')?;
+    let (limit, begin) = match rest.split_once(':') {
+        Some((l, b)) => (l, Some(b.parse().ok()?)),
+        None => (rest, None),
+    };
     Some(TagFacts {
         uid: uid.parse().ok()?,
         time_limit: match limit {
             "U" => TimeLimit::Infinite,
             m => TimeLimit::Minutes(m.parse().ok()?),
         },
+        begin,
         name: name.to_string(),
     })
 }
@@ -70,5 +79,11 @@ mod tests {
         assert!(t.len() <= 64);
         assert_eq!(parse_tag(&t).unwrap().time_limit, TimeLimit::Infinite);
         assert_eq!(parse_tag("user tag"), None);
+        meta.spec.name = "later".into();
+        meta.spec.begin = Some(1_796_047_200);
+        let t = tag(&meta);
+        assert_eq!(t, "slurm:1001:U:1796047200 later");
+        assert_eq!(parse_tag(&t).unwrap().begin, Some(1_796_047_200));
+        assert_eq!(parse_tag("slurm:1001:U later").unwrap().begin, None);
     }
 }

@@ -6,7 +6,7 @@ use super::cache::Cache;
 use super::client::{Client, ClientError, Method};
 use super::jobid;
 use super::partitions::Agent;
-use super::records::{SESSION_FIELDS, Session};
+use super::records::{Session, session_fields};
 use crate::launcher::meta::{self, JobMeta, LaunchResult};
 use serde_json::{Value, json};
 
@@ -97,11 +97,13 @@ pub fn sessions_paged(
     page: u64,
 ) -> Result<Vec<Session>, ClientError> {
     let page = page.max(1);
+    let api_major = client.api_version()?.major;
+    let fields = session_fields(api_major);
     let query = format!(
         "query($limit: Int!, $offset: Int!, $filter: String) {{
            compute_session_list(limit: $limit, offset: $offset, filter: $filter,
                                 order: \"created_at\") {{
-             total_count items {{ {SESSION_FIELDS} }} }} }}"
+             total_count items {{ {fields} }} }} }}"
     );
     let mut out = Vec::new();
     let mut offset = 0u64;
@@ -114,7 +116,10 @@ pub fn sessions_paged(
         let items = list["items"].as_array().cloned().unwrap_or_default();
         let total = list["total_count"].as_u64().unwrap_or(0);
         let got = items.len() as u64;
-        out.extend(items.iter().filter_map(Session::from_json));
+        out.extend(items.iter().filter_map(Session::from_json).map(|mut s| {
+            s.api_major = api_major;
+            s
+        }));
         offset += got;
         if got == 0 || offset >= total {
             return Ok(out);
@@ -219,7 +224,11 @@ pub fn facts(client: &Client, cache: &Cache, sessions: &[Session]) -> Vec<Facts>
                 return Facts::default();
             }
             let mut meta = cache.meta(&s.id);
-            let has_log = s.job_ended() && s.status != "CANCELLED";
+            // A session ended before its container ran has no log (26.9 answers a 500
+            // for it, every time): nothing to read.
+            let ran = s.entered("RUNNING").is_some()
+                || matches!(s.result.as_str(), "SUCCESS" | "FAILURE");
+            let has_log = s.job_ended() && s.status != "CANCELLED" && ran;
             let mut result = if has_log { cache.result(&s.id) } else { None };
             if has_log
                 && (result.is_none() || meta.is_none())
