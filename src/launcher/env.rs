@@ -135,29 +135,39 @@ pub fn batch_env(base: &BTreeMap<String, String>, f: &BatchEnvFacts) -> BTreeMap
     if let Some(w) = &f.working_cluster {
         set("SLURM_WORKING_CLUSTER", w.clone());
     }
-    if !f.gpus.is_empty() {
-        // gres/gpu's job environment: the devices by every vendor's variable.
-        let list = f
-            .gpus
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
-        for k in [
-            "CUDA_VISIBLE_DEVICES",
-            "GPU_DEVICE_ORDINAL",
-            "ROCR_VISIBLE_DEVICES",
-            "ZE_AFFINITY_MASK",
-            "SLURM_JOB_GPUS",
-        ] {
-            set(k, list.clone());
-        }
-        set("SLURM_GPUS_ON_NODE", f.gpus.len().to_string());
+    for (k, v) in gpu_env(&f.gpus, "SLURM_JOB_GPUS") {
+        set(k, v);
     }
     // slurmstepd's _make_tmpdir: tasks may want it set.
     if !base.contains_key("TMPDIR") {
         set("TMPDIR", "/tmp".to_string());
     }
+    env
+}
+
+/// gres/gpu's environment for `gpus`, the devices by every vendor's variable and by
+/// Slurm's own (`own`: SLURM_JOB_GPUS for a job, SLURM_STEP_GPUS for a step); none without
+/// devices.
+pub fn gpu_env(gpus: &[u32], own: &'static str) -> Vec<(&'static str, String)> {
+    if gpus.is_empty() {
+        return Vec::new();
+    }
+    let list = gpus
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let mut env: Vec<(&'static str, String)> = [
+        "CUDA_VISIBLE_DEVICES",
+        "GPU_DEVICE_ORDINAL",
+        "ROCR_VISIBLE_DEVICES",
+        "ZE_AFFINITY_MASK",
+        own,
+    ]
+    .into_iter()
+    .map(|k| (k, list.clone()))
+    .collect();
+    env.push(("SLURM_GPUS_ON_NODE", gpus.len().to_string()));
     env
 }
 

@@ -261,23 +261,8 @@ fn task_env(
     if let Some(c) = plan.cpus_per_task {
         set("SLURM_CPUS_PER_TASK", c.to_string());
     }
-    if !plan.gpus.is_empty() {
-        let list = plan
-            .gpus
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
-        for k in [
-            "CUDA_VISIBLE_DEVICES",
-            "GPU_DEVICE_ORDINAL",
-            "ROCR_VISIBLE_DEVICES",
-            "ZE_AFFINITY_MASK",
-            "SLURM_STEP_GPUS",
-        ] {
-            set(k, list.clone());
-        }
-        set("SLURM_GPUS_ON_NODE", plan.gpus.len().to_string());
+    for (k, v) in super::env::gpu_env(&plan.gpus, "SLURM_STEP_GPUS") {
+        set(k, v);
     }
     if plan.label {
         set("SLURM_LABELIO", "1".to_string());
