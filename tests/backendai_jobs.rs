@@ -892,8 +892,9 @@ fn requests_per_command_stay_bounded() {
         &["-X", "-n", "-j", &array, "-o", "jobid%20,state"],
     );
     assert_eq!(listing(&r), 1, "{r:?}");
-    // scancel: one query, one delete per session, and one query that reads them back
-    // (a cancel must stick). 23.09: none of these pending sessions needs a second delete.
+    // scancel: one query, one delete per session, and two queries that read them back (a
+    // cancel must stick: once at once, once more when the scheduler can no longer start a
+    // pending session it had picked). 23.09: none of these needs a second delete.
     // 26.9 moves pending sessions through DEPRIORITIZING, and one deleted then can come
     // back PENDING: another round deletes those again (one query and a delete each).
     let r = site.run(&dir, "scancel", &[&array]);
@@ -903,13 +904,13 @@ fn requests_per_command_stay_bounded() {
         count(&r.requests, "DELETE /session/"),
     );
     let v9 = site.client().api_version().unwrap().major >= 9;
-    if v9 && queries > 2 {
+    if v9 && queries > 3 {
         assert!(
-            queries <= 6 && deletes > MANY && deletes <= 2 * MANY,
+            queries <= 7 && deletes > MANY && deletes <= 2 * MANY,
             "{r:?}"
         );
     } else {
-        assert_eq!((queries, deletes), (2, MANY), "{r:?}");
+        assert_eq!((queries, deletes), (3, MANY), "{r:?}");
     }
     let r = site.run(&dir, "squeue", &["-h", "-j", &array]);
     assert_eq!(r.stdout, "", "{r:?}");

@@ -224,7 +224,7 @@ fn local_backend() -> Backend {
     let home = tmp("local");
     let config = home.join("config.toml");
     // Two simulated nodes, so that --nodelist and --exclude can be met.
-    std::fs::write(&config, "[local]\nnodes = 2\n").unwrap();
+    std::fs::write(&config, "[local]\nnodes = 2\ngpus = 2\n").unwrap();
     let env = site_env(&home, &config, &[]);
     let loaded = Loaded::load(&env).expect("config");
     let cluster = LocalCluster::open(&loaded, &env).expect("local backend");

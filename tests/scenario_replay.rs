@@ -541,6 +541,20 @@ fn local_target(name: &str, first: u32, first_priority: Option<u32>) -> Target {
 /// The first job id the scenario used: its first submission's, less the ids refusals before
 /// it used up (slurmctld numbers a job before it finds that no node can hold it).
 fn first_job_id(recorded: &[(String, Output)]) -> u32 {
+    // `--test-only` names the id it used up: `sbatch: Job 12 to start at ...`.
+    let tested = recorded.iter().find_map(|(c, o)| {
+        (c.starts_with("sbatch") || c.starts_with("srun"))
+            .then(|| {
+                o.stderr
+                    .split_once(": Job ")?
+                    .1
+                    .split_once(" to start at ")?
+                    .0
+                    .parse::<u32>()
+                    .ok()
+            })
+            .flatten()
+    });
     let Some(first) = recorded
         .iter()
         .position(|(c, o)| c.starts_with("sbatch") && o.rc == 0 && submitted(&o.stdout).is_some())
@@ -555,9 +569,10 @@ fn first_job_id(recorded: &[(String, Output)]) -> u32 {
                     .contains("Requested node configuration is not available")
         })
         .count() as u32;
-    submitted(&recorded[first].1.stdout)
+    let first_submitted = submitted(&recorded[first].1.stdout)
         .and_then(|id| id.parse::<u32>().ok())
-        .map_or(1, |id| id.saturating_sub(used_up).max(1))
+        .map_or(1, |id| id.saturating_sub(used_up).max(1));
+    tested.map_or(first_submitted, |t| t.min(first_submitted))
 }
 
 /// The priority the oracle gave the scenario's first job: priority/basic gives each job one

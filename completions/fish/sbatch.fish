@@ -104,7 +104,7 @@ complete -c sbatch -s Q -l quiet -d 'quiet mode (suppress informational messages
 complete -c sbatch -l reboot -d 'reboot compute nodes before starting job [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c sbatch -l requeue -d 'if set, permit the job to be requeued'
 complete -c sbatch -l spread-job -d 'spread job across as many nodes as possible [bai-slurm: ignored with a warning (has no effect here)]'
-complete -c sbatch -l test-only -d 'validate the request and estimate when the job would start, without submitting it [bai-slurm: rejected with an error (it is not implemented yet)]'
+complete -c sbatch -l test-only -d 'validate the request and estimate when the job would start, without submitting it'
 complete -c sbatch -l use-min-nodes -d 'if a range of node counts is given, prefer the smaller count [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c sbatch -s v -l verbose -d 'verbose mode (multiple -v\'s increase verbosity)'
 complete -c sbatch -s V -l version -d 'output version information and exit'

@@ -218,6 +218,14 @@ impl SubmitError {
         self.details.push(line.into());
         self
     }
+    /// The refusal in one phrase: the errno's text, or the failure's.
+    pub fn reason(&self) -> String {
+        match (&self.errno, &self.failure) {
+            (Some(errno), _) => errno.text().to_string(),
+            (None, Some(f)) => f.to_string(),
+            (None, None) => "Unspecified error".to_string(),
+        }
+    }
 }
 
 impl From<BackendError> for SubmitError {
@@ -275,6 +283,17 @@ pub struct AllocationDetails {
     pub record: JobRecord,
 }
 
+/// What `--test-only` tells: `Job N to start at T using C processors on nodes L in
+/// partition P`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WillRun {
+    pub job_id: u32,
+    pub start: i64,
+    pub cpus: u32,
+    pub nodes: String,
+    pub partition: String,
+}
+
 /// A submission made but not sent: the backend, the id the job would get (where the
 /// backend chooses it before submitting) and the requests it would send.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -323,6 +342,11 @@ pub trait Cluster {
     /// submitting it (`bai-slurm translate`).
     fn translate(&self, _spec: &JobSpec, _user: &UserInfo) -> Result<Translation, SubmitError> {
         Err(BackendError::Other("this backend does not accept jobs".into()).into())
+    }
+    /// `--test-only`: when and where the job would start, without submitting it (Slurm's
+    /// will_run). Like slurmctld, a backend may use up a job id for it.
+    fn will_run(&self, _spec: &JobSpec, _user: &UserInfo) -> Result<WillRun, SubmitError> {
+        Err(BackendError::Other("--test-only is not supported by this backend".into()).into())
     }
     /// Signals or cancels the job(s) one id names.
     fn signal(&self, _target: &JobSelector, _req: &SignalRequest) -> Result<(), BackendError> {

@@ -64,12 +64,7 @@ pub fn obtain(
             for d in &e.details {
                 inv.error(d);
             }
-            let text = match (&e.errno, &e.failure) {
-                (Some(errno), _) => errno.text().to_string(),
-                (None, Some(f)) => f.to_string(),
-                (None, None) => "Unspecified error".into(),
-            };
-            inv.error(&format!("{}{text}", refusal_prefix(prog)));
+            inv.error(&format!("{}{}", refusal_prefix(prog), e.reason()));
             return Err(1);
         }
     };
@@ -183,6 +178,9 @@ pub fn run_in_new_allocation(
     for m in messages {
         let _ = writeln!(inv.err, "{m}");
     }
+    if req.opts.test_only {
+        return report_will_run(inv, cluster, &spec, "srun");
+    }
     let (id, details) = match obtain(inv, cluster, &spec, "srun") {
         Ok(a) => a,
         Err(code) => return code,
@@ -221,4 +219,36 @@ fn kill_wait(cluster: &dyn Cluster) -> u32 {
         .find(|(k, _)| k == "KillWait")
         .and_then(|(_, v)| v.split_whitespace().next()?.parse().ok())
         .unwrap_or(30)
+}
+
+/// `--test-only`: when and where the job would start, as sbatch and srun print it
+/// (`sbatch: Job 12 to start at 2026-12-02T06:05:31 using 1 processors on nodes node01 in
+/// partition debug`), or slurmctld's refusal as `allocation failure: ...`; nothing runs.
+pub fn report_will_run(
+    inv: &mut Invocation<'_>,
+    cluster: &dyn Cluster,
+    spec: &JobSpec,
+    prog: &str,
+) -> i32 {
+    match super::backend_warnings(inv, cluster, spec, prog)
+        .and_then(|()| cluster.will_run(spec, &inv.user))
+    {
+        Ok(w) => {
+            let fmt = crate::model::TimeFormat::from_env_value(inv.var("SLURM_TIME_FORMAT")).0;
+            let start = crate::model::timestamp::format_time(Some(w.start), &fmt, inv.now);
+            let _ = writeln!(
+                inv.err,
+                "{prog}: Job {} to start at {start} using {} processors on nodes {} in partition {}",
+                w.job_id, w.cpus, w.nodes, w.partition
+            );
+            0
+        }
+        Err(e) => {
+            for d in &e.details {
+                inv.error(d);
+            }
+            let _ = writeln!(inv.err, "allocation failure: {}", e.reason());
+            1
+        }
+    }
 }

@@ -26,6 +26,9 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         inv.error(&format!("No cluster '{c}' known by database."));
         return error_exit;
     }
+    if req.test_only {
+        return super::allocate::report_will_run(inv, cluster, &req.spec, "sbatch");
+    }
     let id = match super::backend_warnings(inv, cluster, &req.spec, "sbatch")
         .and_then(|()| cluster.submit(&req.spec, &inv.user))
     {
@@ -96,12 +99,7 @@ pub fn report_submit_error(inv: &mut Invocation<'_>, e: &SubmitError) {
     for d in &e.details {
         inv.error(d);
     }
-    let text = match (&e.errno, &e.failure) {
-        (Some(errno), _) => errno.text().to_string(),
-        (None, Some(f)) => f.to_string(),
-        (None, None) => "Unspecified error".to_string(),
-    };
-    inv.error(&format!("Batch job submission failed: {text}"));
+    inv.error(&format!("Batch job submission failed: {}", e.reason()));
 }
 
 /// `-W`: waits for the job (every task of an array) to finish; the exit status is the

@@ -1076,7 +1076,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::No,
         cmds: SBATCH | SRUN,
         sbatch_env: &[],
-        support: Support::Rejected("it is not implemented yet"),
+        support: Support::Honoured,
     },
     Opt {
         long: "thread-spec",

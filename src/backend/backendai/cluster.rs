@@ -26,6 +26,9 @@ pub const MIN_JOB_AGE: i64 = 300;
 
 /// Sessions deleted at once by scancel.
 const DELETE_CONCURRENCY: usize = 4;
+/// How long after deleting a pending session scancel reads it back a last time (the
+/// manager's scheduler may still start it: see `cancel_sticking`).
+const PENDING_CANCEL_RACE: std::time::Duration = std::time::Duration::from_secs(3);
 /// How long scancel keeps ending a session the manager is still starting.
 const CANCEL_PATIENCE: std::time::Duration = std::time::Duration::from_secs(90);
 
@@ -292,27 +295,44 @@ impl BackendAiCluster {
         target: &JobSelector,
         mut live: Vec<Session>,
     ) -> Result<(), BackendError> {
-        let deadline = std::time::Instant::now() + CANCEL_PATIENCE;
-        let mut pause = std::time::Duration::from_millis(500);
+        use std::time::{Duration, Instant};
+        let deadline = Instant::now() + CANCEL_PATIENCE;
+        let ids: Vec<String> = live.iter().map(|s| s.id.clone()).collect();
+        let mut pause = Duration::from_millis(500);
+        // A pending session the scheduler had picked as its DELETE came can be made
+        // SCHEDULED after it was marked CANCELLED (seen on 23.09, 0.4 s later): such
+        // sessions are read back once more when that race is over.
+        let mut look_again_at: Option<Instant> = None;
         loop {
+            if live.iter().any(|s| s.status == "PENDING") {
+                look_again_at = Some(Instant::now() + PENDING_CANCEL_RACE);
+            }
             self.delete_each(&live)?;
             std::thread::sleep(pause);
-            let ids: Vec<&str> = live.iter().map(|s| s.id.as_str()).collect();
-            live = self
-                .select(target)?
-                .into_iter()
-                .filter(|s| ids.contains(&s.id.as_str()) && still_alive(s))
-                .collect();
+            let read_back = |this: &Self| -> Result<Vec<Session>, BackendError> {
+                Ok(this
+                    .select(target)?
+                    .into_iter()
+                    .filter(|s| ids.contains(&s.id) && still_alive(s))
+                    .collect())
+            };
+            live = read_back(self)?;
+            if live.is_empty()
+                && let Some(at) = look_again_at.take()
+            {
+                std::thread::sleep(at.saturating_duration_since(Instant::now()));
+                live = read_back(self)?;
+            }
             if live.is_empty() {
                 return Ok(());
             }
-            if std::time::Instant::now() >= deadline {
+            if Instant::now() >= deadline {
                 return Err(BackendError::Other(format!(
                     "Backend.AI is still starting job {} and refuses to end it yet; run scancel again shortly",
                     target.job_id
                 )));
             }
-            pause = (pause * 2).min(std::time::Duration::from_secs(4));
+            pause = (pause * 2).min(Duration::from_secs(4));
         }
     }
 

@@ -24,7 +24,7 @@ pub mod store_file;
 
 use super::{
     AccountingQuery, BackendError, Cluster, HoldKind, SignalRequest, SlurmErrno, SubmitError,
-    Translation,
+    Translation, WillRun,
 };
 use crate::config::Loaded;
 use crate::model::{
@@ -518,6 +518,71 @@ impl LocalCluster {
             .map_err(sql)?;
         self.wake_runner();
         Ok(id)
+    }
+
+    /// `--test-only`, as slurmctld's will_run answers it: the job gets an id (used up, as
+    /// slurmctld's is) and the earliest time the running jobs leave room for it, from its
+    /// begin time on; a hold is not looked at. Behind a job without a time limit the answer
+    /// is INFINITE minutes from now, as Slurm prints it (a date in the year 6000s).
+    fn will_run_job(
+        &self,
+        spec: &JobSpec,
+        user: &UserInfo,
+        now: i64,
+    ) -> Result<WillRun, SubmitError> {
+        // A job that can never fit is refused (a batch job would wait, PartitionNodeLimit).
+        let never_fits = spec.nodes() > self.settings.node_names().len() as u32;
+        let checked = self.validate(spec).and_then(|()| match never_fits {
+            true => Err(SubmitError::errno(
+                SlurmErrno::RequestedNodeConfigUnavailable,
+            )),
+            false => Ok(()),
+        });
+        if let Err(e) = checked {
+            if e.errno == Some(SlurmErrno::RequestedNodeConfigUnavailable) {
+                let mut db = self.db()?;
+                db.write(|tx| tx.next_job_id().map(|_| ())).map_err(sql)?;
+            }
+            return Err(e);
+        }
+        let spec = self.settled(spec, user)?;
+        let id = self.db()?.write(|tx| tx.next_job_id()).map_err(sql)?;
+        let mut row = self.new_row(id, &spec, user, now, u32::MAX);
+        row.reason = reason::RESOURCES.into();
+        let mut candidate = records::job_record(&row, &spec, &[], &self.ctx(), false);
+        candidate.state = JobState::Pending;
+        let mut records: Vec<JobRecord> = self
+            .jobs()?
+            .into_iter()
+            .filter(|r| r.state == JobState::Running)
+            .collect();
+        records.push(candidate);
+        let s = &self.settings;
+        let nodes: Vec<plan::NodeCapacity> = s
+            .node_names()
+            .into_iter()
+            .map(|name| plan::NodeCapacity {
+                name,
+                cpus: s.node.cpus,
+                mem_mb: s.node.memory_mb,
+            })
+            .collect();
+        let begin = spec.begin.unwrap_or(now).max(now);
+        plan::plan(&mut records, &nodes, begin);
+        let planned = records.pop().expect("the candidate");
+        const INFINITE_MINUTES: i64 = 0x7fff_ffff;
+        let start = planned.start_time.unwrap_or(now + INFINITE_MINUTES * 60);
+        let node_list = planned
+            .sched_nodes
+            .clone()
+            .unwrap_or_else(|| s.node_names().join(","));
+        Ok(WillRun {
+            job_id: id,
+            start,
+            cpus: planned.num_cpus,
+            nodes: node_list,
+            partition: planned.partition.clone(),
+        })
     }
 
     /// Rows a selector names.
@@ -1054,6 +1119,12 @@ impl Cluster for LocalCluster {
 
     fn submit(&self, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {
         self.submit_job(spec, user, crate::sys::now())
+    }
+
+    fn will_run(&self, spec: &JobSpec, user: &UserInfo) -> Result<WillRun, SubmitError> {
+        crate::backend::check_script_size(spec, self.settings.max_script_size)?;
+        self.accepts(spec)?;
+        self.will_run_job(spec, user, crate::sys::now())
     }
 
     /// The local backend sends no requests: it stores the job. Its translation is the
