@@ -152,6 +152,7 @@ fn parse(cmd: u8, args: &[String], work: &Path) -> Parsed {
                 now: bai_slurm::sys::now(),
                 umask: 0o022,
                 max_array_size: 1001,
+                profile: bai_slurm::model::profile::Profile::default_profile(),
             }) {
                 SbatchOutcome::Submit(r) => Parsed::Request {
                     command: format!(

@@ -4,11 +4,10 @@
 use crate::cli::Invocation;
 use crate::format::common::Clock;
 use crate::model::TimeFormat;
-use crate::model::release;
 
-/// `print_slurm_version`: `--version`/`-V` of every command ([`release::version_line`]).
+/// `print_slurm_version`: `--version`/`-V` of every command, the profile's release.
 pub fn print_version(inv: &mut Invocation) {
-    let _ = writeln!(inv.out, "{}", release::version_line());
+    let _ = writeln!(inv.out, "{}", inv.profile.release.version_line());
 }
 
 /// Writes bytes to stdout. A closed pipe (`squeue | head`) is not an error worth reporting.

@@ -83,7 +83,8 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
     }
     match p.help {
         1 => {
-            out(inv, include_bytes!("text/sacct_help.txt"));
+            let text = crate::options::texts::help(inv.profile, "sacct");
+            out(inv, text.as_bytes());
             return 0;
         }
         2 => {
@@ -91,7 +92,8 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
             return 0;
         }
         3 => {
-            out(inv, include_bytes!("text/sacct_usage.txt"));
+            let text = crate::options::texts::usage(inv.profile, "sacct");
+            out(inv, text.as_bytes());
             return 0;
         }
         _ => {}

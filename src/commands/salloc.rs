@@ -9,7 +9,7 @@ use crate::options::salloc::{self, SallocOutcome};
 
 pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
     let args = inv.args.clone();
-    let req = match salloc::parse(&args, &inv.env, inv.now) {
+    let req = match salloc::parse_for(inv.profile, &args, &inv.env, inv.now) {
         SallocOutcome::Exit {
             stdout,
             stderr,

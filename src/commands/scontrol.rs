@@ -58,7 +58,8 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
             o if o == c('a') || o == c('F') => {}
             o if o == c('d') => st.detail = true,
             o if o == c('h') => {
-                out(inv, include_bytes!("text/scontrol_help.txt"));
+                let text = crate::options::texts::help(inv.profile, "scontrol");
+                out(inv, text.as_bytes());
                 return st.exit_code;
             }
             HIDE => st.detail = false,
@@ -95,7 +96,7 @@ fn print_version(inv: &mut Invocation, st: &State) {
     common::print_version(inv);
     if st.quiet == -1 {
         // Verbose (`-v -V`) adds the API version, unpadded: `22.5.8`.
-        let r = crate::model::release::SLURM_RELEASE;
+        let r = inv.profile.release;
         let line = format!(
             "slurm_api_version: {}, {}.{}.{}\n",
             r.number(),
@@ -257,7 +258,8 @@ fn process(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, argv: &[
         if argc > 1 {
             too_many(inv, st);
         }
-        out(inv, include_bytes!("text/scontrol_help.txt"));
+        let text = crate::options::texts::help(inv.profile, "scontrol");
+        out(inv, text.as_bytes());
     } else if is(tag, "hide", 2) {
         st.detail = false;
     } else if is(tag, "oneliner", 1) {
@@ -344,7 +346,8 @@ fn show(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, argv: &[Str
             None => {
                 st.exit_code = 1;
                 common::raw_err(inv, "invalid encode argument");
-                out(inv, include_bytes!("text/scontrol_help.txt"));
+                let text = crate::options::texts::help(inv.profile, "scontrol");
+                out(inv, text.as_bytes());
             }
             Some(v) => {
                 if encode_hostlist(inv, &v, sorted).is_err() {
@@ -393,6 +396,7 @@ fn show_config(inv: &mut Invocation, cluster: &dyn Cluster, _st: &mut State) {
     let text = fmt::config(
         &clock.time_str(Some(inv.now), 32),
         &cluster.cluster_name(),
+        inv.profile.release,
         &cluster.config(),
     );
     out(inv, text.as_bytes());

@@ -236,11 +236,13 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             }
             FEDERATION | LOCAL | HIDE => {}
             HELP => {
-                out(inv, include_bytes!("text/sinfo_help.txt"));
+                let text = crate::options::texts::help(inv.profile, "sinfo");
+                out(inv, text.as_bytes());
                 return Err(Exit(0));
             }
             USAGE => {
-                out(inv, include_bytes!("text/sinfo_usage.txt"));
+                let text = crate::options::texts::usage(inv.profile, "sinfo");
+                out(inv, text.as_bytes());
                 return Err(Exit(0));
             }
             JSON => p.mimetype = Some(Mime::Json),

@@ -217,7 +217,8 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             },
             ARRAY_UNIQUE => p.view.array_unique = true,
             HELP => {
-                out(inv, include_bytes!("text/squeue_help.txt"));
+                let text = crate::options::texts::help(inv.profile, "squeue");
+                out(inv, text.as_bytes());
                 return Err(Exit(0));
             }
             HIDE => p.all_flag = false,
@@ -233,7 +234,8 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             }
             NOCONVERT => p.view.convert = Convert::No,
             USAGE => {
-                out(inv, include_bytes!("text/squeue_usage.txt"));
+                let text = crate::options::texts::usage(inv.profile, "squeue");
+                out(inv, text.as_bytes());
                 return Err(Exit(0));
             }
             JSON => p.mimetype = Some(Mime::Json),
@@ -272,7 +274,8 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
         };
         if let Some(x) = extra {
             inv.error(&format!("Unrecognized option: {x}"));
-            out(inv, include_bytes!("text/squeue_usage.txt"));
+            let text = crate::options::texts::usage(inv.profile, "squeue");
+            out(inv, text.as_bytes());
             return Err(Exit(1));
         }
     }

@@ -13,7 +13,7 @@ use std::path::Path;
 /// configured backend for an allocation.
 pub fn run(inv: &mut Invocation<'_>) -> i32 {
     let args = inv.args.clone();
-    let req = match srun::parse(&args, &inv.env, inv.now) {
+    let req = match srun::parse_for(inv.profile, &args, &inv.env, inv.now) {
         SrunOutcome::Exit {
             stdout,
             stderr,
