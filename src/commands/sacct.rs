@@ -16,7 +16,7 @@ use crate::model::{JobState, StepId, hostlist, timestamp};
 use crate::options::getopt::{self, Event};
 use crate::options::query::c;
 use crate::options::query::sacct::{
-    DELIMITER, ENV, FEDERATION, JSON, LOCAL, LOCAL_UID, LONG, NAME, NOCONVERT, SHORT, UNITS,
+    DELIMITER, ENV, FEDERATION, JSON, LOCAL, LOCAL_UID, NAME, NOCONVERT, SHORT, UNITS,
     WHOLE_HETJOB, YAML,
 };
 use crate::options::values::begin::parse_time;
@@ -125,6 +125,7 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
             (None, None) => Convert::Exact,
         },
         cond: p.cond.clone(),
+        profile: inv.profile,
     };
     let query = AccountingQuery {
         job_ids: opts.cond.jobs.iter().flatten().map(|s| s.job_id).collect(),
@@ -192,7 +193,8 @@ fn dump_data(inv: &mut Invocation, cluster: &dyn Cluster, p: &Params, mime: Mime
 }
 
 fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
-    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, LONG);
+    let long = crate::options::query::sacct::long_options(inv.profile);
+    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, &long);
     let mut jobs: Vec<Selected> = Vec::new();
     let mut jobs_given = false;
     for ev in parsed.events {
@@ -363,8 +365,10 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             }
             o if o == c('W') => extend(&mut p.cond.wckeys, &arg_s),
             o if o == c('t') || o == c('X') => p.no_steps = true,
-            JSON => p.mimetype = Some(Mime::Json),
-            YAML => p.mimetype = Some(Mime::Yaml),
+            JSON | YAML => {
+                p.mimetype = Some(if opt == JSON { Mime::Json } else { Mime::Yaml });
+                common::data_parser(inv, &arg_s).map_err(Exit)?;
+            }
             _ => {}
         }
     }

@@ -19,6 +19,7 @@ struct State {
     quiet: i32,
     exit_code: i32,
     exit: bool,
+    profile: &'static crate::model::profile::Profile,
 }
 
 impl State {
@@ -26,6 +27,7 @@ impl State {
         Style {
             one_liner: self.one_liner,
             detail: self.detail,
+            profile: self.profile,
         }
     }
 }
@@ -37,6 +39,7 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
         quiet: 0,
         exit_code: 0,
         exit: false,
+        profile: inv.profile,
     };
     if let Some(list) = inv.var("SLURM_CLUSTERS").map(String::from)
         && let Err(e) = common::clusters(&list, &cluster.cluster_name(), true)

@@ -13,7 +13,8 @@ use crate::model::{hostlist, timestamp};
 use crate::options::getopt::{self, Event};
 use crate::options::query::c;
 use crate::options::query::sinfo::{
-    FEDERATION, HELP, HIDE, JSON, LOCAL, LONG, NOCONVERT, SHORT, USAGE, YAML,
+    AUTOCOMP, FEDERATION, HELP, HELPFORMAT, HELPFORMAT2, HELPSTATE, HIDE, JSON, LOCAL, NOCONVERT,
+    USAGE, YAML, tables,
 };
 
 #[derive(Default)]
@@ -162,7 +163,8 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
         }
     }
 
-    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, LONG);
+    let (short, long) = tables(inv.profile);
+    let parsed = getopt::parse(inv.prog, &inv.args, short, long);
     for ev in parsed.events {
         let (opt, arg) = match ev {
             Event::Error(msg) => {
@@ -245,8 +247,31 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
                 out(inv, text.as_bytes());
                 return Err(Exit(0));
             }
-            JSON => p.mimetype = Some(Mime::Json),
-            YAML => p.mimetype = Some(Mime::Yaml),
+            JSON | YAML => {
+                p.mimetype = Some(if opt == JSON { Mime::Json } else { Mime::Yaml });
+                common::data_parser(inv, &arg).map_err(Exit)?;
+            }
+            // 24.11's `-F`: nodes in the FUTURE state too; backends have none.
+            o if o == c('F') => {}
+            HELPFORMAT | HELPFORMAT2 => {
+                let kind = if opt == HELPFORMAT {
+                    crate::options::texts::Text::HelpFormat
+                } else {
+                    crate::options::texts::Text::HelpFormatLong
+                };
+                let text = crate::options::texts::text(inv.profile, "sinfo", kind).unwrap_or("");
+                out(inv, text.as_bytes());
+                return Err(Exit(0));
+            }
+            HELPSTATE | AUTOCOMP => {
+                let name = if opt == HELPSTATE {
+                    "--helpstate"
+                } else {
+                    "--autocomplete"
+                };
+                inv.error(&format!("{name} is not supported by bai-slurm"));
+                return Err(Exit(1));
+            }
             _ => {}
         }
     }
@@ -288,7 +313,9 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
                 ""
             } else {
                 part_from_data = true;
-                if p.long_output {
+                if p.long_output && inv.profile.sinfo.long_reservation_column {
+                    fmt::LONG_FORMAT_24_11
+                } else if p.long_output {
                     fmt::LONG_FORMAT
                 } else {
                     fmt::DEFAULT_FORMAT

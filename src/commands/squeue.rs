@@ -13,9 +13,11 @@ use crate::model::{JobRecord, StepId, hostlist, timestamp};
 use crate::options::getopt::{self, Event};
 use crate::options::query::c;
 use crate::options::query::squeue::{
-    ARRAY_UNIQUE, FEDERATION, HELP, HIDE, JSON, LOCAL, LONG, ME, NOCONVERT, SHORT, SIBLING, START,
-    USAGE, YAML,
+    ARRAY_UNIQUE, AUTOCOMP, EXPAND_PATTERNS, FEDERATION, HELP, HELPFORMAT, HELPFORMAT2, HELPSTATE,
+    HIDE, JSON, LOCAL, ME, NOCONVERT, NOTME, ONLY_JOB_STATE, SHORT, SIBLING, START, USAGE, YAML,
+    long_options,
 };
+use crate::options::texts::{self, Text};
 
 /// squeue's parameters after the command line and environment are read.
 #[derive(Default)]
@@ -40,6 +42,8 @@ struct Params {
     partitions_arg: Option<String>,
     /// `-w` hosts before they are checked against the node table.
     nodes_arg: Option<Vec<String>>,
+    /// 24.11's `--only-job-state`: job ids and states only.
+    only_state: bool,
 }
 
 /// A parse step that ends squeue with this exit status.
@@ -92,6 +96,7 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
 
 fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<(), Exit> {
     let mut override_format_env = false;
+    p.view.profile = inv.profile;
     p.all_flag = inv.var("SQUEUE_ALL").is_some();
     if inv.var("SQUEUE_ARRAY").is_some() {
         p.view.array_expand = true;
@@ -116,7 +121,7 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
         p.view.per_partition = true;
     }
 
-    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, LONG);
+    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, long_options(inv.profile));
     for ev in parsed.events {
         let (opt, arg) = match ev {
             Event::Error(msg) => {
@@ -238,10 +243,45 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
                 out(inv, text.as_bytes());
                 return Err(Exit(0));
             }
-            JSON => p.mimetype = Some(Mime::Json),
-            YAML => p.mimetype = Some(Mime::Yaml),
+            JSON | YAML => {
+                p.mimetype = Some(if opt == JSON { Mime::Json } else { Mime::Yaml });
+                common::data_parser(inv, &arg).map_err(Exit)?;
+            }
+            HELPFORMAT | HELPFORMAT2 => {
+                let kind = if opt == HELPFORMAT {
+                    Text::HelpFormat
+                } else {
+                    Text::HelpFormatLong
+                };
+                let text = texts::text(inv.profile, "squeue", kind).unwrap_or("");
+                out(inv, text.as_bytes());
+                return Err(Exit(0));
+            }
+            HELPSTATE => {
+                let text = format!("{}\n", valid_states_text().replace(',', "\n"));
+                out(inv, text.as_bytes());
+                return Err(Exit(0));
+            }
+            ONLY_JOB_STATE => p.only_state = true,
+            // Paths are always shown expanded here, which is what this asks for.
+            EXPAND_PATTERNS => {}
+            NOTME | AUTOCOMP => {
+                let name = if opt == NOTME {
+                    "--notme"
+                } else {
+                    "--autocomplete"
+                };
+                inv.error(&format!("{name} is not supported by bai-slurm"));
+                return Err(Exit(1));
+            }
             _ => {}
         }
+    }
+    if p.only_state && p.step_flag {
+        return Err(Exit(common::fatal(
+            inv,
+            "Options --only-job-state and -s(--steps) are mutually exclusive. Please remove one and retry.",
+        )));
     }
 
     if p.long_list && p.format.is_some() {
@@ -256,6 +296,10 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
         } else if let Some(f) = inv.var("SQUEUE_FORMAT2") {
             p.format_long = Some(f.to_string());
         }
+    }
+
+    if p.only_state && p.format.is_none() && p.format_long.is_none() {
+        p.format = Some("%.18i %.2t".to_string());
     }
 
     let mut operands = parsed.operands.into_iter();

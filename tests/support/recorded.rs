@@ -812,6 +812,10 @@ mod v42 {
                 j["job_state"] = state(&j["job_state"]);
                 j["exit_code"] = wait_status(&j["exit_code"]);
                 j["derived_exit_code"] = wait_status(&j["derived_exit_code"]);
+                // v0.0.42 dumps an unset core specialisation as 0 (scontrol: `*`).
+                if j["core_spec"].as_u64() == Some(0) {
+                    j["core_spec"] = Value::Null;
+                }
             }
         }
     }

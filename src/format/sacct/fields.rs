@@ -3,6 +3,7 @@
 
 use super::cell::{self, Layout};
 use crate::format::common::Clock;
+use crate::model::profile::SacctDeltas;
 use crate::model::time_limit::long_duration;
 use crate::model::tres;
 use crate::model::units::{Convert, Unit, convert_num_unit};
@@ -142,6 +143,7 @@ pub enum Row<'a> {
 pub struct Ctx<'a> {
     pub clock: &'a Clock,
     pub convert: Convert,
+    pub deltas: SacctDeltas,
 }
 
 /// A field's value, before layout.
@@ -152,6 +154,8 @@ enum Value {
     Num(Option<u64>),
     /// A timestamp (0 = `Unknown`).
     Date(Option<i64>),
+    /// A date column's word for a time Slurm does not have (`None`).
+    DateText(&'static str),
     /// Seconds for `secs2time_str`; `None` is NO_VAL64 (blank).
     Secs(Option<u64>),
 }
@@ -181,6 +185,11 @@ fn job_count(job: &JobRecord, name: &str) -> Option<u64> {
         .filter(|t| !t.is_empty())
         .or_else(|| job_tres(job, false))?;
     tres::count(&t, name)
+}
+
+/// A job that never held nodes: no allocated TRES and no node list.
+fn never_ran(job: &JobRecord) -> bool {
+    job.tres_alloc.as_deref().is_none_or(str::is_empty) && job.nodes.is_none()
 }
 
 fn job_cpus(job: &JobRecord) -> u64 {
@@ -270,6 +279,7 @@ impl Field {
                 let text = ctx.clock.time_str(t.filter(|&t| t != 0), size);
                 cell::date(out, layout, len, &text, last)
             }
+            Value::DateText(text) => cell::date(out, layout, len, text, last),
         }
     }
 
@@ -286,6 +296,8 @@ impl Field {
             F::Account => Value::Str(job.account.clone()),
             F::AdminComment => str_job(job.admin_comment.clone()),
             F::AllocCpus | F::NCpus => Value::Num(Some(match step {
+                // 24.11 counts only what was allocated: a job that never ran has none.
+                None if ctx.deltas.unstarted_alloc_cpus_zero && never_ran(job) => 0,
                 None => job_cpus(job),
                 Some(s) => step_cpus(job, s),
             })),
@@ -495,10 +507,17 @@ impl Field {
             F::ResvCpuRaw => num_job(Some(
                 reserved(job, now).saturating_mul(u64::from(job.num_cpus)),
             )),
-            F::Start => Value::Date(match step {
-                None => job.start_time,
-                Some(s) => s.start_time,
-            }),
+            F::Start => match step {
+                // 24.11's database keeps no start for a job cancelled before it ran.
+                None if ctx.deltas.cancelled_pending_start_none
+                    && job.state == JobState::Cancelled
+                    && never_ran(job) =>
+                {
+                    Value::DateText("None")
+                }
+                None => Value::Date(job.start_time),
+                Some(s) => Value::Date(s.start_time),
+            },
             F::State => Value::Str(Some(match step {
                 None => state_text(job.state, job.cancelled_by),
                 Some(s) => state_text(s.state, s.cancelled_by),

@@ -23,6 +23,8 @@ pub struct Options {
     pub no_steps: bool,
     pub convert: Convert,
     pub cond: JobCond,
+    /// The Slurm release whose values are printed.
+    pub profile: &'static crate::model::profile::Profile,
 }
 
 /// The header lines (`print_fields_header`): names, then dashes in fixed-width mode.
@@ -147,6 +149,7 @@ pub fn render(records: &[JobRecord], opts: &Options, clock: &Clock) -> Vec<u8> {
     let ctx = Ctx {
         clock,
         convert: opts.convert,
+        deltas: opts.profile.sacct,
     };
     for job in &jobs {
         let (show_full, wanted_steps) = select::step_selection(job, &opts.cond);

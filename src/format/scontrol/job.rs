@@ -2,6 +2,7 @@
 
 use crate::format::common::{Clock, state_long, time_used};
 use crate::format::squeue::fields::{core_spec_text, sorted_nodes};
+use crate::model::profile::Profile;
 use crate::model::time_limit::{long_duration, long_limit};
 use crate::model::units::mb_str;
 use crate::model::{ArrayPart, ExitStatus, JobRecord, JobState, MemoryRequest, TimeLimit};
@@ -16,6 +17,8 @@ pub struct Style {
     pub one_liner: bool,
     /// `-d`: derived exit code and the per-node allocation lines.
     pub detail: bool,
+    /// The Slurm release whose layout is printed.
+    pub profile: &'static Profile,
 }
 
 fn exit(e: ExitStatus) -> String {
@@ -254,6 +257,16 @@ pub fn render(job: &JobRecord, style: Style, clock: &Clock) -> String {
     } else {
         (job.num_nodes, 0)
     };
+    // 24.11 gives a held job its node count as the range it may have.
+    let max_nodes = if max_nodes == 0
+        && style.profile.scontrol.held_num_nodes_range
+        && job.state == JobState::Pending
+        && job.priority == 0
+    {
+        min_nodes
+    } else {
+        max_nodes
+    };
     let tasks = job
         .num_tasks
         .map_or_else(|| "N/A".to_string(), |t| t.to_string());
@@ -270,12 +283,18 @@ pub fn render(job: &JobRecord, style: Style, clock: &Clock) -> String {
         count_or_star(job.cores_per_socket),
         count_or_star(job.threads_per_core)
     ));
-    let tres = job
-        .tres_alloc
-        .clone()
-        .or_else(|| job.tres_req.clone())
-        .unwrap_or_else(|| job.tres());
-    o.push_str(&format!("TRES={tres}{le}"));
+    if style.profile.scontrol.req_and_alloc_tres {
+        let req = job.tres_req.clone().unwrap_or_else(|| job.tres());
+        o.push_str(&format!("ReqTRES={req}{le}"));
+        o.push_str(&format!("AllocTRES={}{le}", or_null(&job.tres_alloc)));
+    } else {
+        let tres = job
+            .tres_alloc
+            .clone()
+            .or_else(|| job.tres_req.clone())
+            .unwrap_or_else(|| job.tres());
+        o.push_str(&format!("TRES={tres}{le}"));
+    }
     let core_spec = match job.core_spec {
         None => "CoreSpec=*".to_string(),
         Some(s) if s & 0x8000 != 0 => format!("ThreadSpec={}", s & 0x7fff),
@@ -360,14 +379,20 @@ pub fn render(job: &JobRecord, style: Style, clock: &Clock) -> String {
     if let Some(bb) = &job.burst_buffer {
         o.push_str(&format!("{le}BurstBuffer={bb}"));
     }
-    o.push_str(&format!("{le}Power="));
+    if style.profile.scontrol.power_line {
+        o.push_str(&format!("{le}Power="));
+    }
+    let tres_per_node = job
+        .tres_per_node
+        .as_deref()
+        .map(|t| crate::format::common::gres_spelling(t, style.profile));
     for (key, val) in [
         ("CpusPerTres", &job.cpus_per_tres),
         ("MemPerTres", &job.mem_per_tres),
         ("TresBind", &job.tres_bind),
         ("TresFreq", &job.tres_freq),
         ("TresPerJob", &job.tres_per_job),
-        ("TresPerNode", &job.tres_per_node),
+        ("TresPerNode", &tres_per_node),
         ("TresPerSocket", &job.tres_per_socket),
         ("TresPerTask", &job.tres_per_task),
     ] {
@@ -419,7 +444,7 @@ mod tests {
             &j,
             Style {
                 one_liner: true,
-                detail: false,
+                ..Style::default()
             },
             &Clock::default(),
         );

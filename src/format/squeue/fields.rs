@@ -14,6 +14,7 @@ use crate::model::{JobState, TimeLimit};
 /// What a value needs besides the row.
 pub struct Ctx<'a> {
     pub clock: &'a Clock,
+    pub profile: &'static crate::model::profile::Profile,
     pub convert: Convert,
     /// SLURM_BITSTR_LEN is set (then long array ids are not cut).
     pub bitstr_len_set: bool,
@@ -293,15 +294,18 @@ impl JobField {
             F::Account => opt(&job.account),
             F::Container => opt(&job.container),
             F::JobId => v(job.job_id.to_string()),
-            F::TresPerNode
-            | F::TresPerJob
+            F::TresPerNode => or_na(
+                &job.tres_per_node
+                    .as_deref()
+                    .map(|t| crate::format::common::gres_spelling(t, ctx.profile)),
+            ),
+            F::TresPerJob
             | F::TresPerSocket
             | F::TresPerTask
             | F::CpusPerTres
             | F::MemPerTres
             | F::TresBind
             | F::TresFreq => or_na(match self {
-                F::TresPerNode => &job.tres_per_node,
                 F::TresPerJob => &job.tres_per_job,
                 F::TresPerSocket => &job.tres_per_socket,
                 F::TresPerTask => &job.tres_per_task,

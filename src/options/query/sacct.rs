@@ -77,3 +77,22 @@ pub const LONG: &[LongOpt] = &[
     long("json", HasArg::No, JSON),
     long("yaml", HasArg::No, YAML),
 ];
+
+/// 24.11's table as far as bai-slurm follows it: `--json`/`--yaml` take an optional
+/// data_parser. (24.11's `--array`, `--expand-pattern`, `--helpreason` and
+/// `--helpstate` are not offered yet: they are refused as unknown options.)
+pub fn long_options(
+    profile: &crate::model::profile::Profile,
+) -> std::borrow::Cow<'static, [LongOpt]> {
+    if profile.data_parsers.is_empty() {
+        return std::borrow::Cow::Borrowed(LONG);
+    }
+    std::borrow::Cow::Owned(
+        LONG.iter()
+            .map(|o| match o.val {
+                JSON | YAML => long(o.name, HasArg::Optional, o.val),
+                _ => *o,
+            })
+            .collect(),
+    )
+}
