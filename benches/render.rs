@@ -215,6 +215,7 @@ fn main() {
                     end: i64::MAX,
                     ..Default::default()
                 },
+                profile: Default::default(),
             };
             measure(runs, || lines(&sacct::render(&records, &opts, &clock)) - 2)
         };

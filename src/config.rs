@@ -203,18 +203,18 @@ impl Loaded {
                     message: e.message().to_string(),
                 })?;
         let env_overrides = apply_env(&mut config, env);
-        if let Some(v) = config.slurm_version.as_deref() {
-            if let Err(e) = SlurmVersion::parse(v) {
-                let path = if env_overrides.contains(&envvars::BAI_SLURM_SLURM_VERSION) {
-                    PathBuf::from(envvars::BAI_SLURM_SLURM_VERSION)
-                } else {
-                    files.last().cloned().unwrap_or_default()
-                };
-                return Err(ConfigError::Parse {
-                    path,
-                    message: e.to_string(),
-                });
-            }
+        if let Some(v) = config.slurm_version.as_deref()
+            && let Err(e) = SlurmVersion::parse(v)
+        {
+            let path = if env_overrides.contains(&envvars::BAI_SLURM_SLURM_VERSION) {
+                PathBuf::from(envvars::BAI_SLURM_SLURM_VERSION)
+            } else {
+                files.last().cloned().unwrap_or_default()
+            };
+            return Err(ConfigError::Parse {
+                path,
+                message: e.to_string(),
+            });
         }
         Ok(Loaded {
             config,

@@ -307,6 +307,7 @@ fn format_and_time_grammars_never_panic_nor_blow_up() {
                     header: true,
                     no_steps: false,
                     convert: Convert::Exact,
+                    profile: Default::default(),
                     cond: sacct::select::JobCond {
                         start: 0,
                         end: i64::MAX,

@@ -13,7 +13,68 @@ mod support;
 use support::golden::{Set, report_in};
 
 /// Cases that differ, and why.
-const KNOWN: &[(&str, &str)] = &[];
+const KNOWN: &[(&str, &str)] = &[
+    (
+        "squeue_l",
+        "capture timing: the recorded `.now` is 17:46:22 but squeue read its clock at 17:46:23 \
+         (header date and the RUNNING jobs' TIME are one second later than the stamp)",
+    ),
+    (
+        "x_squeue_only_job_state",
+        "row order: 24.11 lists the controller's job-state records (newest record first, the \
+         split-off array remainder newest of all) with no partition or priority to sort on; \
+         bai-slurm sorts its records as plain squeue does, and shows the array throttle \
+         (`13_[1-3%2]`, the state records carry none)",
+    ),
+    (
+        "squeue_json",
+        "data_parser/v0.0.42 documents are not produced yet",
+    ),
+    (
+        "squeue_yaml",
+        "data_parser/v0.0.42 documents are not produced yet",
+    ),
+    (
+        "x_squeue_json_t_all",
+        "data_parser/v0.0.42 documents are not produced yet",
+    ),
+    (
+        "x_squeue_json_v0040",
+        "data_parser/v0.0.40 documents are not produced yet",
+    ),
+    (
+        "x_squeue_json_v0041",
+        "data_parser/v0.0.41 documents are not produced yet",
+    ),
+    (
+        "sacct_json",
+        "data_parser/v0.0.42 documents are not produced yet",
+    ),
+    (
+        "x_sacct_yaml",
+        "data_parser/v0.0.42 documents are not produced yet",
+    ),
+    (
+        "x_sacct_json_v0040",
+        "data_parser/v0.0.40 documents are not produced yet",
+    ),
+    (
+        "sinfo_json",
+        "data_parser/v0.0.42 documents are not produced yet",
+    ),
+    (
+        "x_sinfo_json_v0040",
+        "data_parser/v0.0.40 documents are not produced yet",
+    ),
+    (
+        "x_scontrol_json_show_job",
+        "data_parser/v0.0.42 documents are not produced yet",
+    ),
+    (
+        "x_scontrol_yaml_show_node",
+        "data_parser/v0.0.42 documents are not produced yet",
+    ),
+];
 
 #[test]
 fn golden_24_11() {

@@ -141,11 +141,20 @@ pub fn env_of(
         array: None,
         dependency: spec.dependency_raw.clone(),
         restart_count: None,
+        release: inv.profile.job_env,
+        start_time: rec.start_time.unwrap_or(inv.now),
+        end_time: crate::launcher::env::end_at_limit(
+            rec.start_time.unwrap_or(inv.now),
+            rec.time_limit.seconds(),
+        ),
     };
     let mut base = inv.env.clone();
     base.insert("SLURM_SUBMIT_DIR".into(), inv.cwd.display().to_string());
     base.insert("SLURM_SUBMIT_HOST".into(), crate::sys::hostname());
     let mut env = allocation_env(&base, &facts, who);
+    if who == AllocationUser::Srun && inv.profile.job_env.step_debug_and_group {
+        env.insert("SLURM_JOB_GROUP".into(), inv.user.group.clone());
+    }
     env.insert(STEPD_ENV.into(), Allocation::stepd_value(&details.nodes));
     env.insert(KILL_WAIT_ENV.into(), kill_wait(cluster).to_string());
     env.insert(SECRET_ENV.into(), details.secret.clone());

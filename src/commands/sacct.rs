@@ -88,7 +88,7 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
             return 0;
         }
         2 => {
-            out(inv, spec::help_fields().as_bytes());
+            out(inv, spec::help_fields_in(inv.profile.sacct).as_bytes());
             return 0;
         }
         3 => {
@@ -501,7 +501,7 @@ fn columns(inv: &mut Invocation, p: &Params) -> Result<Vec<spec::Column>, i32> {
         list.push_str(&base);
         list.push(',');
     }
-    match spec::parse(&list) {
+    match spec::parse_in(&list, inv.profile.sacct) {
         Ok(cols) => Ok(cols),
         Err(SpecError::Invalid(msg)) => {
             inv.error(&msg);

@@ -33,6 +33,14 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         Err(code) => return code,
     };
     let _ = writeln!(inv.err, "salloc: Granted job allocation {id}");
+    if inv.profile.job_env.salloc_nodes_ready_line {
+        let nodes: Vec<String> = details.nodes.iter().map(|(n, _)| n.clone()).collect();
+        let _ = writeln!(
+            inv.err,
+            "salloc: Nodes {} are ready for job",
+            crate::model::hostlist::compress(&nodes)
+        );
+    }
     let env = allocate::env_of(inv, cluster, id, &details, &spec, AllocationUser::Salloc);
     let argv = if req.argv.is_empty() {
         vec![

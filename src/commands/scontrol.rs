@@ -9,7 +9,9 @@ use crate::model::cnum::strncasecmp_eq;
 use crate::model::{JobRecord, hostlist};
 use crate::options::getopt::{self, Event};
 use crate::options::query::c;
-use crate::options::query::scontrol::{FEDERATION, HIDE, LOCAL, LONG, SHORT, SIBLING};
+use crate::options::query::scontrol::{
+    AUTOCOMP, FEDERATION, HIDE, JSON, LOCAL, SHORT, SIBLING, YAML, long_options,
+};
 
 /// `scontrol`'s global state, changed by options and keywords alike.
 struct State {
@@ -47,7 +49,7 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
         inv.error(&e);
         return 1;
     }
-    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, LONG);
+    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, long_options(inv.profile));
     for ev in parsed.events {
         let (opt, arg) = match ev {
             Event::Error(msg) => {
@@ -67,6 +69,16 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
             }
             HIDE => st.detail = false,
             FEDERATION | LOCAL | SIBLING => {}
+            // 24.11: data_parser documents (listed, or said not to be produced yet).
+            JSON | YAML => {
+                if let Err(code) = common::data_parser(inv, &arg) {
+                    return code;
+                }
+            }
+            AUTOCOMP => {
+                inv.error("--autocomplete is not supported by bai-slurm");
+                return 1;
+            }
             o if o == c('M') => {
                 if let Err(e) = common::clusters(&arg, &cluster.cluster_name(), false) {
                     inv.error(&e);

@@ -75,6 +75,7 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
         env: crate::options::values::export::job_environment(o.export.as_ref(), &inv.env, false),
         umask: crate::sys::umask(),
         in_existing_job: true,
+        release: inv.profile.job_env,
         no_stdin: o
             .stdin
             .as_deref()

@@ -78,6 +78,16 @@ pub fn reason_text(reason: &str) -> &str {
     if reason.is_empty() { "None" } else { reason }
 }
 
+/// A GRES request in the release's spelling: `gres:gpu:2` (22.05) or `gres/gpu:2` (24.11),
+/// whichever way the record spells it.
+pub fn gres_spelling(tres: &str, profile: &crate::model::profile::Profile) -> String {
+    if profile.squeue.gres_tres_spelling {
+        tres.replace("gres:", "gres/")
+    } else {
+        tres.replace("gres/", "gres:")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,15 +123,5 @@ mod tests {
         assert_eq!(c.time_str(None, 4), "Unk");
         let full = c.time_str(Some(86400 * 365), 32);
         assert_eq!(c.time_str(Some(86400 * 365), 11), full[..10]);
-    }
-}
-
-/// A GRES request in the release's spelling: `gres:gpu:2` (22.05) or `gres/gpu:2` (24.11),
-/// whichever way the record spells it.
-pub fn gres_spelling(tres: &str, profile: &crate::model::profile::Profile) -> String {
-    if profile.squeue.gres_tres_spelling {
-        tres.replace("gres:", "gres/")
-    } else {
-        tres.replace("gres/", "gres:")
     }
 }

@@ -10,7 +10,18 @@
 use super::release::Release;
 
 /// A Slurm release series bai-slurm can present itself as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub enum SlurmVersion {
     /// Slurm 22.05 (recorded from 22.05.8): the default.
     #[default]
@@ -139,7 +150,7 @@ pub struct SacctDeltas {
 }
 
 /// The environment of jobs and steps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct JobEnvDeltas {
     /// SLURM_JOB_START_TIME, SLURM_JOB_END_TIME (epoch seconds), SLURM_OOM_KILL_STEP=0.
     pub start_end_oom: bool,
@@ -260,6 +271,12 @@ const V24_11: Profile = Profile {
         new_options: true,
     },
 };
+
+impl Default for JobEnvDeltas {
+    fn default() -> Self {
+        V22_05.job_env
+    }
+}
 
 impl Profile {
     /// The profile of a site that chose nothing: Slurm 22.05.

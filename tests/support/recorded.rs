@@ -118,6 +118,39 @@ impl Recorded {
                 step.end_time = None;
             }
         }
+        // 24.11's accounting keeps the -o/-e/-i patterns as submitted.
+        if is_v42 {
+            for j in arr(&sacct["jobs"]) {
+                let id = u(&j["job_id"]) as u32;
+                let out = s(&j["stdout"]);
+                let patterns = bai_slurm::model::job::IoPatterns {
+                    std_err: nz_str(&j["stderr"]).unwrap_or_else(|| out.clone()),
+                    std_in: s(&j["stdin"]),
+                    std_out: out,
+                };
+                for rec in jobs.iter_mut().chain(accounting.iter_mut()) {
+                    if rec.job_id == id {
+                        rec.io_patterns = Some(patterns.clone());
+                    }
+                }
+            }
+            // Jobs not yet eligible are not in accounting: every such job of the
+            // scenario writes to the default `slurm-%j.out`, which its path shows.
+            for rec in jobs
+                .iter_mut()
+                .filter(|r| r.batch && r.io_patterns.is_none())
+            {
+                let default = format!("{}/slurm-{}.out", rec.work_dir, rec.job_id);
+                if rec.std_out == default && rec.std_err == default {
+                    let pattern = format!("{}/slurm-%j.out", rec.work_dir);
+                    rec.io_patterns = Some(bai_slurm::model::job::IoPatterns {
+                        std_out: pattern.clone(),
+                        std_err: pattern,
+                        std_in: rec.std_in.clone(),
+                    });
+                }
+            }
+        }
         for acct in &mut accounting {
             if let Some(j) = jobs.iter().find(|j| j.job_id == acct.job_id) {
                 acct.cluster = j.cluster.clone();

@@ -463,6 +463,12 @@ fn prepare(
         array,
         dependency: spec.dependency_raw.clone(),
         restart_count: None,
+        release: cluster.profile().job_env,
+        start_time: row.start_time.unwrap_or_else(crate::sys::now),
+        end_time: crate::launcher::env::end_at_limit(
+            row.start_time.unwrap_or_else(crate::sys::now),
+            records::time_limit(spec, &s.partition).seconds(),
+        ),
     };
     let limit = records::time_limit(spec, &s.partition).seconds();
     let mut env = batch_env(&spec.environment, &facts);

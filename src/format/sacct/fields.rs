@@ -50,6 +50,8 @@ sacct_fields! {
     Eligible, 19, "Eligible";
     End, 19, "End";
     ExitCode, 8, "ExitCode";
+    Extra, 14, "Extra";
+    FailedNode, 8, "FailedNode";
     Flags, 19, "Flags";
     Gid, 6, "GID";
     Group, 9, "Group";
@@ -57,6 +59,7 @@ sacct_fields! {
     JobIdRaw, -12, "JobIDRaw";
     JobName, 10, "JobName";
     Layout, 9, "Layout";
+    Licenses, 10, "Licenses";
     MaxDiskRead, 12, "MaxDiskRead";
     MaxDiskReadNode, 15, "MaxDiskReadNode";
     MaxDiskReadTask, 15, "MaxDiskReadTask";
@@ -81,9 +84,13 @@ sacct_fields! {
     NodeList, 15, "NodeList";
     NTasks, 8, "NTasks";
     Partition, 10, "Partition";
+    Planned, 10, "Planned";
+    PlannedCpu, 10, "PlannedCPU";
+    PlannedCpuRaw, 13, "PlannedCPURAW";
     Priority, 10, "Priority";
     Qos, 10, "QOS";
     QosRaw, 6, "QOSRAW";
+    QosReq, 10, "QOSREQ";
     Reason, 22, "Reason";
     ReqCpuFreq, 10, "ReqCPUFreq";
     ReqCpuFreqGov, 13, "ReqCPUFreqGov";
@@ -98,8 +105,13 @@ sacct_fields! {
     Reserved, 10, "Reserved";
     ResvCpu, 10, "ResvCPU";
     ResvCpuRaw, 10, "ResvCPURAW";
+    Restarts, 8, "Restarts";
+    Sluid, 14, "SLUID";
     Start, 19, "Start";
     State, 10, "State";
+    StdErr, 20, "StdErr";
+    StdIn, 20, "StdIn";
+    StdOut, 20, "StdOut";
     Submit, 19, "Submit";
     SubmitLine, 20, "SubmitLine";
     Suspended, 10, "Suspended";
@@ -240,6 +252,32 @@ const ZERO_CPU_TIME: &str = "00:00:00";
 
 /// NO_VAL as `(uint64_t)` — what Slurm passes for a step's Reserved time.
 const NO_VAL_AS_U64: u64 = 0xffff_fffe;
+
+/// sacct's table in one release: 24.11 added Extra, FailedNode, Licenses, QOSREQ,
+/// Restarts, SLUID, StdErr, StdIn and StdOut, and renamed Reserved, ResvCPU and ResvCPURAW
+/// to Planned, PlannedCPU and PlannedCPURAW.
+pub fn fields_in(deltas: SacctDeltas) -> impl Iterator<Item = &'static (Field, i32, &'static str)> {
+    use Field as F;
+    FIELDS.iter().filter(move |(f, _, _)| {
+        let newer = matches!(
+            f,
+            F::Extra
+                | F::FailedNode
+                | F::Licenses
+                | F::Planned
+                | F::PlannedCpu
+                | F::PlannedCpuRaw
+                | F::QosReq
+                | F::Restarts
+                | F::Sluid
+                | F::StdErr
+                | F::StdIn
+                | F::StdOut
+        );
+        let older = matches!(f, F::Reserved | F::ResvCpu | F::ResvCpuRaw);
+        if deltas.fields_24_11 { !older } else { !newer }
+    })
+}
 
 impl Field {
     pub fn name(self) -> &'static str {
@@ -492,11 +530,11 @@ impl Field {
             }
             F::Reservation => str_job(job.reservation.clone()),
             F::ReservationId => Value::Num(None),
-            F::Reserved | F::ResvCpu => match step {
+            F::Reserved | F::ResvCpu | F::Planned | F::PlannedCpu => match step {
                 Some(_) => Value::Secs(Some(NO_VAL_AS_U64)),
                 None => {
                     let r = reserved(job, now);
-                    let cpus = if self == F::ResvCpu {
+                    let cpus = if matches!(self, F::ResvCpu | F::PlannedCpu) {
                         u64::from(job.num_cpus)
                     } else {
                         1
@@ -504,7 +542,7 @@ impl Field {
                     Value::Secs(Some(r.saturating_mul(cpus)))
                 }
             },
-            F::ResvCpuRaw => num_job(Some(
+            F::ResvCpuRaw | F::PlannedCpuRaw => num_job(Some(
                 reserved(job, now).saturating_mul(u64::from(job.num_cpus)),
             )),
             F::Start => match step {
@@ -527,6 +565,18 @@ impl Field {
                 Some(s) => s.start_time,
             }),
             F::SubmitLine => str_job(job.submit_line.clone()),
+            // Not kept by the backends: blank, as for a job that has none.
+            F::Extra | F::FailedNode | F::QosReq | F::Sluid => Value::Str(None),
+            F::Licenses => str_job(job.licenses.clone()),
+            F::Restarts => num_job(Some(u64::from(job.restarts))),
+            // 24.11 prints the patterns as submitted (`--expand-pattern` is not offered).
+            F::StdOut | F::StdErr | F::StdIn => {
+                str_job(job.io_patterns.as_ref().map(|p| match self {
+                    F::StdOut => p.std_out.clone(),
+                    F::StdErr => p.std_err.clone(),
+                    _ => p.std_in.clone(),
+                }))
+            }
             F::Suspended => Value::Secs(Some(match step {
                 None => u64::try_from(job.suspended_secs).unwrap_or(0),
                 Some(_) => 0,
@@ -575,10 +625,14 @@ fn reserved(job: &JobRecord, now: i64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::profile::SlurmVersion;
 
     #[test]
     fn table_matches_slurm() {
-        assert_eq!(FIELDS.len(), 109);
+        // 22.05 has 109 fields, 24.11 118 (9 more, 3 renamed); the table holds both.
+        assert_eq!(FIELDS.len(), 121);
+        assert_eq!(fields_in(SlurmVersion::V22_05.profile().sacct).count(), 109);
+        assert_eq!(fields_in(SlurmVersion::V24_11.profile().sacct).count(), 118);
         assert_eq!(Field::JobId.default_width(), -12);
         assert_eq!(Field::State.name(), "State");
     }

@@ -232,6 +232,7 @@ mod tests {
                 end: i64::MAX,
                 ..Default::default()
             },
+            profile: Default::default(),
         }
     }
 

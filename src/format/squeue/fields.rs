@@ -524,6 +524,18 @@ impl JobField {
             },
             F::RestartCnt => v(job.restarts.to_string()),
             F::SocketsPerBoard => v("0"),
+            F::StdErr | F::StdIn | F::StdOut
+                if ctx.profile.squeue.std_paths_unexpanded
+                    && job.batch
+                    && job.io_patterns.is_some() =>
+            {
+                let p = job.io_patterns.clone().unwrap_or_default();
+                v(match self {
+                    F::StdErr => p.std_err.clone(),
+                    F::StdIn => p.std_in.clone(),
+                    _ => p.std_out.clone(),
+                })
+            }
             F::StdErr => {
                 if !job.batch {
                     v("N/A")
