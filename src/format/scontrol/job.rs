@@ -286,7 +286,11 @@ pub fn render(job: &JobRecord, style: Style, clock: &Clock) -> String {
     if style.profile.scontrol.req_and_alloc_tres {
         let req = job.tres_req.clone().unwrap_or_else(|| job.tres());
         o.push_str(&format!("ReqTRES={req}{le}"));
-        o.push_str(&format!("AllocTRES={}{le}", or_null(&job.tres_alloc)));
+        // Backends that keep no TRES strings allocate what was asked, once the job ran.
+        let alloc = job.tres_alloc.clone().or_else(|| {
+            (job.nodes.is_some() && job.start_time.is_some_and(|t| t != 0)).then(|| job.tres())
+        });
+        o.push_str(&format!("AllocTRES={}{le}", or_null(&alloc)));
     } else {
         let tres = job
             .tres_alloc
