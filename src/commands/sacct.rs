@@ -367,7 +367,9 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             o if o == c('t') || o == c('X') => p.no_steps = true,
             JSON | YAML => {
                 p.mimetype = Some(if opt == JSON { Mime::Json } else { Mime::Yaml });
-                common::data_parser(inv, &arg_s).map_err(Exit)?;
+                if let Some(parser) = common::data_parser(inv, &arg_s).map_err(Exit)? {
+                    return Err(Exit(common::data_parser_not_produced(inv, parser)));
+                }
             }
             _ => {}
         }

@@ -22,6 +22,13 @@ struct State {
     exit_code: i32,
     exit: bool,
     profile: &'static crate::model::profile::Profile,
+    /// 24.11's `--json`/`--yaml`: the document and its data_parser.
+    data: Option<(
+        crate::format::openapi::Mime,
+        crate::format::openapi::data_parser::Parser,
+    )>,
+    /// The words of the command being run (`show job 2`), for the document's `meta`.
+    words: Vec<String>,
 }
 
 impl State {
@@ -42,6 +49,8 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
         exit_code: 0,
         exit: false,
         profile: inv.profile,
+        data: None,
+        words: Vec::new(),
     };
     if let Some(list) = inv.var("SLURM_CLUSTERS").map(String::from)
         && let Err(e) = common::clusters(&list, &cluster.cluster_name(), true)
@@ -70,11 +79,17 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
             HIDE => st.detail = false,
             FEDERATION | LOCAL | SIBLING => {}
             // 24.11: data_parser documents (listed, or said not to be produced yet).
-            JSON | YAML => {
-                if let Err(code) = common::data_parser(inv, &arg) {
-                    return code;
+            JSON | YAML => match common::data_parser(inv, &arg) {
+                Ok(parser) => {
+                    let mime = if opt == JSON {
+                        crate::format::openapi::Mime::Json
+                    } else {
+                        crate::format::openapi::Mime::Yaml
+                    };
+                    st.data = parser.map(|p| (mime, p));
                 }
-            }
+                Err(code) => return code,
+            },
             AUTOCOMP => {
                 inv.error("--autocomplete is not supported by bai-slurm");
                 return 1;
@@ -341,6 +356,13 @@ fn show(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, argv: &[Str
         None => (argv[1].clone(), argv.get(2).cloned()),
     };
     let t = tag.as_str();
+    st.words = argv.to_vec();
+    if let Some((_, parser)) = st.data
+        && !is(t, "job", 1)
+    {
+        st.exit_code = common::data_parser_not_produced(inv, parser);
+        return;
+    }
     if is(t, "config", 1) {
         show_config(inv, cluster, st);
     } else if is(t, "hostnames", 5) {
@@ -517,6 +539,7 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
         out(inv, line.as_bytes());
     }
     let mut printed = 0;
+    let mut documented: Vec<JobRecord> = Vec::new();
     for job in loaded {
         let task = want.and_then(|w| w.1);
         let het = want.and_then(|w| w.2);
@@ -546,9 +569,39 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
             _ => None,
         };
         if let Some(j) = shown {
-            out(inv, fmt::job::render(&j, st.style(), &clock).as_bytes());
+            if st.data.is_some() {
+                documented.push(j);
+            } else {
+                out(inv, fmt::job::render(&j, st.style(), &clock).as_bytes());
+            }
             printed += 1;
         }
+    }
+    if let Some((mime, parser)) = st.data
+        && printed > 0
+    {
+        let refs: Vec<&JobRecord> = documented.iter().collect();
+        let argv = crate::format::openapi::data_parser::command_words(&st.words);
+        let default_partition = super::squeue::default_partition_of(cluster);
+        let client = crate::format::openapi::data_parser::Client {
+            release: inv.profile.release,
+            parser,
+            user: &inv.user.name,
+            group: &inv.user.group,
+            argv: &argv,
+            cluster: &cluster.cluster_name(),
+            default_partition: default_partition.as_deref(),
+        };
+        let last_update = if want.is_some_and(|w| w.0 != 0) {
+            0
+        } else {
+            inv.now
+        };
+        let doc = crate::format::openapi::data_parser::jobs_document(&refs, last_update, &client);
+        out(
+            inv,
+            &crate::format::openapi::data_parser::serialize(&doc, mime),
+        );
     }
     if printed == 0 {
         match want {

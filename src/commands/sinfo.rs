@@ -249,7 +249,9 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             }
             JSON | YAML => {
                 p.mimetype = Some(if opt == JSON { Mime::Json } else { Mime::Yaml });
-                common::data_parser(inv, &arg).map_err(Exit)?;
+                if let Some(parser) = common::data_parser(inv, &arg).map_err(Exit)? {
+                    return Err(Exit(common::data_parser_not_produced(inv, parser)));
+                }
             }
             // 24.11's `-F`: nodes in the FUTURE state too; backends have none.
             o if o == c('F') => {}

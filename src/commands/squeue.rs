@@ -44,6 +44,8 @@ struct Params {
     nodes_arg: Option<Vec<String>>,
     /// 24.11's `--only-job-state`: job ids and states only.
     only_state: bool,
+    /// 24.11's data_parser for `--json`/`--yaml`.
+    data_parser: Option<openapi::data_parser::Parser>,
 }
 
 /// A parse step that ends squeue with this exit status.
@@ -55,7 +57,10 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
         return code;
     }
     if let Some(mime) = p.mimetype {
-        return dump_data(inv, cluster, mime);
+        return match p.data_parser {
+            Some(parser) => dump_data_parser(inv, cluster, &p, mime, parser),
+            None => dump_data(inv, cluster, mime),
+        };
     }
     let mut rc = 0;
     loop {
@@ -245,7 +250,7 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             }
             JSON | YAML => {
                 p.mimetype = Some(if opt == JSON { Mime::Json } else { Mime::Yaml });
-                common::data_parser(inv, &arg).map_err(Exit)?;
+                p.data_parser = common::data_parser(inv, &arg).map_err(Exit)?;
             }
             HELPFORMAT | HELPFORMAT2 => {
                 let kind = if opt == HELPFORMAT {
@@ -659,6 +664,53 @@ fn dump_data(inv: &mut Invocation, cluster: &dyn Cluster, mime: Mime) -> i32 {
     let doc = openapi::response(Plugin::V0038, &errors, "jobs", items);
     out(inv, &openapi::serialize(&doc, mime));
     0
+}
+
+/// 24.11's `--json`/`--yaml`: the jobs plain squeue would list (its filters, the default
+/// state filter included), in a data_parser document.
+fn dump_data_parser(
+    inv: &mut Invocation,
+    cluster: &dyn Cluster,
+    p: &Params,
+    mime: Mime,
+    parser: openapi::data_parser::Parser,
+) -> i32 {
+    let jobs = match cluster.jobs() {
+        Ok(j) => j,
+        Err(e) => {
+            common::raw_err(inv, &format!("slurm_load_jobs error: {e}"));
+            return 1;
+        }
+    };
+    let rows =
+        crate::format::squeue::select::job_rows(&jobs, &p.view.jobs, false, &|_| 1, false, false);
+    let selected: Vec<&JobRecord> = rows.iter().map(|r| r.job).collect();
+    let mut words = vec![inv.prog.to_string()];
+    words.extend(inv.args.iter().cloned());
+    let argv = openapi::data_parser::command_words(&words);
+    let default_partition = default_partition_of(cluster);
+    let client = openapi::data_parser::Client {
+        release: inv.profile.release,
+        parser,
+        user: &inv.user.name,
+        group: &inv.user.group,
+        argv: &argv,
+        cluster: &cluster.cluster_name(),
+        default_partition: default_partition.as_deref(),
+    };
+    let doc = openapi::data_parser::jobs_document(&selected, inv.now, &client);
+    out(inv, &openapi::data_parser::serialize(&doc, mime));
+    0
+}
+
+/// The name of the cluster's default partition, if it has one.
+pub fn default_partition_of(cluster: &dyn Cluster) -> Option<String> {
+    cluster
+        .partitions()
+        .ok()?
+        .into_iter()
+        .find(|p| p.is_default)
+        .map(|p| p.name)
 }
 
 /// `slurm_load_jobs`, or `slurm_load_job` when exactly one job id was given (which fails

@@ -85,7 +85,8 @@ fn phase_of(state: &str) -> &'static str {
         "P1"
     } else if state.starts_with("P2") {
         "P2"
-    } else if state.starts_with("drain") {
+    } else if state.starts_with("drain") || state.starts_with("extra") {
+        // 24.11's extra captures were taken after the drain (and the node's resume).
         "drain"
     } else {
         "P3"
@@ -294,7 +295,12 @@ pub fn diff(expected: &[u8], actual: &[u8]) -> String {
             out.push_str(&format!("        - {:?}\n", x.copied().unwrap_or("<none>")));
             out.push_str(&format!("        + {:?}\n", y.copied().unwrap_or("<none>")));
             shown += 1;
-            if shown == 4 {
+            // BAI_GOLDEN_DIFF_LINES shows more of a difference (default 4 lines).
+            let most = std::env::var("BAI_GOLDEN_DIFF_LINES")
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(4);
+            if shown == most {
                 out.push_str("        ...\n");
                 break;
             }
@@ -317,6 +323,10 @@ pub fn report_in(set: Set, prog: &str) -> (Vec<String>, usize) {
     let mut text = String::new();
     for case in &cases {
         let got = run(case, &mut clusters);
+        // BAI_GOLDEN_DUMP=DIR keeps what we printed, for a diff by hand.
+        if let Ok(dir) = std::env::var("BAI_GOLDEN_DUMP") {
+            let _ = std::fs::write(format!("{dir}/{}.stdout", case.name), &got.stdout);
+        }
         let want = Outcome {
             stdout: case.stdout.clone(),
             stderr: case.stderr.clone(),

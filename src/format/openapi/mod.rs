@@ -11,6 +11,7 @@
 //! This module rebuilds that tree from our records ([`jobs`], [`nodes`], [`db_jobs`], into
 //! a [`value`] tree) and prints it byte for byte ([`json`], [`yaml`]).
 
+pub mod data_parser;
 pub mod db_jobs;
 pub mod jobs;
 pub mod json;
