@@ -41,18 +41,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("x_squeue_json_v0040", "as squeue_json (v0.0.40's shape)"),
     ("x_squeue_json_v0041", "as squeue_json (v0.0.41's shape)"),
     (
-        "sacct_json",
-        "data_parser/v0.0.42 documents are not produced yet",
-    ),
-    (
-        "x_sacct_yaml",
-        "data_parser/v0.0.42 documents are not produced yet",
-    ),
-    (
-        "x_sacct_json_v0040",
-        "data_parser/v0.0.40 documents are not produced yet",
-    ),
-    (
         "sinfo_json",
         "data_parser/v0.0.42 documents are not produced yet",
     ),
@@ -109,9 +97,11 @@ fn data_parser_documents_have_24_11_s_shape() {
         "x_squeue_json_v0040",
         "x_squeue_json_v0041",
         "x_scontrol_json_show_job",
+        "sacct_json",
+        "x_sacct_json_v0040",
     ];
     let mut clusters = std::collections::BTreeMap::new();
-    let all_cases: Vec<support::golden::Case> = ["squeue", "scontrol"]
+    let all_cases: Vec<support::golden::Case> = ["squeue", "scontrol", "sacct"]
         .iter()
         .flat_map(|p| support::golden::cases_in(Set::V24_11, p))
         .collect();
@@ -154,41 +144,7 @@ fn data_parser_documents_have_24_11_s_shape() {
             .flatten()
             .zip(ours["jobs"].as_array().into_iter().flatten())
         {
-            for key in [
-                "account",
-                "array_job_id",
-                "array_task_id",
-                "array_task_string",
-                "batch_flag",
-                "batch_host",
-                "cluster",
-                "command",
-                "cpus",
-                "current_working_directory",
-                "derived_exit_code",
-                "eligible_time",
-                "exit_code",
-                "group_id",
-                "group_name",
-                "job_state",
-                "memory_per_cpu",
-                "name",
-                "node_count",
-                "nodes",
-                "partition",
-                "priority",
-                "qos",
-                "standard_error",
-                "standard_input",
-                "standard_output",
-                "state_reason",
-                "submit_time",
-                "tasks",
-                "time_limit",
-                "tres_req_str",
-                "user_id",
-                "user_name",
-            ] {
+            for key in value_keys(name) {
                 if w[key] != o[key] {
                     problems.push(format!(
                         "{name}: job {} {key}: {} (24.11: {})",
@@ -226,6 +182,70 @@ fn data_parser_documents_have_24_11_s_shape() {
         }
     );
     assert!(problems.is_empty(), "{} differences", problems.len());
+}
+
+/// The fields whose values the records hold, by document.
+fn value_keys(name: &str) -> &'static [&'static str] {
+    if name.contains("sacct") {
+        &[
+            "account",
+            "allocation_nodes",
+            "array",
+            "cluster",
+            "derived_exit_code",
+            "exit_code",
+            "group",
+            "job_id",
+            "name",
+            "nodes",
+            "partition",
+            "priority",
+            "qos",
+            "required",
+            "state",
+            "stdout",
+            "stdin",
+            "stderr",
+            "user",
+            "working_directory",
+        ]
+    } else {
+        &[
+            "account",
+            "array_job_id",
+            "array_task_id",
+            "array_task_string",
+            "batch_flag",
+            "batch_host",
+            "cluster",
+            "command",
+            "cpus",
+            "current_working_directory",
+            "derived_exit_code",
+            "eligible_time",
+            "exit_code",
+            "group_id",
+            "group_name",
+            "job_state",
+            "memory_per_cpu",
+            "name",
+            "node_count",
+            "nodes",
+            "partition",
+            "priority",
+            "qos",
+            "standard_error",
+            "standard_input",
+            "standard_output",
+            "state_reason",
+            "submit_time",
+            "tasks",
+            "time_limit",
+            "tres_req_str",
+            "user_id",
+            "user_name",
+        ]
+    }
 }
 
 /// Same keys in the same order and same kinds of values, recursively (a list's first item

@@ -42,6 +42,8 @@ struct Params {
     completion: bool,
     verbose: u32,
     mimetype: Option<Mime>,
+    /// 24.11's data_parser for `--json`/`--yaml`.
+    data_parser: Option<openapi::data_parser::Parser>,
     cond: JobCond,
     users: Option<Vec<u32>>,
     states: Option<Vec<JobState>>,
@@ -163,6 +165,9 @@ fn dump_data(inv: &mut Invocation, cluster: &dyn Cluster, p: &Params, mime: Mime
         start: Some(cond.start),
         end: Some(cond.end),
     };
+    if let Some(parser) = p.data_parser {
+        return dump_data_parser(inv, cluster, p, &cond, &query, mime, parser);
+    }
     let (errors, items) = match cluster.accounting(&query) {
         Err(_) => (vec![openapi::db_connection_error()], Vec::new()),
         Ok(records) => {
@@ -189,6 +194,54 @@ fn dump_data(inv: &mut Invocation, cluster: &dyn Cluster, p: &Params, mime: Mime
     };
     let doc = openapi::response(Plugin::DbV0038, &errors, "jobs", items);
     out(inv, &openapi::serialize(&doc, mime));
+    0
+}
+
+/// 24.11's `--json`/`--yaml`: the same selection in a data_parser document.
+fn dump_data_parser(
+    inv: &mut Invocation,
+    cluster: &dyn Cluster,
+    p: &Params,
+    cond: &crate::format::sacct::select::JobCond,
+    query: &AccountingQuery,
+    mime: Mime,
+    parser: openapi::data_parser::Parser,
+) -> i32 {
+    let (errors, items) = match cluster.accounting(query) {
+        Err(_) => (vec![openapi::db_connection_error()], Vec::new()),
+        Ok(records) => {
+            let selected = fmt::data_jobs(&records, cond);
+            let ids = openapi::db_jobs::TresIds::from_jobs(selected.iter().map(|(j, _)| *j));
+            let users = inv.users;
+            let name = |uid: u32| users.by_uid(uid).map(|u| u.name);
+            let ctx = openapi::data_parser_db::Ctx {
+                now: inv.now,
+                ids: &ids,
+                user_name: &name,
+                skip_steps: p.no_steps,
+                parser,
+            };
+            let items = selected
+                .iter()
+                .map(|(job, steps)| openapi::data_parser_db::job(job, steps, &ctx))
+                .collect();
+            (Vec::new(), items)
+        }
+    };
+    let mut words = vec![inv.prog.to_string()];
+    words.extend(inv.args.iter().cloned());
+    let argv = openapi::data_parser::command_words(&words);
+    let client = openapi::data_parser::Client {
+        release: inv.profile.release,
+        parser,
+        user: &inv.user.name,
+        group: &inv.user.group,
+        argv: &argv,
+        cluster: &cluster.cluster_name(),
+        default_partition: None,
+    };
+    let doc = openapi::data_parser_db::document(items, errors, &client);
+    out(inv, &openapi::data_parser::serialize(&doc, mime));
     0
 }
 
@@ -367,9 +420,7 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             o if o == c('t') || o == c('X') => p.no_steps = true,
             JSON | YAML => {
                 p.mimetype = Some(if opt == JSON { Mime::Json } else { Mime::Yaml });
-                if let Some(parser) = common::data_parser(inv, &arg_s).map_err(Exit)? {
-                    return Err(Exit(common::data_parser_not_produced(inv, parser)));
-                }
+                p.data_parser = common::data_parser(inv, &arg_s).map_err(Exit)?;
             }
             _ => {}
         }

@@ -133,6 +133,15 @@ impl Recorded {
                         rec.io_patterns = Some(patterns.clone());
                     }
                 }
+                // What 24.11's accounting adds: the expanded paths, the submit line and
+                // the association's id.
+                if let Some(acct) = accounting.iter_mut().find(|a| a.job_id == id) {
+                    acct.std_out = s(&j["stdout_expanded"]);
+                    acct.std_err = s(&j["stderr_expanded"]);
+                    acct.std_in = s(&j["stdin_expanded"]);
+                    acct.submit_line = nz_str(&j["submit_line"]);
+                    acct.assoc_id = u(&j["association"]["id"]) as u32;
+                }
             }
             // Jobs not yet eligible are not in accounting: every such job of the
             // scenario writes to the default `slurm-%j.out`, which its path shows.

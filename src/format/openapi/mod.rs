@@ -12,6 +12,7 @@
 //! a [`value`] tree) and prints it byte for byte ([`json`], [`yaml`]).
 
 pub mod data_parser;
+pub mod data_parser_db;
 pub mod db_jobs;
 pub mod jobs;
 pub mod json;
