@@ -41,12 +41,10 @@ const KNOWN: &[(&str, &str)] = &[
     ("x_squeue_json_v0040", "as squeue_json (v0.0.40's shape)"),
     ("x_squeue_json_v0041", "as squeue_json (v0.0.41's shape)"),
     (
-        "sinfo_json",
-        "data_parser/v0.0.42 documents are not produced yet",
-    ),
-    (
         "x_sinfo_json_v0040",
-        "data_parser/v0.0.40 documents are not produced yet",
+        "records of another moment: it was captured after the node's resume, and the \
+         nearest records (`_records/drain`) show the node drained, with another load and \
+         free memory; v0.0.40's shape is reproduced",
     ),
     (
         "x_scontrol_json_show_job",
@@ -99,9 +97,11 @@ fn data_parser_documents_have_24_11_s_shape() {
         "x_scontrol_json_show_job",
         "sacct_json",
         "x_sacct_json_v0040",
+        "sinfo_json",
+        "x_sinfo_json_v0040",
     ];
     let mut clusters = std::collections::BTreeMap::new();
-    let all_cases: Vec<support::golden::Case> = ["squeue", "scontrol", "sacct"]
+    let all_cases: Vec<support::golden::Case> = ["squeue", "scontrol", "sacct", "sinfo"]
         .iter()
         .flat_map(|p| support::golden::cases_in(Set::V24_11, p))
         .collect();

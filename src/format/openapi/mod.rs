@@ -13,6 +13,7 @@
 
 pub mod data_parser;
 pub mod data_parser_db;
+pub mod data_parser_sinfo;
 pub mod db_jobs;
 pub mod jobs;
 pub mod json;
