@@ -53,7 +53,8 @@ const KNOWN: &[(&str, &str)] = &[
     ),
     (
         "x_scontrol_yaml_show_node",
-        "data_parser/v0.0.42 documents are not produced yet",
+        "records of another moment (as x_sinfo_json_v0040): captured after the node's \
+         resume, while the nearest records show it drained; the rest is identical",
     ),
 ];
 

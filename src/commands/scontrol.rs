@@ -359,6 +359,7 @@ fn show(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, argv: &[Str
     st.words = argv.to_vec();
     if let Some((_, parser)) = st.data
         && !is(t, "job", 1)
+        && !is(t, "node", 1)
     {
         st.exit_code = common::data_parser_not_produced(inv, parser);
         return;
@@ -740,6 +741,38 @@ fn show_nodes(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, list:
             from_parts
         }
     };
+    if let Some((mime, parser)) = st.data {
+        // 24.11's document: the nodes named (all of them without a list).
+        let wanted: Vec<String> = match list {
+            None => nodes.iter().map(|n| n.name.clone()).collect(),
+            Some(l) => hostlist::expand(l).unwrap_or_default(),
+        };
+        let mut shown: Vec<crate::model::NodeRecord> = nodes
+            .iter()
+            .filter(|n| wanted.contains(&n.name))
+            .cloned()
+            .collect();
+        for n in &mut shown {
+            n.partitions = part_names(n);
+        }
+        let refs: Vec<&crate::model::NodeRecord> = shown.iter().collect();
+        let argv = crate::format::openapi::data_parser::command_words(&st.words);
+        let client = crate::format::openapi::data_parser::Client {
+            release: inv.profile.release,
+            parser,
+            user: &inv.user.name,
+            group: &inv.user.group,
+            argv: &argv,
+            cluster: &cluster.cluster_name(),
+            default_partition: None,
+        };
+        let doc = crate::format::openapi::data_parser::nodes_document(&refs, inv.now, &client);
+        out(
+            inv,
+            &crate::format::openapi::data_parser::serialize(&doc, mime),
+        );
+        return;
+    }
     match list {
         None => {
             if nodes.is_empty() {

@@ -600,6 +600,134 @@ fn job_in(job: &JobRecord, parser: Parser, default_partition: Option<&str>) -> V
     d.into()
 }
 
+/// `scontrol --json show node`: `{nodes, last_update, meta, errors, warnings}` (the
+/// same shape for every parser version here).
+pub fn nodes_document(nodes: &[&crate::model::NodeRecord], now: i64, c: &Client) -> Value {
+    let mut d = Dict::with_capacity(5);
+    d.push(
+        "nodes",
+        Value::List(nodes.iter().map(|n| node(n)).collect()),
+    );
+    d.push("last_update", num(now));
+    d.push("meta", meta(c));
+    d.push("errors", Value::List(Vec::new()));
+    d.push("warnings", Value::List(Vec::new()));
+    d.into()
+}
+
+fn csv_list(s: &Option<String>) -> Value {
+    Value::List(
+        s.as_deref()
+            .unwrap_or("")
+            .split(',')
+            .filter(|x| !x.is_empty())
+            .map(text)
+            .collect(),
+    )
+}
+
+/// One node of `nodes[]`.
+pub fn node(n: &crate::model::NodeRecord) -> Value {
+    use crate::model::node_state;
+    let mut d = Dict::with_capacity(64);
+    d.push("architecture", text(&n.arch));
+    d.push("burstbuffer_network_address", text(""));
+    d.push("boards", Value::int(n.boards));
+    d.push("boot_time", num(n.boot_time.unwrap_or(0)));
+    d.push("cluster_name", text(""));
+    d.push("cores", Value::int(n.cores_per_socket));
+    d.push("specialized_cores", Value::Int(0));
+    d.push("cpu_binding", Value::Int(0));
+    d.push(
+        "cpu_load",
+        Value::Int(n.cpu_load.map_or(0, |l| (l * 100.0).round() as i64)),
+    );
+    d.push(
+        "free_mem",
+        n.free_memory
+            .map_or_else(unset, |f| num(i64::try_from(f).unwrap_or(i64::MAX))),
+    );
+    d.push("cpus", Value::int(n.cpus));
+    d.push("effective_cpus", Value::int(n.cpus));
+    d.push("specialized_cpus", text(""));
+    let mut energy = Dict::with_capacity(6);
+    energy.push("average_watts", Value::int(n.ave_watts.unwrap_or(0)));
+    energy.push("base_consumed_energy", Value::Int(0));
+    energy.push("consumed_energy", Value::Int(0));
+    energy.push("current_watts", num(n.current_watts.unwrap_or(0)));
+    energy.push("previous_consumed_energy", Value::Int(0));
+    energy.push("last_collected", Value::Int(0));
+    d.push("energy", energy.into());
+    d.push("external_sensors", Dict::new().into());
+    d.push("extra", opt_text(&n.extra));
+    d.push("power", Dict::new().into());
+    d.push("features", csv_list(&n.features));
+    d.push("active_features", csv_list(&n.features_active));
+    d.push("gpu_spec", text(""));
+    d.push("gres", opt_text(&n.gres));
+    d.push("gres_drained", text("N/A"));
+    d.push("gres_used", opt_text(&n.gres_used));
+    d.push("instance_id", text(""));
+    d.push("instance_type", text(""));
+    d.push("last_busy", num(n.last_busy.unwrap_or(0)));
+    d.push("mcs_label", opt_text(&n.mcs_label));
+    d.push("specialized_memory", Value::Int(0));
+    d.push("name", text(&n.name));
+    d.push("next_state_after_reboot", list(&["INVALID"]));
+    d.push("address", text(&n.address));
+    d.push("hostname", text(&n.hostname));
+    let complete = node_state::complete_name(node_state::state_word(n));
+    d.push(
+        "state",
+        Value::List(complete.split('+').map(text).collect()),
+    );
+    d.push("operating_system", text(&n.os));
+    d.push("owner", text(""));
+    d.push(
+        "partitions",
+        Value::List(n.partitions.iter().map(|p| text(p)).collect()),
+    );
+    d.push("port", Value::int(n.port.unwrap_or(0)));
+    d.push(
+        "real_memory",
+        Value::Int(i64::try_from(n.real_memory).unwrap_or(i64::MAX)),
+    );
+    d.push("res_cores_per_gpu", Value::Int(0));
+    d.push("comment", opt_text(&n.comment));
+    d.push("reason", opt_text(&n.reason));
+    d.push("reason_changed_at", num(n.reason_time.unwrap_or(0)));
+    d.push("reason_set_by_user", opt_text(&n.reason_user));
+    d.push("resume_after", num(0));
+    d.push("reservation", text(""));
+    d.push(
+        "alloc_memory",
+        Value::Int(i64::try_from(n.alloc_memory).unwrap_or(i64::MAX)),
+    );
+    d.push("alloc_cpus", Value::int(n.alloc_cpus));
+    d.push(
+        "alloc_idle_cpus",
+        Value::int(n.cpus.saturating_sub(n.alloc_cpus)),
+    );
+    d.push("tres_used", opt_text(&n.alloc_tres));
+    let billing = n
+        .alloc_tres
+        .as_deref()
+        .and_then(|t| crate::model::tres::count(t, "cpu"))
+        .unwrap_or(0);
+    d.push("tres_weighted", Value::Float(billing as f64));
+    d.push("slurmd_start_time", num(n.slurmd_start_time.unwrap_or(0)));
+    d.push("sockets", Value::int(n.sockets));
+    d.push("threads", Value::int(n.threads_per_core));
+    d.push(
+        "temporary_disk",
+        Value::Int(i64::try_from(n.tmp_disk).unwrap_or(i64::MAX)),
+    );
+    d.push("weight", Value::int(n.weight));
+    d.push("tres", opt_text(&n.cfg_tres));
+    d.push("version", text(&n.version));
+    d.into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
