@@ -84,7 +84,7 @@ fn golden_24_11() {
 /// The data_parser documents bai-slurm builds (squeue and `scontrol show job`, v0.0.40 to
 /// v0.0.42) are not byte-identical to 24.11's (the controller's job flags, expected start
 /// times and per-core allocation are not in our records), but they have its shape: the
-/// same jobs in the same order, every key in 24.11's order with a value of the same kind
+/// same jobs in the same order, the same keys with values of the same kind
 /// (`{set, infinite, number}` objects, lists, strings, ...), and the same values where the
 /// records hold them.
 #[test]
@@ -249,7 +249,8 @@ fn value_keys(name: &str) -> &'static [&'static str] {
     }
 }
 
-/// Same keys in the same order and same kinds of values, recursively (a list's first item
+/// The same keys (serde_json's maps are sorted: the order is held by golden_24_11's byte
+/// comparison) and the same kinds of values, recursively (a list's first item
 /// stands for all; an empty list or a null on either side matches anything).
 fn shape(
     name: &str,

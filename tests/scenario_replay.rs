@@ -38,6 +38,12 @@
 //! fails on any other difference, and on a listed step that no longer differs, so the list
 //! stays the truth.
 //!
+//! The same scenarios recorded from the Slurm 24.11.5 reference (`../shared/reference/
+//! slurm-ref-24`, a chroot run through its `in-chroot.sh`; `BAI_SCENARIO_RECORD=1
+//! BAI_SCENARIO_RELEASE=24.11`) are kept as `NAME.24.11` and replayed against the local
+//! backend under `slurm_version = "24.11"` (`scenarios 24.11: N/M identical`); only the
+//! scenarios with such a recording are replayed, with `KNOWN-DIFFERENCES-24.11`.
+//!
 //! Normalisation, the only one ([`normalise`]): wall-clock timestamps
 //! (`2026-12-01T23:29:48`) become `<TIME>`, `RunTime=` values in `scontrol` become
 //! `<ELAPSED>`, and the session id (a process id) in `AllocNode:Sid=HOST:SID` becomes
@@ -53,6 +59,12 @@ use std::time::{Duration, Instant};
 const SCENARIOS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios");
 const ROOT: &str = "/srv/bai-scenarios";
 const ORACLE_CONF: &str = "/etc/slurm-ref/slurm.conf";
+/// The 24.11 reference: its chroot, and the script that runs a command in it.
+const CHROOT_24: &str = "/srv/trixie-slurm24";
+const IN_CHROOT_24: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/reference/slurm-ref-24/in-chroot.sh"
+);
 
 #[derive(Debug, Clone)]
 enum Step {
@@ -205,6 +217,8 @@ fn normalise(text: &str) -> String {
 /// Where steps run: the real Slurm, or bai-slurm's local backend set up as that cluster.
 enum Target {
     Oracle,
+    /// The real Slurm 24.11.5, in its chroot (the scenario's directory is mirrored there).
+    Oracle24,
     Local {
         bin: PathBuf,
         conf: PathBuf,
@@ -233,7 +247,7 @@ impl Target {
             ("LANG".into(), "C".into()),
         ];
         match self {
-            Target::Oracle => {
+            Target::Oracle | Target::Oracle24 => {
                 vars.push(("PATH".into(), "/usr/bin:/bin".into()));
                 vars.push(("SLURM_CONF".into(), ORACLE_CONF.into()));
             }
@@ -252,6 +266,34 @@ impl Target {
             .iter()
             .map(|(k, v)| sh_quote(&format!("{k}={v}")))
             .collect();
+        if let Target::Oracle24 = self {
+            let mut child = Command::new(IN_CHROOT_24)
+                .args([
+                    "-u",
+                    user,
+                    "-d",
+                    &dir.display().to_string(),
+                    "/usr/bin/env",
+                    "-i",
+                ])
+                .args(vars.iter().map(|(k, v)| format!("{k}={v}")))
+                .args(["/bin/bash", "-c", cmd])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("in-chroot.sh");
+            {
+                let mut i = child.stdin.take().unwrap();
+                let _ = i.write_all(stdin.unwrap_or("").as_bytes());
+            }
+            let out = child.wait_with_output().unwrap();
+            return Output {
+                rc: out.status.code().unwrap_or(-1),
+                stdout: normalise(&String::from_utf8_lossy(&out.stdout)),
+                stderr: normalise(&String::from_utf8_lossy(&out.stderr)),
+            };
+        }
         let script = format!(
             "cd {} && exec env -i {} /bin/bash -c {}",
             sh_quote(&dir.display().to_string()),
@@ -322,24 +364,37 @@ fn substitute(cmd: &str, jobs: &[String]) -> String {
     out
 }
 
-fn prepare_dir(s: &Scenario) -> PathBuf {
+fn prepare_dir(s: &Scenario, target: &Target) -> PathBuf {
     let dir = Path::new(ROOT).join(&s.name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    if let Target::Oracle24 = target {
+        // The same directory inside the chroot, where the 24.11 commands run.
+        let inner = Path::new(CHROOT_24).join(dir.strip_prefix("/").unwrap());
+        write_dir(
+            s,
+            &inner,
+            &Path::new(CHROOT_24).join(ROOT.trim_start_matches('/')),
+        );
+    }
+    write_dir(s, &dir, Path::new(ROOT));
+    dir
+}
+
+fn write_dir(s: &Scenario, dir: &Path, root: &Path) {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(ROOT, std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777)).unwrap();
     for (name, body) in &s.files {
         let p = dir.join(name);
         std::fs::write(&p, body).unwrap();
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
-    dir
 }
 
 /// Runs a scenario: each `run` step's command (as recorded, with `$J` names) and output.
 fn play(s: &Scenario, target: &Target) -> Vec<(String, Output)> {
-    let dir = prepare_dir(s);
+    let dir = prepare_dir(s, target);
     let mut jobs: Vec<String> = Vec::new();
     let mut out = Vec::new();
     for step in &s.steps {
@@ -390,7 +445,7 @@ fn play(s: &Scenario, target: &Target) -> Vec<(String, Output)> {
             }
         }
     }
-    if matches!(target, Target::Oracle) {
+    if matches!(target, Target::Oracle | Target::Oracle24) {
         for user in ["alice", "bob"] {
             target.run(&dir, user, "scancel -u $USER", &[], None);
         }
@@ -398,23 +453,32 @@ fn play(s: &Scenario, target: &Target) -> Vec<(String, Output)> {
     out
 }
 
-fn recording_path(name: &str) -> PathBuf {
-    Path::new(SCENARIOS).join(format!("{name}.22.05"))
+/// `NAME.22.05`, `NAME.24.11`.
+fn recording_path_of(name: &str, release: &str) -> PathBuf {
+    Path::new(SCENARIOS).join(format!("{name}.{release}"))
 }
 
 /// A recording: the first job id, then each step with byte counts, so it is exact.
 fn write_recording(name: &str, steps: &[(String, Output)]) {
+    write_recording_of(name, "22.05", steps)
+}
+
+fn write_recording_of(name: &str, release: &str, steps: &[(String, Output)]) {
     let mut text = String::new();
     for (cmd, o) in steps {
         text.push_str(&format!("== {cmd}\nrc {}\n", o.rc));
         text.push_str(&format!("-- stdout {}\n{}\n", o.stdout.len(), o.stdout));
         text.push_str(&format!("-- stderr {}\n{}\n", o.stderr.len(), o.stderr));
     }
-    std::fs::write(recording_path(name), text).unwrap();
+    std::fs::write(recording_path_of(name, release), text).unwrap();
 }
 
 fn read_recording(name: &str) -> Vec<(String, Output)> {
-    let text = std::fs::read_to_string(recording_path(name)).unwrap_or_else(|e| {
+    read_recording_of(name, "22.05")
+}
+
+fn read_recording_of(name: &str, release: &str) -> Vec<(String, Output)> {
+    let text = std::fs::read_to_string(recording_path_of(name, release)).unwrap_or_else(|e| {
         panic!("{name}: no recording ({e}); record it with BAI_SCENARIO_RECORD=1")
     });
     let mut rest = text.as_str();
@@ -477,6 +541,11 @@ fn scenarios() -> Vec<Scenario> {
 
 /// The local backend configured as the reference cluster, its ids starting at `first`.
 fn local_target(name: &str, first: u32) -> Target {
+    local_target_of(name, first, "22.05")
+}
+
+/// [`local_target`] presenting Slurm `release` (`slurm_version`).
+fn local_target_of(name: &str, first: u32, release: &str) -> Target {
     let base = Path::new(ROOT).join(format!(".local-{name}"));
     let _ = std::fs::remove_dir_all(&base);
     let bin = base.join("bin");
@@ -494,7 +563,7 @@ fn local_target(name: &str, first: u32) -> Target {
     std::fs::write(
         &conf,
         format!(
-            "cluster_name = \"refcluster\"\n[local]\nnode_name = \"node01\"\ncpus = 2\nmemory_mb = 16000\nkill_wait = 2\nidle_exit = 5\nfirst_job_id = {first}\n[[partitions]]\nname = \"debug\"\ndefault = true\ndef_mem_per_cpu = 1024\n"
+            "cluster_name = \"refcluster\"\nslurm_version = \"{release}\"\n[local]\nnode_name = \"node01\"\ncpus = 2\nmemory_mb = 16000\nkill_wait = 2\nidle_exit = 5\nfirst_job_id = {first}\n[[partitions]]\nname = \"debug\"\ndefault = true\ndef_mem_per_cpu = 1024\n"
         ),
     )
     .unwrap();
@@ -529,7 +598,11 @@ fn first_job_id(recorded: &[(String, Output)]) -> u32 {
 }
 
 fn known_differences() -> BTreeMap<String, String> {
-    std::fs::read_to_string(Path::new(SCENARIOS).join("KNOWN-DIFFERENCES"))
+    known_differences_in("KNOWN-DIFFERENCES")
+}
+
+fn known_differences_in(file: &str) -> BTreeMap<String, String> {
+    std::fs::read_to_string(Path::new(SCENARIOS).join(file))
         .unwrap_or_default()
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -623,4 +696,63 @@ fn normalisation_is_only_times() {
         normalise("12 node01 1:00:00 2026-12-01"),
         "12 node01 1:00:00 2026-12-01"
     );
+}
+
+/// The scenarios recorded from Slurm 24.11 (`NAME.24.11`), replayed under
+/// `slurm_version = "24.11"`; `BAI_SCENARIO_RECORD=1 BAI_SCENARIO_RELEASE=24.11` records them
+/// from the chroot reference (start it first: `slurm-ref-24/start-slurm.sh`).
+#[test]
+fn scenarios_against_slurm_24_11() {
+    const RELEASE: &str = "24.11";
+    let all = scenarios();
+    if std::env::var_os("BAI_SCENARIO_RECORD").is_some() {
+        if std::env::var("BAI_SCENARIO_RELEASE").as_deref() == Ok(RELEASE) {
+            for s in &all {
+                let steps = play(s, &Target::Oracle24);
+                println!("recorded {} ({RELEASE}): {} steps", s.name, steps.len());
+                write_recording_of(&s.name, RELEASE, &steps);
+            }
+        }
+        return;
+    }
+    let recorded: Vec<&Scenario> = all
+        .iter()
+        .filter(|s| recording_path_of(&s.name, RELEASE).exists())
+        .collect();
+    let known = known_differences_in("KNOWN-DIFFERENCES-24.11");
+    let (mut n, mut m) = (0, 0);
+    let mut failures = Vec::new();
+    let mut seen = Vec::new();
+    for s in &recorded {
+        let want_all = read_recording_of(&s.name, RELEASE);
+        let target = local_target_of(&s.name, first_job_id(&want_all), RELEASE);
+        let got = play(s, &target);
+        assert_eq!(
+            got.len(),
+            want_all.len(),
+            "{}: changed since recorded",
+            s.name
+        );
+        for (i, ((cmd, want), (_, have))) in want_all.iter().zip(&got).enumerate() {
+            let key = format!("{}:{}", s.name, i + 1);
+            m += 1;
+            let same = want == have;
+            n += usize::from(same);
+            match (same, known.contains_key(&key)) {
+                (true, true) => failures.push(format!("{key} ({cmd}) is identical now: take it off KNOWN-DIFFERENCES-24.11")),
+                (false, false) => failures.push(format!(
+                    "{key}: {cmd}\n  want rc={} stdout={:?} stderr={:?}\n  got  rc={} stdout={:?} stderr={:?}",
+                    want.rc, want.stdout, want.stderr, have.rc, have.stdout, have.stderr
+                )),
+                (false, true) => seen.push(key),
+                (true, false) => {}
+            }
+        }
+    }
+    println!(
+        "scenarios 24.11: {n}/{m} identical ({} scenarios, {} known differences)",
+        recorded.len(),
+        seen.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

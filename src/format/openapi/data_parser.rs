@@ -606,7 +606,7 @@ pub fn nodes_document(nodes: &[&crate::model::NodeRecord], now: i64, c: &Client)
     let mut d = Dict::with_capacity(5);
     d.push(
         "nodes",
-        Value::List(nodes.iter().map(|n| node(n)).collect()),
+        Value::List(nodes.iter().map(|n| node(n, c.parser)).collect()),
     );
     d.push("last_update", num(now));
     d.push("meta", meta(c));
@@ -626,8 +626,9 @@ fn csv_list(s: &Option<String>) -> Value {
     )
 }
 
-/// One node of `nodes[]`.
-pub fn node(n: &crate::model::NodeRecord) -> Value {
+/// One node of `nodes[]` (v0.0.40 has no `gpu_spec` nor `res_cores_per_gpu`).
+pub fn node(n: &crate::model::NodeRecord, parser: Parser) -> Value {
+    let v41 = parser >= Parser::V0041;
     use crate::model::node_state;
     let mut d = Dict::with_capacity(64);
     d.push("architecture", text(&n.arch));
@@ -663,7 +664,9 @@ pub fn node(n: &crate::model::NodeRecord) -> Value {
     d.push("power", Dict::new().into());
     d.push("features", csv_list(&n.features));
     d.push("active_features", csv_list(&n.features_active));
-    d.push("gpu_spec", text(""));
+    if v41 {
+        d.push("gpu_spec", text(""));
+    }
     d.push("gres", opt_text(&n.gres));
     d.push("gres_drained", text("N/A"));
     d.push("gres_used", opt_text(&n.gres_used));
@@ -692,7 +695,9 @@ pub fn node(n: &crate::model::NodeRecord) -> Value {
         "real_memory",
         Value::Int(i64::try_from(n.real_memory).unwrap_or(i64::MAX)),
     );
-    d.push("res_cores_per_gpu", Value::Int(0));
+    if v41 {
+        d.push("res_cores_per_gpu", Value::Int(0));
+    }
     d.push("comment", opt_text(&n.comment));
     d.push("reason", opt_text(&n.reason));
     d.push("reason_changed_at", num(n.reason_time.unwrap_or(0)));

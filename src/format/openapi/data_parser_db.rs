@@ -86,14 +86,9 @@ fn usage(ids: &TresIds, list: &[TresUsage], with_place: bool) -> Value {
     Value::List(items.into_iter().map(|(_, d)| d.into()).collect())
 }
 
-/// `{max, min, average, total}` of one side of a step's usage.
-fn usage_side(
-    ids: &TresIds,
-    max: &[TresUsage],
-    min: &[TresUsage],
-    ave: &[TresUsage],
-    tot: &[TresUsage],
-) -> Value {
+/// `{max, min, average, total}` of one side of a step's usage; the extremes say on which
+/// task and node they were reached (24.11 prints them, though its schemas do not list them).
+fn usage_side(ids: &TresIds, [max, min, ave, tot]: [&[TresUsage]; 4]) -> Value {
     let mut d = Dict::with_capacity(4);
     d.push("max", usage(ids, max, true));
     d.push("min", usage(ids, min, true));
@@ -118,7 +113,9 @@ pub fn document(items: Vec<Value>, errors: Vec<Value>, c: &Client) -> Value {
 
 /// One accounting job, with the steps given.
 pub fn job(job: &JobRecord, steps: &[&StepRecord], ctx: &Ctx) -> Value {
+    // v0.0.41 adds the planned time and the I/O paths, v0.0.42 qosreq and restart_cnt.
     let v41 = ctx.parser >= Parser::V0041;
+    let v42 = ctx.parser >= Parser::V0042;
     let started = job.start_time.filter(|&s| s != 0 && s != NO_VAL);
     let allocated = started.is_some() && job.nodes.as_deref().is_some_and(|n| !n.is_empty());
     let mut d = Dict::with_capacity(50);
@@ -262,7 +259,7 @@ pub fn job(job: &JobRecord, steps: &[&StepRecord], ctx: &Ctx) -> Value {
     );
     d.push("priority", num(job.priority));
     d.push("qos", opt_text(&job.qos));
-    if v41 {
+    if v42 {
         d.push("qosreq", text(""));
     }
     let mut required = Dict::with_capacity(3);
@@ -282,7 +279,7 @@ pub fn job(job: &JobRecord, steps: &[&StepRecord], ctx: &Ctx) -> Value {
                 .unwrap_or_default(),
         ),
     );
-    if v41 {
+    if v42 {
         d.push("restart_cnt", Value::int(job.restarts));
     }
     let mut resv = Dict::with_capacity(2);
@@ -446,11 +443,11 @@ fn step(job: &JobRecord, s: &StepRecord, ctx: &Ctx) -> Value {
     let mut t = Dict::with_capacity(3);
     t.push(
         "requested",
-        usage_side(ids, &u.in_max, &u.in_min, &u.in_ave, &u.in_tot),
+        usage_side(ids, [&u.in_max, &u.in_min, &u.in_ave, &u.in_tot]),
     );
     t.push(
         "consumed",
-        usage_side(ids, &u.out_max, &u.out_min, &u.out_ave, &u.out_tot),
+        usage_side(ids, [&u.out_max, &u.out_min, &u.out_ave, &u.out_tot]),
     );
     t.push("allocated", tres_list(ids, &step_tres(job, s), false));
     d.push("tres", t.into());
