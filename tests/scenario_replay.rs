@@ -589,6 +589,15 @@ fn local_target_of(name: &str, first: u32, release: &str) -> Target {
     Target::Local { bin, conf, state }
 }
 
+/// Replays of one scenario from several worktrees (or releases) share its directory, since
+/// the recorded paths name it: one at a time. The lock is held until the file is dropped.
+fn scenario_lock(name: &str) -> std::fs::File {
+    std::fs::create_dir_all(ROOT).unwrap();
+    let f = std::fs::File::create(Path::new(ROOT).join(format!(".lock-{name}"))).unwrap();
+    f.lock().unwrap();
+    f
+}
+
 fn first_job_id(recorded: &[(String, Output)]) -> u32 {
     recorded
         .iter()
@@ -631,6 +640,7 @@ fn scenarios_against_slurm_22_05() {
     let mut seen = Vec::new();
     for s in &all {
         let recorded = read_recording(&s.name);
+        let _lock = scenario_lock(&s.name);
         let target = local_target(&s.name, first_job_id(&recorded));
         let got = play(s, &target);
         assert_eq!(
@@ -725,6 +735,7 @@ fn scenarios_against_slurm_24_11() {
     let mut seen = Vec::new();
     for s in &recorded {
         let want_all = read_recording_of(&s.name, RELEASE);
+        let _lock = scenario_lock(&s.name);
         let target = local_target_of(&s.name, first_job_id(&want_all), RELEASE);
         let got = play(s, &target);
         assert_eq!(
