@@ -546,7 +546,11 @@ fn local_target(name: &str, first: u32) -> Target {
 
 /// [`local_target`] presenting Slurm `release` (`slurm_version`).
 fn local_target_of(name: &str, first: u32, release: &str) -> Target {
-    let base = Path::new(ROOT).join(format!(".local-{name}"));
+    // Each release's backend has its own directory (its paths appear in no output).
+    let base = match release {
+        "22.05" => Path::new(ROOT).join(format!(".local-{name}")),
+        r => Path::new(ROOT).join(format!(".local-{r}-{name}")),
+    };
     let _ = std::fs::remove_dir_all(&base);
     let bin = base.join("bin");
     std::fs::create_dir_all(&bin).unwrap();

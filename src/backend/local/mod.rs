@@ -332,6 +332,18 @@ impl LocalCluster {
         let rules = self.profile().submit;
         let s = &self.settings;
         let nodes = u64::from(spec.nodes().min(s.nodes.max(1)));
+        // What one node must hold (a task's CPUs, or -N's tasks per node), which 24.11
+        // names, then the whole request.
+        let per_task = u64::from(spec.cpus_per_task.unwrap_or(1));
+        let per_node = per_task
+            .saturating_mul(u64::from(spec.ntasks_per_node.unwrap_or(1)))
+            .max(u64::from(spec.min_cpus.unwrap_or(1)));
+        if rules.refuse_unsatisfiable && per_node > u64::from(s.node.cpus) {
+            return Err(
+                SubmitError::errno(SlurmErrno::RequestedNodeConfigUnavailable)
+                    .with_detail("CPU count per node can not be satisfied"),
+            );
+        }
         if rules.refuse_unsatisfiable && u64::from(spec.cpus()) > u64::from(s.node.cpus) * nodes {
             return Err(SubmitError::errno(
                 SlurmErrno::RequestedNodeConfigUnavailable,
