@@ -216,6 +216,7 @@ fn main() {
                     ..Default::default()
                 },
                 profile: Default::default(),
+                expand_patterns: false,
             };
             measure(runs, || lines(&sacct::render(&records, &opts, &clock)) - 2)
         };

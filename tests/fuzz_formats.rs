@@ -308,6 +308,7 @@ fn format_and_time_grammars_never_panic_nor_blow_up() {
                     no_steps: false,
                     convert: Convert::Exact,
                     profile: Default::default(),
+                    expand_patterns: false,
                     cond: sacct::select::JobCond {
                         start: 0,
                         end: i64::MAX,

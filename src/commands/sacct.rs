@@ -16,8 +16,8 @@ use crate::model::{JobState, StepId, hostlist, timestamp};
 use crate::options::getopt::{self, Event};
 use crate::options::query::c;
 use crate::options::query::sacct::{
-    DELIMITER, ENV, FEDERATION, JSON, LOCAL, LOCAL_UID, NAME, NOCONVERT, SHORT, UNITS,
-    WHOLE_HETJOB, YAML,
+    ARRAY, AUTOCOMP, DELIMITER, ENV, EXPAND_PATTERNS, FEDERATION, HELPREASON, HELPSTATE, JSON,
+    LOCAL, LOCAL_UID, NAME, NOCONVERT, SHORT, UNITS, WHOLE_HETJOB, YAML,
 };
 use crate::options::values::begin::parse_time;
 
@@ -44,6 +44,8 @@ struct Params {
     mimetype: Option<Mime>,
     /// 24.11's data_parser for `--json`/`--yaml`.
     data_parser: Option<openapi::data_parser::Parser>,
+    /// 24.11's `--expand-patterns`.
+    expand_patterns: bool,
     cond: JobCond,
     users: Option<Vec<u32>>,
     states: Option<Vec<JobState>>,
@@ -128,6 +130,7 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
         },
         cond: p.cond.clone(),
         profile: inv.profile,
+        expand_patterns: p.expand_patterns,
     };
     let query = AccountingQuery {
         job_ids: opts.cond.jobs.iter().flatten().map(|s| s.job_id).collect(),
@@ -247,7 +250,7 @@ fn dump_data_parser(
 
 fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
     let long = crate::options::query::sacct::long_options(inv.profile);
-    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, &long);
+    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, long);
     let mut jobs: Vec<Selected> = Vec::new();
     let mut jobs_given = false;
     for ev in parsed.events {
@@ -421,6 +424,32 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             JSON | YAML => {
                 p.mimetype = Some(if opt == JSON { Mime::Json } else { Mime::Yaml });
                 p.data_parser = common::data_parser(inv, &arg_s).map_err(Exit)?;
+            }
+            // 24.11's fixed lists.
+            HELPREASON | HELPSTATE => {
+                let text = crate::options::texts::text(
+                    inv.profile,
+                    "sacct",
+                    if opt == HELPSTATE {
+                        crate::options::texts::Text::HelpState
+                    } else {
+                        crate::options::texts::Text::HelpReason
+                    },
+                )
+                .unwrap_or("");
+                out(inv, text.as_bytes());
+                return Err(Exit(0));
+            }
+            // StdOut/StdErr/StdIn as the paths the job wrote rather than the patterns.
+            EXPAND_PATTERNS => p.expand_patterns = true,
+            ARRAY | AUTOCOMP => {
+                let name = if opt == ARRAY {
+                    "--array"
+                } else {
+                    "--autocomplete"
+                };
+                inv.error(&format!("{name} is not supported by bai-slurm"));
+                return Err(Exit(1));
             }
             _ => {}
         }

@@ -306,13 +306,18 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
                 out(inv, text.as_bytes());
                 return Err(Exit(0));
             }
-            HELPSTATE | AUTOCOMP => {
-                let name = if opt == HELPSTATE {
-                    "--helpstate"
-                } else {
-                    "--autocomplete"
-                };
-                inv.error(&format!("{name} is not supported by bai-slurm"));
+            HELPSTATE => {
+                let text = crate::options::texts::text(
+                    inv.profile,
+                    "sinfo",
+                    crate::options::texts::Text::HelpState,
+                )
+                .unwrap_or("");
+                out(inv, text.as_bytes());
+                return Err(Exit(0));
+            }
+            AUTOCOMP => {
+                inv.error("--autocomplete is not supported by bai-slurm");
                 return Err(Exit(1));
             }
             _ => {}

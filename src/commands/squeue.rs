@@ -263,20 +263,16 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
                 return Err(Exit(0));
             }
             HELPSTATE => {
-                let text = format!("{}\n", valid_states_text().replace(',', "\n"));
+                let text = texts::text(inv.profile, "squeue", Text::HelpState).unwrap_or("");
                 out(inv, text.as_bytes());
                 return Err(Exit(0));
             }
             ONLY_JOB_STATE => p.only_state = true,
             // Paths are always shown expanded here, which is what this asks for.
             EXPAND_PATTERNS => {}
-            NOTME | AUTOCOMP => {
-                let name = if opt == NOTME {
-                    "--notme"
-                } else {
-                    "--autocomplete"
-                };
-                inv.error(&format!("{name} is not supported by bai-slurm"));
+            NOTME => p.view.jobs.not_user = Some(inv.user.uid),
+            AUTOCOMP => {
+                inv.error("--autocomplete is not supported by bai-slurm");
                 return Err(Exit(1));
             }
             _ => {}

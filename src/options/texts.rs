@@ -13,6 +13,10 @@ pub enum Text {
     HelpFormat,
     /// `--helpFormat`: the `-O` field names (squeue, sinfo; 24.11 only).
     HelpFormatLong,
+    /// `--helpstate`: the state names (squeue, sinfo, sacct; 24.11 only).
+    HelpState,
+    /// sacct's `--helpreason`: the reason names (24.11 only).
+    HelpReason,
 }
 
 /// `prog`'s `text` in the profile's release, or None where that release has no such
@@ -84,6 +88,14 @@ fn v24_11(prog: &str, text: Text) -> Option<&'static str> {
             include_str!("../commands/text/24.11/sinfo_helpFormat.txt")
         }
         ("sacct", Text::Help) => include_str!("../commands/text/24.11/sacct_help.txt"),
+        ("sacct", Text::HelpState) => include_str!("../commands/text/24.11/sacct_helpstate.txt"),
+        ("sacct", Text::HelpReason) => {
+            include_str!("../commands/text/24.11/sacct_helpreason.txt")
+        }
+        ("squeue", Text::HelpState) => {
+            include_str!("../commands/text/24.11/squeue_helpstate.txt")
+        }
+        ("sinfo", Text::HelpState) => include_str!("../commands/text/24.11/sinfo_helpstate.txt"),
         ("scontrol", Text::Help | Text::Usage) => {
             include_str!("../commands/text/24.11/scontrol_help.txt")
         }

@@ -156,6 +156,7 @@ pub struct Ctx<'a> {
     pub clock: &'a Clock,
     pub convert: Convert,
     pub deltas: SacctDeltas,
+    pub expand_patterns: bool,
 }
 
 /// A field's value, before layout.
@@ -570,6 +571,14 @@ impl Field {
             F::Licenses => str_job(job.licenses.clone()),
             F::Restarts => num_job(Some(u64::from(job.restarts))),
             // 24.11 prints the patterns as submitted (`--expand-pattern` is not offered).
+            F::StdOut | F::StdErr | F::StdIn if ctx.expand_patterns => str_job(
+                Some(match self {
+                    F::StdOut => job.std_out.clone(),
+                    F::StdErr => job.std_err.clone(),
+                    _ => job.std_in.clone(),
+                })
+                .filter(|s| !s.is_empty()),
+            ),
             F::StdOut | F::StdErr | F::StdIn => {
                 str_job(job.io_patterns.as_ref().map(|p| match self {
                     F::StdOut => p.std_out.clone(),

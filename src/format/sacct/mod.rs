@@ -25,6 +25,8 @@ pub struct Options {
     pub cond: JobCond,
     /// The Slurm release whose values are printed.
     pub profile: &'static crate::model::profile::Profile,
+    /// 24.11's `--expand-patterns`: StdOut/StdErr/StdIn as the paths written.
+    pub expand_patterns: bool,
 }
 
 /// The header lines (`print_fields_header`): names, then dashes in fixed-width mode.
@@ -150,6 +152,7 @@ pub fn render(records: &[JobRecord], opts: &Options, clock: &Clock) -> Vec<u8> {
         clock,
         convert: opts.convert,
         deltas: opts.profile.sacct,
+        expand_patterns: opts.expand_patterns,
     };
     for job in &jobs {
         let (show_full, wanted_steps) = select::step_selection(job, &opts.cond);
@@ -233,6 +236,7 @@ mod tests {
                 ..Default::default()
             },
             profile: Default::default(),
+            expand_patterns: false,
         }
     }
 
