@@ -20,13 +20,6 @@ const KNOWN: &[(&str, &str)] = &[
          (header date and the RUNNING jobs' TIME are one second later than the stamp)",
     ),
     (
-        "x_squeue_only_job_state",
-        "row order: 24.11 lists the controller's job-state records (newest record first, the \
-         split-off array remainder newest of all) with no partition or priority to sort on; \
-         bai-slurm sorts its records as plain squeue does, and shows the array throttle \
-         (`13_[1-3%2]`, the state records carry none)",
-    ),
-    (
         "squeue_json",
         "job flags the records do not carry (bob's EXACT_TASK_COUNT_REQUESTED and \
          EXACT_MEMORY_REQUESTED, a held job's DEPENDENT) and last_update one second after \

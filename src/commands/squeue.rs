@@ -601,6 +601,7 @@ fn print_once(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params, tag: 
         let line = format!("last_update_time={} records={}\n", inv.now, jobs.len());
         out(inv, line.as_bytes());
     }
+    let jobs = if p.only_state { job_states(jobs) } else { jobs };
     p.view.format = if p.view.steps {
         match (&p.format, &p.format_long) {
             (Some(f), _) => Format::Letters(f.clone()),
@@ -643,6 +644,23 @@ fn print_once(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params, tag: 
     }
     out(inv, &rendered.out);
     !rendered.failed
+}
+
+/// 24.11's `--only-job-state` asks the controller for job states only: records with no
+/// partition, priority, times or array throttle, which squeue's sort then orders by state
+/// alone (its start-time pass, with no times, reverses the list).
+fn job_states(mut jobs: Vec<JobRecord>) -> Vec<JobRecord> {
+    for j in &mut jobs {
+        j.partition.clear();
+        j.priority = 0;
+        j.start_time = None;
+        j.end_time = None;
+        j.array_throttle = None;
+        if let Some(crate::model::ArrayPart::Pending { throttle, .. }) = &mut j.array {
+            *throttle = None;
+        }
+    }
+    jobs
 }
 
 /// `--json`/`--yaml` (`dump_data`): the v0.0.38 plugin's `GET /jobs` answer for every job
