@@ -52,6 +52,13 @@ pub struct LocalConfig {
     /// Seconds a finished job stays in squeue, and keeps its files in the state directory
     /// (Slurm's MinJobAge; default 300). sacct keeps it for ever.
     pub min_job_age: Option<u32>,
+    /// Memory per CPU of jobs that ask for none, in MB, for every partition that does not
+    /// set its own (Slurm's cluster-wide DefMemPerCPU).
+    pub def_mem_per_cpu: Option<u64>,
+    /// GPUs on each node, given out as counted devices 0..N (Slurm's `Gres=gpu:N` with a
+    /// gres.conf `File=` list): `--gres=gpu:N`/`--gpus=N` jobs get their own devices in
+    /// CUDA_VISIBLE_DEVICES and SLURM_JOB_GPUS, and wait while the GPUs are taken.
+    pub gpus: Option<u32>,
     /// Simulated nodes: this machine shown as that many nodes (each with `cpus` and
     /// `memory_mb`), whose step servers listen on 127.0.0.2, 127.0.0.3, ... (default 1).
     pub nodes: Option<u32>,

@@ -20,9 +20,10 @@ pub const BACKEND_DOMAIN: &str = "BACKEND_DOMAIN";
 pub const BACKEND_GROUP: &str = "BACKEND_GROUP";
 pub const BACKEND_SKIP_SSLCERT_VALIDATION: &str = "BACKEND_SKIP_SSLCERT_VALIDATION";
 
-/// Inside a job (set by the launchers, read by srun and the step servers; also
-/// `launcher::srun_client::{STEPD_ENV, SECRET_ENV, KILL_WAIT_ENV}`): the step servers
-/// (`node=host:port,...`), the job's secret, and KillWait for cancelled steps.
+/// Read by srun only when set (`launcher::srun_client::{STEPD_ENV, SECRET_ENV,
+/// KILL_WAIT_ENV}`): the step servers (`node=host:port,...`), the job's secret and KillWait,
+/// replacing what the job file says (`launcher::jobfile`). A debugging aid: bai-slurm
+/// never puts them in a job's environment.
 pub const BAI_SLURM_STEPD: &str = "BAI_SLURM_STEPD";
 pub const BAI_SLURM_JOB_SECRET: &str = "BAI_SLURM_JOB_SECRET";
 pub const BAI_SLURM_KILL_WAIT: &str = "BAI_SLURM_KILL_WAIT";

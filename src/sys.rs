@@ -186,6 +186,15 @@ pub fn session_id() -> u32 {
         .unwrap_or(0)
 }
 
+/// C's `strerror(errno)`, as Slurm's `%m` prints it (`Inappropriate ioctl for device`).
+pub fn strerror(errno: i32) -> String {
+    let text = std::io::Error::from_raw_os_error(errno).to_string();
+    match text.rfind(" (os error ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -107,6 +107,8 @@ fn runs_the_script_writes_slurm_files_and_reports_the_exit_code() {
         &[
             ("BACKENDAI_CLUSTER_HOST", "main1"),
             ("BACKENDAI_CLUSTER_HOSTS", "sub1,main1"),
+            // sbatch exports the job's name with the environment the session carries.
+            ("SLURM_JOB_NAME", "train"),
         ],
     );
     assert_eq!(rc, 3);
@@ -228,7 +230,7 @@ fn a_container_whose_step_server_cannot_start_fails_the_job_at_launch() {
     assert_eq!(rc, 1);
     assert!(
         console.contains(
-            "slurmstepd: error: cannot start the step server of sub1: it ended (exit status: 1)"
+            "slurmstepd-main1: error: cannot start the step server of sub1: it ended (exit status: 1)"
         ),
         "{console}"
     );

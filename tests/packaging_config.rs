@@ -38,6 +38,7 @@ fn example_config_uncommented_parses_and_covers_every_key() {
     assert!(l.state_dir.is_some() && l.node_name.is_some() && l.cpus.is_some());
     assert!(l.memory_mb.is_some() && l.kill_wait.is_some() && l.idle_exit.is_some());
     assert!(l.max_array_size.is_some() && l.first_job_id.is_some() && l.nodes.is_some());
+    assert!(l.gpus.is_some() && l.def_mem_per_cpu.is_some());
     let b = &c.backendai;
     assert!(b.endpoint.is_some() && b.domain.is_some() && b.group.is_some());
     assert!(b.skip_sslcert_validation.is_some() && c.backend.is_some());

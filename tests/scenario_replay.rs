@@ -539,7 +539,9 @@ fn scenarios() -> Vec<Scenario> {
         .collect()
 }
 
-/// The local backend configured as the reference cluster, its ids starting at `first`.
+/// The local backend configured as the reference cluster, its ids starting at `first`:
+/// node01 with 2 CPUs, 16000 MB and two GPUs (`Gres=gpu:2`), DefMemPerCPU=1024, and the
+/// partitions `debug` (default, no limit) and `gpu` (MaxTime one day, DefaultTime an hour).
 fn local_target(name: &str, first: u32) -> Target {
     local_target_of(name, first, "22.05")
 }
@@ -567,7 +569,11 @@ fn local_target_of(name: &str, first: u32, release: &str) -> Target {
     std::fs::write(
         &conf,
         format!(
-            "cluster_name = \"refcluster\"\nslurm_version = \"{release}\"\n[local]\nnode_name = \"node01\"\ncpus = 2\nmemory_mb = 16000\nkill_wait = 2\nidle_exit = 5\nfirst_job_id = {first}\n[[partitions]]\nname = \"debug\"\ndefault = true\ndef_mem_per_cpu = 1024\n"
+            "cluster_name = \"refcluster\"\nslurm_version = \"{release}\"\n\
+             [local]\nnode_name = \"node01\"\ncpus = 2\nmemory_mb = 16000\ngpus = 2\n\
+             def_mem_per_cpu = 1024\nkill_wait = 2\nidle_exit = 5\nfirst_job_id = {first}\n\
+             [[partitions]]\nname = \"debug\"\ndefault = true\nmax_time = \"INFINITE\"\n\
+             [[partitions]]\nname = \"gpu\"\nmax_time = \"1-00:00:00\"\ndefault_time = \"01:00:00\"\n"
         ),
     )
     .unwrap();
@@ -602,12 +608,26 @@ fn scenario_lock(name: &str) -> std::fs::File {
     f
 }
 
+/// The first job id the scenario used: its first submission's, less the ids refusals before
+/// it used up (slurmctld numbers a job before it finds that no node can hold it).
 fn first_job_id(recorded: &[(String, Output)]) -> u32 {
-    recorded
+    let Some(first) = recorded
         .iter()
-        .find(|(c, o)| c.starts_with("sbatch") && o.rc == 0 && submitted(&o.stdout).is_some())
-        .and_then(|(_, o)| submitted(&o.stdout)?.parse().ok())
-        .unwrap_or(1)
+        .position(|(c, o)| c.starts_with("sbatch") && o.rc == 0 && submitted(&o.stdout).is_some())
+    else {
+        return 1;
+    };
+    let used_up = recorded[..first]
+        .iter()
+        .filter(|(c, o)| {
+            (c.starts_with("sbatch") || c.starts_with("srun") || c.starts_with("salloc"))
+                && o.stderr
+                    .contains("Requested node configuration is not available")
+        })
+        .count() as u32;
+    submitted(&recorded[first].1.stdout)
+        .and_then(|id| id.parse::<u32>().ok())
+        .map_or(1, |id| id.saturating_sub(used_up).max(1))
 }
 
 fn known_differences() -> BTreeMap<String, String> {

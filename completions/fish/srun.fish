@@ -122,7 +122,7 @@ complete -c srun -s Z -l no-allocate -d 'don\'t allocate nodes (must supply -w) 
 complete -c srun -s O -l overcommit -d 'overcommit resources [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c srun -s s -l oversubscribe -d 'over-subscribe resources with other jobs [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c srun -s E -l preserve-env -d 'env vars for node and task counts override command-line flags [bai-slurm: ignored with a warning (is not implemented: step variables are always set)]'
-complete -c srun -l pty -d 'run task zero in pseudo terminal [bai-slurm: rejected with an error (it is not implemented yet)]'
+complete -c srun -l pty -d 'run task zero in pseudo terminal'
 complete -c srun -s Q -l quiet -d 'quiet mode (suppress informational messages)'
 complete -c srun -l quit-on-interrupt -d 'quit on single Ctrl-C [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c srun -l reboot -d 'reboot block before starting job [bai-slurm: ignored with a warning (has no effect here)]'

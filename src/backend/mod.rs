@@ -58,6 +58,22 @@ pub enum SlurmErrno {
     ReservationInvalid,
     InvalidNodeName,
     PathnameTooLong,
+    UserIdMissing,
+    BadTaskCount,
+    NotSupported,
+    Disabled,
+    BatchOnly,
+    JobHeld,
+    InvalidAccount,
+    InvalidTimeValue,
+    InvalidQos,
+    InvalidCpuCount,
+    JobSuspended,
+    JobFinished,
+    JobNotRunning,
+    JobNotSuspended,
+    PrioResetFail,
+    InvalidTimeMinLimit,
 }
 
 impl SlurmErrno {
@@ -88,31 +104,70 @@ impl SlurmErrno {
             SlurmErrno::PathnameTooLong => {
                 "Pathname of a file, directory or other parameter too long"
             }
+            SlurmErrno::UserIdMissing => "Invalid user id",
+            SlurmErrno::BadTaskCount => "Task count specification invalid",
+            SlurmErrno::NotSupported => "Requested operation not supported on this system",
+            SlurmErrno::Disabled => "Requested operation is presently disabled",
+            SlurmErrno::BatchOnly => "Only batch jobs are accepted or processed",
+            SlurmErrno::JobHeld => "Job is in held state, pending scheduler release",
+            SlurmErrno::InvalidAccount => {
+                "Invalid account or account/partition combination specified"
+            }
+            SlurmErrno::InvalidTimeValue => "Invalid time specified",
+            SlurmErrno::InvalidQos => "Invalid qos specification",
+            SlurmErrno::InvalidCpuCount => "CPU count specification invalid",
+            SlurmErrno::JobSuspended => "Job is current suspended, requested operation disabled",
+            SlurmErrno::JobFinished => "Job has already finished",
+            SlurmErrno::JobNotRunning => "Job is not running",
+            SlurmErrno::JobNotSuspended => "Job is not suspended",
+            SlurmErrno::PrioResetFail => {
+                "Changes to job priority are not persistent, change nice instead"
+            }
+            SlurmErrno::InvalidTimeMinLimit => {
+                "Invalid time-min specification (exceeds job's time or other limits)"
+            }
         }
     }
 
     /// Slurm's numeric errno (slurm_errno.h); scancel uses it, truncated, as its exit status.
     pub fn number(self) -> i32 {
         match self {
-            SlurmErrno::InvalidJobId => 2016,
-            SlurmErrno::AlreadyDone => 2019,
+            SlurmErrno::InvalidJobId => 2017,
+            SlurmErrno::AlreadyDone => 2021,
             SlurmErrno::AccessDenied => 2002,
             SlurmErrno::InvalidPartitionName => 2000,
-            SlurmErrno::InvalidArray => 2073,
-            SlurmErrno::Dependency => 2035,
-            SlurmErrno::CircularDependency => 2064,
-            SlurmErrno::InvalidTimeLimit => 2046,
-            SlurmErrno::RequestedNodeConfigUnavailable => 2013,
-            SlurmErrno::JobNotPending => 2066,
-            SlurmErrno::JobPending => 2022,
+            SlurmErrno::InvalidArray => 2081,
+            SlurmErrno::Dependency => 2038,
+            SlurmErrno::CircularDependency => 2071,
+            SlurmErrno::InvalidTimeLimit => 2051,
+            SlurmErrno::RequestedNodeConfigUnavailable => 2014,
+            SlurmErrno::JobNotPending => 2073,
+            SlurmErrno::JobPending => 2024,
             SlurmErrno::InvalidNodeCount => 2006,
             SlurmErrno::TooManyRequestedCpus => 2005,
-            SlurmErrno::InvalidGres => 2065,
-            SlurmErrno::InvalidFeature => 2027,
-            SlurmErrno::InvalidLicenses => 2044,
-            SlurmErrno::ReservationInvalid => 2048,
-            SlurmErrno::InvalidNodeName => 2017,
+            SlurmErrno::InvalidGres => 2072,
+            SlurmErrno::InvalidFeature => 2029,
+            SlurmErrno::InvalidLicenses => 2048,
+            SlurmErrno::ReservationInvalid => 2053,
+            SlurmErrno::InvalidNodeName => 2018,
             SlurmErrno::PathnameTooLong => 2012,
+            // The values of slurm_errno.h (22.05) for the errors of job control.
+            SlurmErrno::UserIdMissing => 2010,
+            SlurmErrno::BadTaskCount => 2025,
+            SlurmErrno::NotSupported => 2036,
+            SlurmErrno::Disabled => 2037,
+            SlurmErrno::BatchOnly => 2039,
+            SlurmErrno::JobHeld => 2042,
+            SlurmErrno::InvalidAccount => 2045,
+            SlurmErrno::InvalidTimeValue => 2054,
+            SlurmErrno::InvalidQos => 2066,
+            SlurmErrno::InvalidCpuCount => 2069,
+            SlurmErrno::JobSuspended => 2077,
+            SlurmErrno::JobFinished => 2084,
+            SlurmErrno::JobNotRunning => 2085,
+            SlurmErrno::JobNotSuspended => 2087,
+            SlurmErrno::PrioResetFail => 2095,
+            SlurmErrno::InvalidTimeMinLimit => 2124,
         }
     }
 }
@@ -197,6 +252,15 @@ pub enum HoldKind {
     Admin,
 }
 
+/// The controller's answer to a job-control request (update, requeue) for one id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobReply {
+    /// A plain job (or one task named as a job id): its result.
+    Job(Result<(), SlurmErrno>),
+    /// An id that named an array or tasks of one: each task's result, in any order.
+    Tasks(Vec<(u32, Result<(), SlurmErrno>)>),
+}
+
 /// A granted allocation, as srun and salloc need it to run steps.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AllocationDetails {
@@ -205,6 +269,8 @@ pub struct AllocationDetails {
     /// The job's secret for its step servers.
     pub secret: String,
     pub cpus_per_node: u32,
+    /// GPU devices the job holds on its first node.
+    pub gpus: Vec<u32>,
     pub record: JobRecord,
 }
 
@@ -271,6 +337,76 @@ pub trait Cluster {
         _requester: u32,
     ) -> Result<(), BackendError> {
         Err(BackendError::Other("this backend cannot hold jobs".into()))
+    }
+
+    /// `scontrol update JobId=...`: applies `change` to the job(s) `target` names, as
+    /// slurmctld's `update_job_str` does. A backend whose jobs cannot change after
+    /// submission says so with Slurm's own "not supported".
+    fn update(
+        &self,
+        target: &JobSelector,
+        _change: &crate::model::JobUpdate,
+        _requester: u32,
+    ) -> Result<JobReply, BackendError> {
+        self.cannot_change(target)
+    }
+    /// `scontrol requeue` / `requeuehold`: a running or finished batch job goes back to
+    /// the queue (`job_requeue2`).
+    fn requeue(
+        &self,
+        target: &JobSelector,
+        _how: crate::model::RequeueRequest,
+        _requester: u32,
+    ) -> Result<JobReply, BackendError> {
+        self.cannot_change(target)
+    }
+
+    /// The answer of a backend whose jobs cannot change: "Invalid job id specified" for
+    /// what names no job (per task for task ids), "not supported" for the rest.
+    fn cannot_change(&self, target: &JobSelector) -> Result<JobReply, BackendError> {
+        let jobs = self.jobs()?;
+        let exists = jobs.iter().any(|j| target.matches(j));
+        Ok(match (&target.tasks, exists) {
+            (crate::model::TaskSelector::Tasks(tasks), false) => JobReply::Tasks(
+                tasks
+                    .iter()
+                    .map(|&t| (t, Err(SlurmErrno::InvalidJobId)))
+                    .collect(),
+            ),
+            (_, false) => JobReply::Job(Err(SlurmErrno::InvalidJobId)),
+            (_, true) => JobReply::Job(Err(SlurmErrno::NotSupported)),
+        })
+    }
+    /// `scontrol notify`: a message to a running job (`srun_user_message`).
+    fn notify(&self, job_id: u32, _message: &str, _requester: u32) -> Result<(), BackendError> {
+        let exists = self.jobs()?.iter().any(|j| j.job_id == job_id);
+        Err(BackendError::Slurm(if exists {
+            SlurmErrno::NotSupported
+        } else {
+            SlurmErrno::InvalidJobId
+        }))
+    }
+    /// `scontrol suspend` / `resume` (an operator's).
+    fn suspend(
+        &self,
+        _target: &JobSelector,
+        _resume: bool,
+        requester: u32,
+    ) -> Result<(), BackendError> {
+        Err(BackendError::Slurm(if requester == 0 {
+            SlurmErrno::NotSupported
+        } else {
+            SlurmErrno::AccessDenied
+        }))
+    }
+    /// `scontrol top`: the job first among its user's pending jobs. Slurm allows it to
+    /// operators only unless `SchedulerParameters=enable_user_top`.
+    fn top(&self, _target: &JobSelector, requester: u32) -> Result<(), BackendError> {
+        Err(BackendError::Slurm(if requester == 0 {
+            SlurmErrno::NotSupported
+        } else {
+            SlurmErrno::AccessDenied
+        }))
     }
 
     /// The allocation of an interactive job once it runs (None while it waits).

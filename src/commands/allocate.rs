@@ -5,7 +5,8 @@
 use crate::backend::{AllocationDetails, Cluster};
 use crate::cli::Invocation;
 use crate::launcher::env::{AllocationUser, BatchEnvFacts, allocation_env};
-use crate::launcher::srun_client::{self, Allocation, KILL_WAIT_ENV, SECRET_ENV, STEPD_ENV};
+use crate::launcher::jobfile::JobFile;
+use crate::launcher::srun_client::{self, Allocation};
 use crate::model::{ExitStatus, JobSpec};
 use crate::options::job_opts::{self, BuildContext, JobOptions};
 use crate::options::srun::SrunRequest;
@@ -107,7 +108,6 @@ pub fn obtain(
 /// The job-level environment of the allocation, for `who`.
 pub fn env_of(
     inv: &Invocation<'_>,
-    cluster: &dyn Cluster,
     id: u32,
     details: &AllocationDetails,
     spec: &JobSpec,
@@ -141,6 +141,11 @@ pub fn env_of(
         array: None,
         dependency: spec.dependency_raw.clone(),
         restart_count: None,
+        gpus: details.gpus.clone(),
+        working_cluster: Some(crate::launcher::env::working_cluster(
+            &rec.cluster,
+            "127.0.0.1",
+        )),
         release: inv.profile.job_env,
         start_time: rec.start_time.unwrap_or(inv.now),
         end_time: crate::launcher::env::end_at_limit(
@@ -155,10 +160,18 @@ pub fn env_of(
     if who == AllocationUser::Srun && inv.profile.job_env.step_debug_and_group {
         env.insert("SLURM_JOB_GROUP".into(), inv.user.group.clone());
     }
-    env.insert(STEPD_ENV.into(), Allocation::stepd_value(&details.nodes));
-    env.insert(KILL_WAIT_ENV.into(), kill_wait(cluster).to_string());
-    env.insert(SECRET_ENV.into(), details.secret.clone());
     env
+}
+
+/// The job file salloc holds while its command runs, so that srun in it finds the step
+/// servers (`launcher::jobfile`).
+pub fn job_file(cluster: &dyn Cluster, id: u32, details: &AllocationDetails) -> JobFile {
+    JobFile {
+        job_id: id,
+        nodes: details.nodes.clone(),
+        secret: details.secret.clone(),
+        kill_wait: kill_wait(cluster),
+    }
 }
 
 /// srun outside any allocation: ask for one, run the step in it, give it back.
@@ -184,7 +197,7 @@ pub fn run_in_new_allocation(
         Ok(a) => a,
         Err(code) => return code,
     };
-    let env = env_of(inv, cluster, id, &details, &spec, AllocationUser::Srun);
+    let env = env_of(inv, id, &details, &spec, AllocationUser::Srun);
     let alloc = Allocation {
         job_id: id,
         nodes: details.nodes.clone(),
@@ -194,6 +207,9 @@ pub fn run_in_new_allocation(
     };
     let mut plan = super::srun::step_plan(inv, req);
     plan.env = env;
+    plan.array = None;
+    plan.job_name = details.record.name.clone();
+    plan.gpus = details.gpus.clone();
     plan.in_existing_job = false;
     let code = srun_client::run(&plan, &alloc, inv.out, inv.err);
     let exit = if code > 128 {

@@ -41,7 +41,15 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
             crate::model::hostlist::compress(&nodes)
         );
     }
-    let env = allocate::env_of(inv, cluster, id, &details, &spec, AllocationUser::Salloc);
+    let env = allocate::env_of(inv, id, &details, &spec, AllocationUser::Salloc);
+    // srun in the command finds the allocation's step servers in the file we hold.
+    let _held = match allocate::job_file(cluster, id, &details).hold() {
+        Ok(h) => Some(h),
+        Err(e) => {
+            inv.error(&format!("cannot hold the job file of job {id}: {e}"));
+            None
+        }
+    };
     let argv = if req.argv.is_empty() {
         vec![
             inv.var_nonempty("SHELL")

@@ -21,7 +21,7 @@ pub fn run(inv: &mut Invocation<'_>) -> i32 {
         } => return inv.finish(&stdout, &stderr, code),
         SrunOutcome::Run(req) => req,
     };
-    match Allocation::from_env(&inv.env) {
+    match Allocation::find(&inv.env) {
         Some(alloc) if req.opts.jobid.is_none_or(|j| j == alloc.job_id) => {
             for w in req.step_warnings() {
                 let _ = writeln!(inv.err, "{w}");
@@ -60,6 +60,7 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
         nodes: o.nodes.map(|n| n.min.max(1) as u32),
         ntasks_per_node: o.ntasks_per_node,
         cpus_per_task: o.cpus_per_task,
+        distribution: o.distribution.clone(),
         cyclic: o
             .distribution
             .as_deref()
@@ -75,10 +76,48 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
         env: crate::options::values::export::job_environment(o.export.as_ref(), &inv.env, false),
         umask: crate::sys::umask(),
         in_existing_job: true,
+        pty: o.pty,
         release: inv.profile.job_env,
         no_stdin: o
             .stdin
             .as_deref()
             .is_some_and(|i| i.eq_ignore_ascii_case("none")),
+        array: inv
+            .var("SLURM_ARRAY_JOB_ID")
+            .and_then(|a| a.parse().ok())
+            .zip(inv.var("SLURM_ARRAY_TASK_ID").and_then(|t| t.parse().ok())),
+        job_name: inv.var("SLURM_JOB_NAME").unwrap_or_default().to_string(),
+        user: inv.user.name.clone(),
+        gpus: step_gpus(
+            inv.var("SLURM_JOB_GPUS")
+                .unwrap_or_default()
+                .split(',')
+                .filter_map(|d| d.parse().ok())
+                .collect(),
+            req,
+        ),
+    }
+}
+
+/// The GPUs a step gets: all of the job's, or the first as many as it asks for
+/// (`--gres=gpu:N`, `--gpus=N`).
+pub fn step_gpus(job: Vec<u32>, req: &SrunRequest) -> Vec<u32> {
+    let o = &req.opts;
+    let mut asked: Option<u64> = None;
+    for g in o.gres.iter().filter(|g| g.name == "gpu") {
+        if let crate::options::values::gres::GresCount::Whole(n) = g.count {
+            *asked.get_or_insert(0) += n;
+        }
+    }
+    if let Some((_, items)) = &o.gpus {
+        for g in items {
+            if let crate::options::values::gres::GresCount::Whole(n) = g.count {
+                *asked.get_or_insert(0) += n;
+            }
+        }
+    }
+    match asked {
+        Some(n) => job.into_iter().take(n as usize).collect(),
+        None => job,
     }
 }

@@ -33,7 +33,40 @@ pub struct BatchPlan {
     pub kill_wait: Duration,
     /// `--signal`: (signal, seconds before the limit, batch shell only).
     pub warn_signal: Option<(i32, u32, bool)>,
+    /// A file that may give the job a new time limit while it runs (`scontrol update
+    /// TimeLimit=`): seconds from the start, or `infinite`. Read every few seconds.
+    pub limit_file: Option<PathBuf>,
 }
+
+/// How often a running job's limit file is read again.
+const LIMIT_POLL: Duration = Duration::from_secs(5);
+
+/// The limit in `path`, when there is one: `Some(None)` is no limit.
+fn read_limit_file(path: &std::path::Path) -> Option<Option<Duration>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let text = text.trim();
+    if text == "infinite" {
+        return Some(None);
+    }
+    text.parse::<u64>()
+        .ok()
+        .map(|s| Some(Duration::from_secs(s)))
+}
+
+/// What slurmstepd's messages begin with: `slurmstepd-<node>` (Slurm's build names each
+/// node's slurmstepd so).
+fn stepd_name(plan: &BatchPlan) -> String {
+    format!(
+        "slurmstepd-{}",
+        plan.env
+            .get("SLURMD_NODENAME")
+            .map(String::as_str)
+            .unwrap_or("?")
+    )
+}
+
+/// The exit status slurmstepd records for a batch step it could not start (`0:53`).
+pub const LAUNCH_FAILED_SIGNAL: i32 = 53;
 
 /// How the step ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,44 +124,37 @@ pub fn run(
             mask as libc::mode_t,
         ));
     }
-    let stdout = match open_output(&plan.stdout, plan.append) {
-        Ok(f) => f,
-        Err(_) => return Ending::LaunchFailed(ExitStatus::code(1)),
+    // A file slurmstepd cannot open fails the job before anything runs or is written
+    // (sacct: FAILED 0:53, as 22.05.8 records it; tests/scenarios/stepd_messages.scn).
+    let failed = || Ending::LaunchFailed(ExitStatus::signal(LAUNCH_FAILED_SIGNAL));
+    let Ok(stdin) = File::open(&plan.stdin) else {
+        return failed();
+    };
+    let Ok(stdout) = open_output(&plan.stdout, plan.append) else {
+        return failed();
     };
     let stderr = if plan.stderr == plan.stdout {
-        match stdout.try_clone() {
-            Ok(f) => f,
-            Err(_) => return Ending::LaunchFailed(ExitStatus::code(1)),
-        }
+        stdout.try_clone()
     } else {
-        match open_output(&plan.stderr, plan.append) {
-            Ok(f) => f,
-            Err(_) => return Ending::LaunchFailed(ExitStatus::code(1)),
-        }
+        open_output(&plan.stderr, plan.append)
     };
-    let mut err_log = match stderr.try_clone() {
-        Ok(f) => f,
-        Err(_) => return Ending::LaunchFailed(ExitStatus::code(1)),
+    let Ok(stderr) = stderr else {
+        return failed();
     };
-    let stdin = match File::open(&plan.stdin) {
-        Ok(f) => f,
-        Err(e) => {
-            let _ = writeln!(
-                err_log,
-                "slurmstepd: error: Could not open stdin file {}: {}",
-                plan.stdin.display(),
-                io_text(&e)
-            );
-            return Ending::LaunchFailed(ExitStatus::code(1));
-        }
+    let Ok(mut err_log) = stderr.try_clone() else {
+        return failed();
     };
     let mut cwd = plan.work_dir.clone();
     if !cwd.is_dir() {
-        let _ = writeln!(
-            err_log,
-            "slurmstepd: error: couldn't chdir to `{}': No such file or directory: going to /tmp instead",
-            cwd.display()
-        );
+        // Said twice, as slurmstepd says it (once setting the step up, once in the task).
+        for _ in 0..2 {
+            let _ = writeln!(
+                err_log,
+                "{}: error: couldn't chdir to `{}': No such file or directory: going to /tmp instead",
+                stepd_name(plan),
+                cwd.display()
+            );
+        }
         cwd = PathBuf::from("/tmp");
     }
 
@@ -157,7 +183,8 @@ pub fn run(
         Err(e) => {
             let _ = writeln!(
                 err_log,
-                "slurmstepd: error: execve(): {}: {}",
+                "{}: error: execve(): {}: {}",
+                stepd_name(plan),
                 plan.script.display(),
                 io_text(&e)
             );
@@ -187,7 +214,7 @@ pub fn run(
     });
 
     let begin = Instant::now();
-    let deadline = plan.time_limit.map(|l| begin + l);
+    let mut deadline = plan.time_limit.map(|l| begin + l);
     let mut warn_at = match (plan.warn_signal, plan.time_limit) {
         (Some((sig, before, batch_only)), Some(limit)) => Some((
             begin + limit.saturating_sub(Duration::from_secs(u64::from(before))),
@@ -196,14 +223,20 @@ pub fn run(
         )),
         _ => None,
     };
+    let mut next_limit_read = plan.limit_file.as_ref().map(|_| begin + LIMIT_POLL);
     let pgid = Pid::from_raw(pid);
     // Set once termination started: (why, when SIGKILL is due).
     let mut terminating: Option<(bool, Instant)> = None;
     loop {
-        let mut next = [deadline, warn_at.map(|w| w.0), terminating.map(|t| t.1)]
-            .into_iter()
-            .flatten()
-            .min();
+        let mut next = [
+            deadline,
+            warn_at.map(|w| w.0),
+            terminating.map(|t| t.1),
+            next_limit_read,
+        ]
+        .into_iter()
+        .flatten()
+        .min();
         if terminating.is_some() {
             next = terminating.map(|t| t.1);
         }
@@ -229,7 +262,8 @@ pub fn run(
                 if terminating.is_none() {
                     let _ = writeln!(
                         err_log,
-                        "slurmstepd: error: *** JOB {} ON {} CANCELLED AT {} ***",
+                        "{}: error: *** JOB {} ON {} CANCELLED AT {} ***",
+                        stepd_name(plan),
                         plan.env
                             .get("SLURM_JOB_ID")
                             .map(String::as_str)
@@ -254,6 +288,14 @@ pub fn run(
                     }
                     continue;
                 }
+                if let (Some(at), Some(path)) = (next_limit_read, &plan.limit_file)
+                    && now >= at
+                {
+                    if let Some(limit) = read_limit_file(path) {
+                        deadline = limit.map(|l| begin + l);
+                    }
+                    next_limit_read = Some(now + LIMIT_POLL);
+                }
                 if let Some((at, sig, batch_only)) = warn_at
                     && now >= at
                 {
@@ -268,7 +310,8 @@ pub fn run(
                 if deadline.is_some_and(|d| now >= d) {
                     let _ = writeln!(
                         err_log,
-                        "slurmstepd: error: *** JOB {} ON {} CANCELLED AT {} DUE TO TIME LIMIT ***",
+                        "{}: error: *** JOB {} ON {} CANCELLED AT {} DUE TO TIME LIMIT ***",
+                        stepd_name(plan),
                         plan.env
                             .get("SLURM_JOB_ID")
                             .map(String::as_str)
@@ -325,7 +368,8 @@ fn terminate(pgid: Pid) {
     let _ = killpg(pgid, Signal::SIGTERM);
 }
 
-fn io_text(e: &std::io::Error) -> String {
+/// An error as C's strerror says it (`No such file or directory`), as Slurm prints `%m`.
+pub fn io_text(e: &std::io::Error) -> String {
     match e.raw_os_error() {
         Some(code) => nix::errno::Errno::from_raw(code).desc().to_string(),
         None => e.to_string(),

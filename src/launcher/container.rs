@@ -5,8 +5,8 @@
 
 use super::batch::{self, BatchPlan, Ending};
 use super::env::{BatchEnvFacts, batch_env};
+use super::jobfile::JobFile;
 use super::meta::{self, JobMeta, LaunchResult, ResultKind};
-use super::srun_client::{Allocation, KILL_WAIT_ENV, SECRET_ENV, STEPD_ENV};
 use super::step_proto;
 use super::stepd::{CountingRegistry, StepServer, StepdProcess};
 use crate::model::fname::{FnameContext, expand};
@@ -196,12 +196,13 @@ impl JobStepServers {
         })
     }
 
-    fn env(&self) -> BTreeMap<String, String> {
-        let mut env = BTreeMap::new();
-        env.insert(STEPD_ENV.into(), Allocation::stepd_value(&self.nodes));
-        env.insert(SECRET_ENV.into(), self.secret.clone());
-        env.insert(KILL_WAIT_ENV.into(), self.kill_wait.to_string());
-        env
+    fn job_file(&self, job_id: u32) -> JobFile {
+        JobFile {
+            job_id,
+            nodes: self.nodes.clone(),
+            secret: self.secret.clone(),
+            kill_wait: self.kill_wait,
+        }
     }
 
     /// The job is over: its steps end on every node.
@@ -287,16 +288,21 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
     // stderr (refusals, failures) goes to ours: the session log.
     let servers = JobStepServers::start(&hosts, meta.kill_wait.max(1), &Ssh::from_env(&env));
     let ending = match (&servers, prepare(&meta, &script, env, console)) {
-        (Ok(servers), Ok(mut plan)) => {
-            plan.env.extend(servers.env());
-            batch::run(&plan, signals, |_| {})
-        }
+        // srun in the job finds the step servers in the job file we hold, not in the
+        // job's environment.
+        (Ok(servers), Ok(plan)) => match servers.job_file(meta.job_id).hold() {
+            Ok(_held) => batch::run(&plan, signals, |_| {}),
+            Err(e) => {
+                let _ = writeln!(console, "slurmstepd-{node}: error: {e}");
+                Ending::LaunchFailed(ExitStatus::code(1))
+            }
+        },
         (Err(e), _) => {
-            let _ = writeln!(console, "slurmstepd: error: {e}");
+            let _ = writeln!(console, "slurmstepd-{node}: error: {e}");
             Ending::LaunchFailed(ExitStatus::code(1))
         }
         (_, Err(e)) => {
-            let _ = writeln!(console, "slurmstepd: error: {e}");
+            let _ = writeln!(console, "slurmstepd-{node}: error: {e}");
             Ending::LaunchFailed(ExitStatus::code(1))
         }
     };
@@ -349,7 +355,9 @@ fn prepare(
     console: &mut dyn Write,
 ) -> std::io::Result<BatchPlan> {
     use std::os::unix::fs::OpenOptionsExt;
+    // The job's environment holds only Slurm's variables (the metadata is in the log).
     env.remove(meta::SCRIPT_ENV);
+    env.remove(meta::META_ENV);
     let spec = &meta.spec;
     let node = env
         .get("BACKENDAI_CLUSTER_HOST")
@@ -411,6 +419,9 @@ fn prepare(
         },
         dependency: spec.dependency_raw.clone(),
         restart_count: None,
+        // Backend.AI itself sets the container's GPU variables.
+        gpus: Vec::new(),
+        working_cluster: None,
         release: meta.slurm_version.profile().job_env,
         start_time: crate::sys::now(),
         end_time: super::env::end_at_limit(
@@ -480,6 +491,7 @@ fn prepare(
         warn_signal: spec
             .signal
             .map(|w| (w.signal, w.seconds_before, w.batch_only)),
+        limit_file: None,
     })
 }
 

@@ -50,6 +50,16 @@ pub struct BatchEnvFacts {
     /// The job's start and its end at the time limit (epoch seconds), which 24.11 exports.
     pub start_time: i64,
     pub end_time: i64,
+    /// GPU devices the job holds on this node (gres.conf's numbers).
+    pub gpus: Vec<u32>,
+    /// SLURM_WORKING_CLUSTER: `cluster:controller host:port:RPC version:select plugin id`.
+    pub working_cluster: Option<String>,
+}
+
+/// SLURM_WORKING_CLUSTER for a cluster whose controller is at `host` (Slurm's default
+/// SlurmctldPort 6817, 22.05's protocol version 9728, select/cons_tres's plugin id 109).
+pub fn working_cluster(cluster: &str, host: &str) -> String {
+    format!("{cluster}:{host}:6817:9728:109")
 }
 
 /// Returns the batch step's environment: `base` (the exported submit environment, which
@@ -62,7 +72,8 @@ pub fn batch_env(base: &BTreeMap<String, String>, f: &BatchEnvFacts) -> BTreeMap
     set("SLURM_CLUSTER_NAME", f.cluster_name.clone());
     set("SLURM_JOB_ID", f.job_id.to_string());
     set("SLURM_JOBID", f.job_id.to_string());
-    set("SLURM_JOB_NAME", f.job_name.clone());
+    // SLURM_JOB_NAME comes with the submit environment: sbatch exports it (none for a
+    // script read from stdin); salloc and srun set it (`allocation_env`).
     set(
         "SLURM_JOB_NUM_NODES",
         f.cpus_per_node.len().max(1).to_string(),
@@ -127,6 +138,32 @@ pub fn batch_env(base: &BTreeMap<String, String>, f: &BatchEnvFacts) -> BTreeMap
     if let Some(r) = f.restart_count {
         set("SLURM_RESTART_COUNT", r.to_string());
     }
+    if let Some(w) = &f.working_cluster {
+        set("SLURM_WORKING_CLUSTER", w.clone());
+    }
+    if !f.gpus.is_empty() {
+        // gres/gpu's job environment: the devices by every vendor's variable.
+        let list = f
+            .gpus
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        for k in [
+            "CUDA_VISIBLE_DEVICES",
+            "GPU_DEVICE_ORDINAL",
+            "ROCR_VISIBLE_DEVICES",
+            "ZE_AFFINITY_MASK",
+            "SLURM_JOB_GPUS",
+        ] {
+            set(k, list.clone());
+        }
+        set("SLURM_GPUS_ON_NODE", f.gpus.len().to_string());
+    }
+    // slurmstepd's _make_tmpdir: tasks may want it set.
+    if !base.contains_key("TMPDIR") {
+        set("TMPDIR", "/tmp".to_string());
+    }
     apply_release(&mut env, f);
     env
 }
@@ -135,6 +172,7 @@ pub fn batch_env(base: &BTreeMap<String, String>, f: &BatchEnvFacts) -> BTreeMap
 fn apply_release(env: &mut BTreeMap<String, String>, f: &BatchEnvFacts) {
     if !f.release.legacy_variables {
         env.remove("SLURM_NODE_ALIASES");
+        env.remove("SLURM_WORKING_CLUSTER");
     }
     if f.release.start_end_oom {
         env.insert("SLURM_JOB_START_TIME".into(), f.start_time.to_string());
@@ -166,6 +204,20 @@ pub fn allocation_env(
     user: AllocationUser,
 ) -> BTreeMap<String, String> {
     let mut env = batch_env(base, f);
+    env.insert("SLURM_JOB_NAME".into(), f.job_name.clone());
+    // The devices are a step's (srun sets them per step), not the allocation's.
+    for k in [
+        "CUDA_VISIBLE_DEVICES",
+        "GPU_DEVICE_ORDINAL",
+        "ROCR_VISIBLE_DEVICES",
+        "ZE_AFFINITY_MASK",
+        "SLURM_JOB_GPUS",
+        "SLURM_GPUS_ON_NODE",
+    ] {
+        if !base.contains_key(k) {
+            env.remove(k);
+        }
+    }
     // Those belong to a batch step or to a task, not to the allocation.
     for k in [
         "ENVIRONMENT",
@@ -189,8 +241,17 @@ pub fn allocation_env(
     }
     match user {
         AllocationUser::Salloc => {
-            for k in ["SLURM_JOB_UID", "SLURM_JOB_USER", "SLURM_JOB_GID"] {
+            for k in [
+                "SLURM_JOB_UID",
+                "SLURM_JOB_USER",
+                "SLURM_JOB_GID",
+                "SLURM_WORKING_CLUSTER",
+            ] {
                 env.remove(k);
+            }
+            // salloc's command runs without slurmstepd, which sets it.
+            if !base.contains_key("TMPDIR") {
+                env.remove("TMPDIR");
             }
         }
         AllocationUser::Srun => {
@@ -261,6 +322,7 @@ mod tests {
         base.insert("SLURM_SUBMIT_DIR".to_string(), "/srv/refwork".to_string());
         base.insert("SLURM_SUBMIT_HOST".to_string(), "vm".to_string());
         base.insert("SLURM_PRIO_PROCESS".to_string(), "0".to_string());
+        base.insert("SLURM_JOB_NAME".to_string(), "env_job".to_string());
         let facts = BatchEnvFacts {
             cluster_name: "refcluster".into(),
             job_id: 3,
@@ -282,9 +344,16 @@ mod tests {
             end_time: end_at_limit(start, None),
             ..Default::default()
         };
-        let env = batch_env(&base, &facts);
+        let env = batch_env(
+            &base,
+            &BatchEnvFacts {
+                // The reference's private controller port.
+                working_cluster: Some("refcluster:127.0.0.1:7817:9728:109".into()),
+                ..facts
+            },
+        );
         // Variables that depend on a live slurmctld or process are not ours to reproduce.
-        let not_ours = ["SLURM_CONF", "SLURM_WORKING_CLUSTER", "SLURM_TASK_PID"];
+        let not_ours = ["SLURM_CONF", "SLURM_TASK_PID"];
         let mut matched = 0;
         for line in golden.lines() {
             let (k, v) = line.split_once('=').unwrap();

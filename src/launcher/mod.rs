@@ -1,12 +1,14 @@
-//! The compute side: the batch wrapper (and, later, the srun step server) that runs inside
-//! a job's allocation — a container on Backend.AI, this machine under the local backend.
+//! The compute side: the batch wrapper and the srun step server that run inside a job's
+//! allocation — a container on Backend.AI, this machine under the local backend.
 
 pub mod admission;
 pub mod batch;
 pub mod container;
 pub mod env;
+pub mod jobfile;
 pub mod meta;
 pub mod pmi;
+pub mod pty;
 pub mod srun_client;
 pub mod step_proto;
 pub mod stepd;

@@ -10,7 +10,10 @@ use std::io::{BufReader, Read, Write};
 use std::net::TcpStream;
 use std::sync::mpsc;
 
-/// Variables that tell job processes where the step servers are and the job's secret.
+/// Where the step servers are and the job's secret, when set in srun's environment: they
+/// replace what the job file says (a debugging aid, and how tests pose as a caller without
+/// the secret). bai-slurm itself never sets them: a job's environment holds only Slurm's
+/// variables, and srun finds the rest in the job file (`jobfile`).
 pub const STEPD_ENV: &str = "BAI_SLURM_STEPD";
 pub const SECRET_ENV: &str = "BAI_SLURM_JOB_SECRET";
 /// Seconds between SIGTERM and SIGKILL when a step is cancelled (Slurm's KillWait).
@@ -45,20 +48,34 @@ pub fn expand_run_length(v: &str) -> Option<Vec<u32>> {
 }
 
 impl Allocation {
-    /// Reads `BAI_SLURM_STEPD` (`node=host:port,...`) and the secret from the environment.
-    pub fn from_env(env: &BTreeMap<String, String>) -> Option<Allocation> {
+    /// The allocation of the job SLURM_JOB_ID names: its step servers and secret from
+    /// the job file an ancestor of this process holds, unless the environment gives them
+    /// (see [`STEPD_ENV`]).
+    pub fn find(env: &BTreeMap<String, String>) -> Option<Allocation> {
         let job_id = env.get("SLURM_JOB_ID")?.parse().ok()?;
-        let nodes: Vec<(String, String)> = env
-            .get(STEPD_ENV)?
-            .split(',')
-            .filter_map(|e| {
-                e.split_once('=')
-                    .map(|(n, a)| (n.to_string(), a.to_string()))
-            })
-            .collect();
+        let given = env.get(STEPD_ENV).is_some() && env.get(SECRET_ENV).is_some();
+        let file = if given {
+            None
+        } else {
+            super::jobfile::JobFile::find(job_id)
+        };
+        let nodes: Vec<(String, String)> = match env.get(STEPD_ENV) {
+            Some(v) => v
+                .split(',')
+                .filter_map(|e| {
+                    e.split_once('=')
+                        .map(|(n, a)| (n.to_string(), a.to_string()))
+                })
+                .collect(),
+            None => file.as_ref()?.nodes.clone(),
+        };
         if nodes.is_empty() {
             return None;
         }
+        let secret = match env.get(SECRET_ENV) {
+            Some(s) => s.clone(),
+            None => file.as_ref()?.secret.clone(),
+        };
         let mut cpus_per_node = env
             .get("SLURM_JOB_CPUS_PER_NODE")
             .and_then(|v| expand_run_length(v))
@@ -68,11 +85,12 @@ impl Allocation {
         Some(Allocation {
             job_id,
             nodes,
-            secret: env.get(SECRET_ENV)?.as_bytes().to_vec(),
+            secret: secret.into_bytes(),
             cpus_per_node,
             kill_wait: env
                 .get(KILL_WAIT_ENV)
                 .and_then(|v| v.parse().ok())
+                .or(file.as_ref().map(|f| f.kill_wait))
                 .unwrap_or(30),
         })
     }
@@ -115,6 +133,17 @@ pub struct StepPlan {
     pub in_existing_job: bool,
     /// `--input=none`: the tasks get no stdin from srun (MPICH's Hydra asks for it).
     pub no_stdin: bool,
+    /// `--pty`: task 0 on a terminal, srun's own in raw mode.
+    pub pty: bool,
+    /// What `%A`/`%a`, `%x` and `%u` in `-o`/`-e` stand for: the job's array ids
+    /// (SLURM_ARRAY_JOB_ID, SLURM_ARRAY_TASK_ID), its name and srun's user.
+    pub array: Option<(u32, u32)>,
+    pub job_name: String,
+    pub user: String,
+    /// GPU devices the step's tasks get (the job's, or as many of them as the step asks).
+    pub gpus: Vec<u32>,
+    /// `--distribution` as given.
+    pub distribution: Option<String>,
     /// What the site's Slurm release sets differently in a step's environment.
     pub release: crate::model::profile::JobEnvDeltas,
 }
@@ -205,10 +234,17 @@ fn task_env(
     );
     set("SLURM_CPUS_ON_NODE", l.cpus[node_index].to_string());
     if plan.in_existing_job {
+        // With no distribution asked for, a step of no more tasks than nodes is laid
+        // out cyclic (22.05.8 shows it for `srun -n 1` in a one-node job).
+        let cyclic = plan.cyclic || (plan.distribution.is_none() && ntasks <= l.nodes.len() as u32);
         set(
             "SLURM_DISTRIBUTION",
-            if plan.cyclic { "cyclic" } else { "block" }.to_string(),
+            if cyclic { "cyclic" } else { "block" }.to_string(),
         );
+    }
+    // srun's log level (info), which its tasks inherit unless it was set.
+    if !plan.env.contains_key("SRUN_DEBUG") {
+        set("SRUN_DEBUG", "3".to_string());
     }
     set("SLURM_UMASK", format!("{:04o}", plan.umask));
     set("SLURMD_NODENAME", node.clone());
@@ -230,6 +266,24 @@ fn task_env(
     }
     if let Some(c) = plan.cpus_per_task {
         set("SLURM_CPUS_PER_TASK", c.to_string());
+    }
+    if !plan.gpus.is_empty() {
+        let list = plan
+            .gpus
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        for k in [
+            "CUDA_VISIBLE_DEVICES",
+            "GPU_DEVICE_ORDINAL",
+            "ROCR_VISIBLE_DEVICES",
+            "ZE_AFFINITY_MASK",
+            "SLURM_STEP_GPUS",
+        ] {
+            set(k, list.clone());
+        }
+        set("SLURM_GPUS_ON_NODE", plan.gpus.len().to_string());
     }
     if plan.label {
         set("SLURM_LABELIO", "1".to_string());
@@ -469,6 +523,50 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             .into_iter()
             .collect(),
     };
+    let (terminal, mut raw_mode) = if plan.pty {
+        terminal_for_task0(err)
+    } else {
+        (None, None)
+    };
+    // A name without a per-task part is srun's own file: it opens it (truncating), the
+    // tasks' output comes back to it, and one it cannot open ends srun at once.
+    let own = |p: &Option<String>| {
+        p.as_ref()
+            .filter(|p| crate::model::fname::srun_opens_itself(p))
+            .map(|p| expand_io(p, plan, alloc, step_id, 0, 0, &step_nodes[0].0))
+    };
+    let (own_out, own_err) = (own(&plan.stdout), own(&plan.stderr));
+    let mut out_file: Option<std::fs::File> = None;
+    let mut err_file: Option<std::fs::File> = None;
+    for stream in ["stdout", "stderr"] {
+        let opened = match stream {
+            "stdout" => own_out.as_deref().map(open_own),
+            // stderr shares stdout's file (and its offset) when they are one.
+            _ => own_err.as_deref().map(|n| match &out_file {
+                Some(f) if own_out.as_deref() == Some(n) => f.try_clone(),
+                _ => open_own(n),
+            }),
+        };
+        match opened {
+            None => {}
+            Some(Ok(f)) if stream == "stdout" => out_file = Some(f),
+            Some(Ok(f)) => err_file = Some(f),
+            Some(Err(e)) => {
+                let _ = writeln!(
+                    err,
+                    "srun: error: Could not open {stream} file: {}",
+                    super::batch::io_text(&e)
+                );
+                finish_step(alloc, step_id, ("FAILED", 1, 0));
+                return 1;
+            }
+        }
+    }
+    let plan = &StepPlan {
+        stdout: plan.stdout.clone().filter(|_| own_out.is_none()),
+        stderr: plan.stderr.clone().filter(|_| own_err.is_none()),
+        ..plan.clone()
+    };
     let (tx, rx) = mpsc::channel::<Event>();
     // One lock per node connection: stdin, signals and PMI fences are written from
     // different threads, and their frames must not interleave.
@@ -487,11 +585,11 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                 stdout: plan
                     .stdout
                     .as_ref()
-                    .map(|p| expand_io(p, alloc.job_id, step_id, rank, i, node, &plan.cwd)),
+                    .map(|p| expand_io(p, plan, alloc, step_id, rank, i, node)),
                 stderr: plan
                     .stderr
                     .as_ref()
-                    .map(|p| expand_io(p, alloc.job_id, step_id, rank, i, node, &plan.cwd)),
+                    .map(|p| expand_io(p, plan, alloc, step_id, rank, i, node)),
             })
             .collect();
         if specs.is_empty() {
@@ -503,6 +601,7 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                 &mut writer,
                 &Control::Launch {
                     step_id,
+                    pty: terminal.filter(|_| specs.iter().any(|t| t.rank == 0)),
                     tasks: specs,
                     pmi: Some(pmi_job.clone()),
                 },
@@ -576,6 +675,9 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
         && let Some(Some(w)) = writers.get(node0)
     {
         forward_stdin(std::sync::Arc::clone(w));
+        if terminal.is_some() {
+            follow_window_size(std::sync::Arc::clone(w));
+        }
     }
     let width = ntasks.saturating_sub(1).to_string().len();
     let mut partial: BTreeMap<(u32, bool), Vec<u8>> = BTreeMap::new();
@@ -595,8 +697,14 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
         match event {
+            // With --pty only task 0's terminal is shown, as Slurm's srun does.
+            Event::Output { rank, .. } if terminal.is_some() && rank != 0 => {}
             Event::Output { rank, stderr, data } => {
-                let sink: &mut dyn Write = if stderr { &mut *err } else { &mut *out };
+                let sink: &mut dyn Write = match (stderr, &mut out_file, &mut err_file) {
+                    (false, Some(f), _) | (true, _, Some(f)) => f,
+                    (false, None, _) => &mut *out,
+                    (true, _, None) => &mut *err,
+                };
                 emit(
                     sink,
                     &mut partial,
@@ -609,7 +717,20 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                 );
             }
             Event::Exited { rank, status } => {
-                flush_partial(out, err, &mut partial, rank, plan.label, width);
+                if rank == 0 {
+                    // The terminal is the user's again before srun reports anything.
+                    let _ = out.flush();
+                    raw_mode = None;
+                }
+                let o: &mut dyn Write = match out_file.as_mut() {
+                    Some(f) => f,
+                    None => &mut *out,
+                };
+                let e: &mut dyn Write = match err_file.as_mut() {
+                    Some(f) => f,
+                    None => &mut *err,
+                };
+                flush_partial(o, e, &mut partial, rank, plan.label, width);
                 exits.insert(rank, status);
                 if libc::WIFSIGNALED(status) || libc::WEXITSTATUS(status) != 0 {
                     unreported.push((rank, status));
@@ -658,8 +779,9 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             }
         }
     }
-    report_exits(err, &mut unreported, &step_nodes, node_of);
     let _ = out.flush();
+    drop(raw_mode);
+    report_exits(err, &mut unreported, &step_nodes, node_of);
     // slurm_step_launch_wait_finish: a task that ended by SIGKILL or SIGTERM.
     if exits.values().any(|&s| {
         libc::WIFSIGNALED(s) && matches!(libc::WTERMSIG(s), libc::SIGKILL | libc::SIGTERM)
@@ -673,6 +795,17 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
     let code = exit_code(&exits, ntasks);
     finish_step(alloc, step_id, step_end(&exits, code));
     code
+}
+
+/// Opens srun's own output file as srun does (created 0644, truncated).
+fn open_own(name: &str) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o644)
+        .open(name)
 }
 
 fn finish_step(alloc: &Allocation, step_id: u32, (state, code, signal): (&str, i32, i32)) {
@@ -694,6 +827,46 @@ type Shared = std::sync::Arc<std::sync::Mutex<TcpStream>>;
 fn send_to(w: &Shared, msg: &Control) -> bool {
     w.lock()
         .is_ok_and(|mut s| step_proto::write_control(&mut *s, msg).is_ok())
+}
+
+/// `--pty`: the size of srun's terminal for task 0's, with srun's terminal in raw mode
+/// until the task ends; without a terminal on stdin, Slurm's two errors and no pty.
+fn terminal_for_task0(
+    err: &mut dyn Write,
+) -> (Option<super::pty::WindowSize>, Option<super::pty::RawMode>) {
+    let refuse = |err: &mut dyn Write, e: std::io::Error| {
+        let why = crate::sys::strerror(e.raw_os_error().unwrap_or(libc::ENOTTY));
+        let _ = writeln!(err, "srun: error: ioctl(TIOCGWINSZ): {why}");
+        let _ = writeln!(
+            err,
+            "srun: error: Not using a pseudo-terminal, disregarding --pty option"
+        );
+        (None, None)
+    };
+    match super::pty::window_size(libc::STDIN_FILENO) {
+        Err(e) => refuse(err, e),
+        Ok(size) => match super::pty::RawMode::enter(libc::STDIN_FILENO) {
+            Ok(raw) => (Some(size), Some(raw)),
+            Err(e) => refuse(err, e),
+        },
+    }
+}
+
+/// `--pty`: each change of srun's window size (SIGWINCH) goes to task 0's terminal.
+fn follow_window_size(w: Shared) {
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([libc::SIGWINCH]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        for _ in signals.forever() {
+            let Ok(size) = super::pty::window_size(libc::STDIN_FILENO) else {
+                continue;
+            };
+            if !send_to(&w, &Control::Resize { size }) {
+                break;
+            }
+        }
+    });
 }
 
 /// Streams srun's stdin to task 0, as Slurm does.
@@ -720,22 +893,34 @@ fn forward_stdin(w: Shared) {
 
 fn expand_io(
     pattern: &str,
-    job: u32,
+    plan: &StepPlan,
+    alloc: &Allocation,
     step: u32,
     rank: u32,
     node_index: usize,
     node: &str,
-    cwd: &str,
 ) -> String {
+    let job = alloc.job_id;
+    // %N is the node's host name (slurmstepd's conf->hostname): this machine's for the
+    // node srun runs on, in a job of one node (simulated nodes keep their names).
+    let own =
+        alloc.nodes.len() == 1 && plan.env.get("SLURMD_NODENAME").map(String::as_str) == Some(node);
+    let host = if own {
+        crate::sys::short_hostname()
+    } else {
+        node.to_string()
+    };
     let ctx = crate::model::fname::FnameContext {
         job_id: job,
+        array: plan.array,
         step_id: Some(step),
         node_id: node_index as u32,
-        node_name: node,
+        node_name: &host,
         task_id: rank,
-        ..Default::default()
+        user: &plan.user,
+        job_name: &plan.job_name,
     };
-    crate::model::fname::expand(pattern, &ctx, cwd)
+    crate::model::fname::expand(pattern, &ctx, &plan.cwd)
 }
 
 /// Writes task output: whole lines, each with its `N: ` label under `-l`; with `-u`,
@@ -860,7 +1045,10 @@ fn highest_signal(exits: &BTreeMap<u32, i32>) -> i32 {
 /// The state and exit status a step is accounted with.
 fn step_end(exits: &BTreeMap<u32, i32>, code: i32) -> (&'static str, i32, i32) {
     let signal = highest_signal(exits);
-    if signal > 0 {
+    if signal == libc::SIGKILL {
+        // As slurmctld records a step whose task was killed (22.05.8: CANCELLED 0:9).
+        ("CANCELLED", 0, signal)
+    } else if signal > 0 {
         ("FAILED", 0, signal)
     } else if code != 0 {
         ("FAILED", code, 0)

@@ -81,6 +81,9 @@ pub enum Control {
         tasks: Vec<TaskSpec>,
         #[serde(default)]
         pmi: Option<super::pmi::PmiJob>,
+        /// `srun --pty`: task 0 runs on a terminal of this size.
+        #[serde(default)]
+        pty: Option<super::pty::WindowSize>,
     },
     /// Server -> client: every local rank is in a PMI barrier; these are the node's new puts.
     PmiFence { kvs: Vec<(String, String)> },
@@ -99,6 +102,8 @@ pub enum Control {
     Message { text: String },
     /// Client -> server: data for task 0's stdin; empty = end of input.
     Stdin { data: Vec<u8> },
+    /// Client -> server: srun's terminal has a new size (`--pty`).
+    Resize { size: super::pty::WindowSize },
     /// Server -> client: the tasks run, with their pids.
     Started { pids: Vec<(u32, i32)> },
     /// Server -> client: a task ended (raw wait status).

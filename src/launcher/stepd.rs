@@ -201,8 +201,11 @@ impl StepServer {
                     send(&writer, &Control::Ok)?;
                 }
                 Frame::Control(Control::Ping) => send(&writer, &Control::Ok)?,
-                Frame::Control(Control::Launch { tasks, pmi, .. }) => {
-                    return run_tasks(&self.node, tasks, pmi, reader, writer, &self.task_groups);
+                Frame::Control(Control::Launch {
+                    tasks, pmi, pty, ..
+                }) => {
+                    let io = TaskIo { pmi, pty };
+                    return run_tasks(&self.node, tasks, io, reader, writer, &self.task_groups);
                 }
                 _ => {
                     send(
@@ -265,17 +268,24 @@ enum Event {
 }
 
 /// Starts the tasks, streams their output and exits, forwards signals and stdin.
+/// What a step's tasks are connected to beyond their pipes: a PMI server, and for
+/// `srun --pty` a terminal for task 0.
+struct TaskIo {
+    pmi: Option<PmiJob>,
+    pty: Option<crate::launcher::pty::WindowSize>,
+}
+
 fn run_tasks(
     node: &str,
     tasks: Vec<TaskSpec>,
-    pmi: Option<PmiJob>,
+    io: TaskIo,
     mut reader: BufReader<TcpStream>,
     writer: Arc<Mutex<TcpStream>>,
     all_groups: &Mutex<Vec<i32>>,
 ) -> std::io::Result<()> {
     let (tx, rx) = mpsc::channel::<Event>();
     // The tasks' PMI server: a fence goes to srun over this connection.
-    let node_pmi = pmi.map(|job| {
+    let node_pmi = io.pmi.map(|job| {
         let w = Arc::clone(&writer);
         NodePmi::new(
             job,
@@ -286,15 +296,32 @@ fn run_tasks(
         )
     });
     let mut pids = Vec::new();
-    let mut stdin_of_rank0 = None;
+    let mut stdin_of_rank0: Option<Box<dyn Write + Send>> = None;
+    let mut terminal: Option<Arc<crate::launcher::pty::TaskPty>> = None;
     let mut children: Vec<(u32, Child)> = Vec::new();
     let mut failed_to_start = Vec::new();
+    let mut launch_failed = Vec::new();
     for t in &tasks {
         let Some(program) = t.argv.first().and_then(|a| find_program(a, &t.env, &t.cwd)) else {
             let name = t.argv.first().cloned().unwrap_or_default();
-            let msg = format!("slurmstepd: error: execve(): {name}: No such file or directory\n");
+            let msg =
+                format!("slurmstepd-{node}: error: execve(): {name}: No such file or directory\n");
             failed_to_start.push((t.rank, msg));
             continue;
+        };
+        // A directory that is not there: slurmstepd says so (twice: setting the step
+        // up, and in the task) and runs the task in /tmp.
+        let cwd = if std::path::Path::new(&t.cwd).is_dir() {
+            t.cwd.clone()
+        } else {
+            let msg = format!(
+                "slurmstepd-{node}: error: couldn't chdir to `{}': No such file or directory: going to /tmp instead\n",
+                t.cwd
+            );
+            if let Ok(mut w) = writer.lock() {
+                let _ = step_proto::write_output(&mut *w, t.rank, true, msg.repeat(2).as_bytes());
+            }
+            "/tmp".to_string()
         };
         let mut cmd = Command::new("/bin/sh");
         // sh records the task's own pid (SLURM_TASK_PID), then becomes the task.
@@ -304,8 +331,12 @@ fn run_tasks(
             .args(&t.argv[1..])
             .env_clear()
             .envs(&t.env)
-            .current_dir(&t.cwd)
-            .process_group(0);
+            .current_dir(&cwd);
+        let on_terminal = io.pty.is_some() && t.rank == 0;
+        if !on_terminal {
+            // (A task on a terminal leads a session of its own instead: see TaskPty.)
+            cmd.process_group(0);
+        }
         let to_file = |p: &Option<String>| -> std::io::Result<Stdio> {
             match p {
                 None => Ok(Stdio::piped()),
@@ -317,7 +348,13 @@ fn run_tasks(
                 )),
             }
         };
-        cmd.stdout(to_file(&t.stdout)?).stderr(to_file(&t.stderr)?);
+        let (Ok(stdout), Ok(stderr)) = (to_file(&t.stdout), to_file(&t.stderr)) else {
+            // A task's own file that cannot be opened: the task is not started, and srun
+            // says so as Slurm's does (its exit status is not counted).
+            launch_failed.push(t.rank);
+            continue;
+        };
+        cmd.stdout(stdout).stderr(stderr);
         // PMI: one end of a socket pair stays open across exec as PMI_FD.
         let mut pmi_conn = None;
         if node_pmi.is_some() {
@@ -343,7 +380,20 @@ fn run_tasks(
         } else {
             Stdio::null()
         });
+        let mut pty = match io.pty {
+            Some(size) if on_terminal => {
+                let pty = crate::launcher::pty::TaskPty::open(size)?;
+                pty.attach(&mut cmd)?;
+                Some(pty)
+            }
+            _ => None,
+        };
         let spawned = cmd.spawn();
+        // The command holds copies of a terminal's side: they go with it, now.
+        drop(cmd);
+        if let Some(p) = pty.as_mut() {
+            p.started();
+        }
         if let Some((ours, fd)) = pmi_conn {
             // SAFETY: the task's end, now inherited by the task; ours no longer needs it.
             unsafe { libc::close(fd) };
@@ -359,7 +409,10 @@ fn run_tasks(
             Err(e) => {
                 failed_to_start.push((
                     t.rank,
-                    format!("slurmstepd: error: execve(): {}: {e}\n", program.display()),
+                    format!(
+                        "slurmstepd-{node}: error: execve(): {}: {e}\n",
+                        program.display()
+                    ),
                 ));
                 continue;
             }
@@ -368,8 +421,23 @@ fn run_tasks(
         if let Ok(mut g) = all_groups.lock() {
             g.push(child.id() as i32);
         }
-        if t.rank == 0 {
-            stdin_of_rank0 = child.stdin.take();
+        if let Some(p) = pty {
+            let master = p.master()?;
+            stdin_of_rank0 = Some(Box::new(p.master()?));
+            let tx = tx.clone();
+            let rank = t.rank;
+            std::thread::spawn(move || {
+                crate::launcher::pty::read_output(master, |data| {
+                    tx.send(Event::Output(rank, false, data.to_vec())).is_ok()
+                });
+                let _ = tx.send(Event::Closed(rank));
+            });
+            terminal = Some(Arc::new(p));
+        } else if t.rank == 0 {
+            stdin_of_rank0 = child
+                .stdin
+                .take()
+                .map(|s| Box::new(s) as Box<dyn Write + Send>);
         }
         for (stream, is_err) in [
             (
@@ -408,6 +476,17 @@ fn run_tasks(
         children.push((t.rank, child));
     }
     send(&writer, &Control::Started { pids: pids.clone() })?;
+    for rank in launch_failed {
+        send(
+            &writer,
+            &Control::Message {
+                text: format!(
+                    "srun: error: task {rank} launch failed: Slurmd could not connect IO"
+                ),
+            },
+        )?;
+        send(&writer, &Control::Exited { rank, status: 0 })?;
+    }
     for (rank, msg) in failed_to_start {
         let mut w = writer
             .lock()
@@ -501,6 +580,11 @@ fn run_tasks(
                         let _ = s.write_all(&data);
                     }
                 }
+                Ok(Some(Frame::Control(Control::Resize { size }))) => {
+                    if let Some(t) = &terminal {
+                        let _ = t.resize(size);
+                    }
+                }
                 Ok(Some(_)) => {}
                 Ok(None) | Err(_) => {
                     for pg in &control_groups {
@@ -517,10 +601,13 @@ fn run_tasks(
     let mut open: std::collections::BTreeMap<u32, u32> = tasks
         .iter()
         .map(|t| {
-            (
-                t.rank,
-                u32::from(t.stdout.is_none()) + u32::from(t.stderr.is_none()),
-            )
+            // A task on a terminal has one stream, the terminal.
+            let streams = if io.pty.is_some() && t.rank == 0 {
+                1
+            } else {
+                u32::from(t.stdout.is_none()) + u32::from(t.stderr.is_none())
+            };
+            (t.rank, streams)
         })
         .collect();
     let mut exited: std::collections::BTreeMap<u32, i32> = std::collections::BTreeMap::new();

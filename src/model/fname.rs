@@ -28,6 +28,39 @@ pub fn single_task(pattern: &str) -> Option<u32> {
     }
 }
 
+/// Whether srun opens the file itself (srun's fname.c: `IO_ALL`) rather than each node
+/// for its tasks: a name with no per-task part (`%t`, `%n`, `%N`, `%u`), that is not a
+/// task number nor `none`. One file then takes every task's output, through srun.
+pub fn srun_opens_itself(pattern: &str) -> bool {
+    if pattern.eq_ignore_ascii_case("none") || single_task(pattern).is_some() {
+        return false;
+    }
+    if pattern.contains('\\') {
+        return true;
+    }
+    let b = pattern.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        if b.get(i + 1) == Some(&b'%') {
+            i += 2;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        if matches!(b.get(j), Some(b't' | b'n' | b'N' | b'u')) {
+            return false;
+        }
+        i = j;
+    }
+    true
+}
+
 /// Expands `pattern` relative to `cwd`. A pattern containing a backslash is taken
 /// literally with its backslashes removed, as Slurm does.
 pub fn expand(pattern: &str, ctx: &FnameContext<'_>, cwd: &str) -> String {
@@ -105,6 +138,31 @@ pub fn expand(pattern: &str, ctx: &FnameContext<'_>, cwd: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn which_files_srun_opens_itself() {
+        for p in [
+            "out.txt",
+            "%j-%s.out",
+            "%A_%a.log",
+            "%x.out",
+            "100%%t",
+            "a\\%t",
+        ] {
+            assert!(srun_opens_itself(p), "{p}");
+        }
+        for p in [
+            "%t.out",
+            "x-%3n",
+            "%N",
+            "u%u",
+            "none",
+            "0",
+            "%A_%a/%A_%a_%t_log.out",
+        ] {
+            assert!(!srun_opens_itself(p), "{p}");
+        }
+    }
 
     fn ctx() -> FnameContext<'static> {
         FnameContext {

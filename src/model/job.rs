@@ -240,15 +240,19 @@ impl JobRecord {
             ",node={},billing={}",
             self.num_nodes, self.num_cpus
         ));
-        if let Some(gres) = &self.tres_per_node
-            && let Some(count) = gres
-                .strip_prefix("gres:gpu:")
-                .and_then(|c| c.parse::<u32>().ok())
-        {
-            s.push_str(&format!(
-                ",gres/gpu={}",
-                count.saturating_mul(self.num_nodes.max(1))
-            ));
+        // GPUs: per node (`gres:gpu[:type]:N`) times the nodes, or for the whole job.
+        let count = |t: &Option<String>| -> Option<u32> {
+            t.as_deref()?
+                .split(',')
+                .filter_map(|g| g.strip_prefix("gres:gpu:"))
+                .map(|g| g.rsplit(':').next().and_then(|c| c.parse::<u32>().ok()))
+                .sum()
+        };
+        let gpus = count(&self.tres_per_node)
+            .map(|n| n.saturating_mul(self.num_nodes.max(1)))
+            .or_else(|| count(&self.tres_per_job));
+        if let Some(n) = gpus.filter(|&n| n > 0) {
+            s.push_str(&format!(",gres/gpu={n}"));
         }
         s
     }

@@ -18,6 +18,10 @@ pub enum Source {
     Cli,
 }
 
+/// The cluster's GRES names (slurm.conf's GresTypes): both backends know GPUs only, so
+/// sbatch refuses any other name itself, as Slurm's client does.
+const GRES_TYPES: Option<&[&str]> = Some(&["gpu"]);
+
 /// The option values as typed, before the JobSpec is built (Slurm's `slurm_opt_t`).
 #[derive(Debug, Default)]
 pub struct JobOptions {
@@ -80,6 +84,8 @@ pub struct JobOptions {
     pub container: ContainerRequest,
     // srun's own options.
     pub label: bool,
+    /// `srun --pty`: task 0 on a terminal.
+    pub pty: bool,
     pub unbuffered: bool,
     pub kill_on_bad_exit: bool,
     pub distribution: Option<String>,
@@ -145,6 +151,7 @@ impl JobOptions {
             "parsable" => self.parsable = false,
             "test-only" => self.test_only = false,
             "label" => self.label = false,
+            "pty" => self.pty = false,
             "unbuffered" => self.unbuffered = false,
             "preserve-env" => self.preserve_env = false,
             "verbose" => self.verbose = 0,
@@ -200,10 +207,14 @@ impl JobOptions {
                 values::words::parse_get_user_env(value)?;
                 self.get_user_env = true;
             }
-            "gpus" => self.gpus = Some((GpuPer::Job, values::gres::parse_gpus(v, None)?)),
-            "gpus-per-node" => self.gpus = Some((GpuPer::Node, values::gres::parse_gpus(v, None)?)),
-            "gpus-per-task" => self.gpus = Some((GpuPer::Task, values::gres::parse_gpus(v, None)?)),
-            "gres" => match values::gres::parse_gres(v, None)? {
+            "gpus" => self.gpus = Some((GpuPer::Job, values::gres::parse_gpus(v, GRES_TYPES)?)),
+            "gpus-per-node" => {
+                self.gpus = Some((GpuPer::Node, values::gres::parse_gpus(v, GRES_TYPES)?))
+            }
+            "gpus-per-task" => {
+                self.gpus = Some((GpuPer::Task, values::gres::parse_gpus(v, GRES_TYPES)?))
+            }
+            "gres" => match values::gres::parse_gres(v, GRES_TYPES)? {
                 values::gres::GresSpec::Help => self.gres_help = true,
                 values::gres::GresSpec::None => self.gres.clear(),
                 values::gres::GresSpec::Items(items) => self.gres = items,
@@ -317,6 +328,7 @@ impl JobOptions {
                 })
             }
             "label" => self.label = true,
+            "pty" => self.pty = true,
             "unbuffered" => self.unbuffered = true,
             "kill-on-bad-exit" => {
                 self.kill_on_bad_exit = value.is_none_or(|v| !matches!(v.parse::<i64>(), Ok(0)))
@@ -583,6 +595,33 @@ pub fn build(
     environment.insert("SLURM_SUBMIT_DIR".into(), input.cwd.display().to_string());
     environment.insert("SLURM_SUBMIT_HOST".into(), input.hostname.clone());
     environment.insert("SLURM_PRIO_PROCESS".into(), process_priority().to_string());
+    // set_env_from_opts: sbatch and salloc pass the GPU options on to the job.
+    if ctx.prog != "srun" {
+        if let Some((per, items)) = &raw.gpus {
+            let value = items
+                .iter()
+                .map(|g| match &g.gres_type {
+                    Some(t) => format!("{t}:{}", g.count),
+                    None => g.count.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(",");
+            let name = match per {
+                GpuPer::Job => "SLURM_GPUS",
+                GpuPer::Node => "SLURM_GPUS_PER_NODE",
+                GpuPer::Task => "SLURM_GPUS_PER_TASK",
+            };
+            if !value.is_empty() {
+                environment.insert(name.into(), value);
+            }
+        }
+        if let Some(c) = raw.cpus_per_gpu {
+            environment.insert("SLURM_CPUS_PER_GPU".into(), c.to_string());
+        }
+        if let Some(m) = raw.mem_per_gpu {
+            environment.insert("SLURM_MEM_PER_GPU".into(), m.to_string());
+        }
+    }
     let export_env = match &raw.export {
         Some(spec) if spec.sets_export_env() => raw
             .export_raw

@@ -514,6 +514,10 @@ fn verify_and_build(options: SbatchOptions, input: &SbatchInput<'_>) -> SbatchOu
         };
     }
 
+    // sbatch exports the job's name to the job (SLURM_JOB_NAME, opt.c) when it has one of
+    // its own: -J, `wrap`, or the script's name; a script read from stdin is called
+    // `sbatch` and the variable is left as it was.
+    let named = raw.job_name.is_some() || wrap.is_some() || !script_args.is_empty();
     let default_name = if wrap.is_some() {
         "wrap".to_string()
     } else {
@@ -536,7 +540,11 @@ fn verify_and_build(options: SbatchOptions, input: &SbatchInput<'_>) -> SbatchOu
         default_name,
     };
     match job_opts::build(&raw, &ctx, script, script_path, script_args) {
-        Ok((spec, warnings)) => {
+        Ok((mut spec, warnings)) => {
+            if named {
+                spec.environment
+                    .insert("SLURM_JOB_NAME".into(), spec.name.clone());
+            }
             messages.extend(warnings);
             SbatchOutcome::Submit(Box::new(SbatchRequest {
                 spec,

@@ -273,6 +273,9 @@ impl SrunRequest {
 /// or that act in srun itself.
 pub const STEP_OPTIONS: &[&str] = &[
     "job-name",
+    // The step's GPUs: as many of the job's as it asks for.
+    "gres",
+    "gpus",
     "ntasks",
     "nodes",
     "ntasks-per-node",
@@ -283,6 +286,7 @@ pub const STEP_OPTIONS: &[&str] = &[
     "exclude",
     "label",
     "unbuffered",
+    "pty",
     "kill-on-bad-exit",
     "chdir",
     "output",

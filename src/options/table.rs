@@ -948,7 +948,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::No,
         cmds: SRUN,
         sbatch_env: &[],
-        support: Support::Rejected("it is not implemented yet"),
+        support: Support::Honoured,
     },
     Opt {
         long: "qos",

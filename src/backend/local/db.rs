@@ -3,13 +3,17 @@
 //! take the lock with BEGIN IMMEDIATE and wait on contention).
 
 use super::store_file::{self, FileProblem};
-use crate::model::{ArrayPart, Dependency, ExitStatus, JobSpec, JobState, StateFlag, StepId};
+use crate::model::{
+    ArrayPart, Dependency, ExitStatus, JobSpec, JobState, RequeueRequest, StateFlag, StepId,
+};
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-const SCHEMA_VERSION: i64 = 1;
+/// 2: `jobs.restarts` and `jobs.requeue` (scontrol requeue), `jobs.gpus` (the GPU devices
+/// a running job holds).
+const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
@@ -51,7 +55,11 @@ CREATE TABLE IF NOT EXISTS jobs (
     node           TEXT,
     launcher_pid   INTEGER,
     launcher_start INTEGER,
-    job_pgid       INTEGER
+    job_pgid       INTEGER,
+    restarts       INTEGER NOT NULL DEFAULT 0,
+    requeue        INTEGER,
+    -- GPU devices the job holds on each of its nodes (`0,1;1`), see local/gres.rs.
+    gpus           TEXT
 );
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state);
 CREATE INDEX IF NOT EXISTS jobs_by_array ON jobs(array_job_id);
@@ -158,6 +166,10 @@ pub struct JobRow {
     pub launcher_pid: Option<i32>,
     pub launcher_start: Option<u64>,
     pub job_pgid: Option<i32>,
+    /// How many times the job was requeued (Slurm's restart_cnt).
+    pub restarts: u32,
+    /// A requeue asked for while the job ran: applied when its launcher records the end.
+    pub requeue: Option<RequeueRequest>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -209,7 +221,7 @@ fn json_err(e: serde_json::Error) -> rusqlite::Error {
 const JOB_COLUMNS: &str = "job_id, submission_id, array_job_id, array_task_id, array_pending, name, uid, \
      state, flag, reason, priority, held, dependency, submit_time, eligible_time, \
      start_time, end_time, last_sched_eval, exit_code, exit_signal, cancelled_by, alloc_cpus, \
-     alloc_mem_mb, node, launcher_pid, launcher_start, job_pgid";
+     alloc_mem_mb, node, launcher_pid, launcher_start, job_pgid, restarts, requeue";
 
 fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JobRow> {
     let array_job_id: Option<u32> = r.get(2)?;
@@ -263,7 +275,23 @@ fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JobRow> {
         launcher_pid: r.get(24)?,
         launcher_start: r.get::<_, Option<i64>>(25)?.map(|v| v.max(0) as u64),
         job_pgid: r.get(26)?,
+        restarts: r.get(27)?,
+        requeue: r.get::<_, Option<i64>>(28)?.map(requeue_from_bits),
     })
+}
+
+/// A pending requeue as stored: bit 0 set, bit 1 hold, bit 2 special exit, bit 3
+/// incomplete.
+fn requeue_bits(r: RequeueRequest) -> i64 {
+    1 | (i64::from(r.hold) << 1) | (i64::from(r.special_exit) << 2) | (i64::from(r.incomplete) << 3)
+}
+
+fn requeue_from_bits(b: i64) -> RequeueRequest {
+    RequeueRequest {
+        hold: b & 2 != 0,
+        special_exit: b & 4 != 0,
+        incomplete: b & 8 != 0,
+    }
 }
 
 fn step_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StepRow> {
@@ -337,6 +365,28 @@ impl Db {
             return Err(DbError::TooNew(version));
         }
         if version < SCHEMA_VERSION {
+            // Schema 2 added the restart count, a pending requeue and the GPUs to jobs.
+            if version >= 1 {
+                let has = |col: &str| -> rusqlite::Result<bool> {
+                    let n: i64 = tx.query_row(
+                        "SELECT count(*) FROM pragma_table_info('jobs') WHERE name = ?1",
+                        params![col],
+                        |r| r.get(0),
+                    )?;
+                    Ok(n > 0)
+                };
+                if !has("restarts")? {
+                    tx.execute_batch(
+                        "ALTER TABLE jobs ADD COLUMN restarts INTEGER NOT NULL DEFAULT 0;",
+                    )?;
+                }
+                if !has("requeue")? {
+                    tx.execute_batch("ALTER TABLE jobs ADD COLUMN requeue INTEGER;")?;
+                }
+                if !has("gpus")? {
+                    tx.execute_batch("ALTER TABLE jobs ADD COLUMN gpus TEXT;")?;
+                }
+            }
             tx.execute_batch(SCHEMA)?;
             tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         }
@@ -428,6 +478,58 @@ impl Tx<'_> {
         Ok(spec)
     }
 
+    /// Replaces a submission's request (its script stays).
+    pub fn replace_submission(&self, id: u32, spec: &JobSpec) -> DbResult<()> {
+        let mut stored = spec.clone();
+        stored.script = Vec::new();
+        let json = serde_json::to_string(&stored).map_err(|e| DbError::Corrupt(e.to_string()))?;
+        self.tx.execute(
+            "UPDATE submissions SET spec = ?2 WHERE submission_id = ?1",
+            params![id, json],
+        )?;
+        Ok(())
+    }
+
+    /// A copy of submission `from` (script included) under the id `to`.
+    pub fn copy_submission(&self, from: u32, to: u32) -> DbResult<()> {
+        self.tx.execute(
+            "INSERT INTO submissions(submission_id, spec, script)
+             SELECT ?2, spec, script FROM submissions WHERE submission_id = ?1",
+            params![from, to],
+        )?;
+        Ok(())
+    }
+
+    /// Whether a submission with this id exists.
+    pub fn has_submission(&self, id: u32) -> DbResult<bool> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT 1 FROM submissions WHERE submission_id = ?1",
+                params![id],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// The other job records that share submission `id` with job `job_id`.
+    pub fn sharing_submission(&self, id: u32, job_id: u32) -> DbResult<Vec<JobRow>> {
+        self.job_rows(
+            &format!(
+                "SELECT {JOB_COLUMNS} FROM jobs WHERE submission_id = ?1 AND job_id != ?2 ORDER BY job_id"
+            ),
+            params![id, job_id],
+        )
+    }
+
+    /// Forgets a job's steps (a requeued job starts again with none).
+    pub fn delete_steps(&self, job_id: u32) -> DbResult<()> {
+        self.tx
+            .execute("DELETE FROM steps WHERE job_id = ?1", params![job_id])?;
+        Ok(())
+    }
+
     /// Every submission's spec without its script (for building records). A missing or
     /// unreadable one is left out and noted.
     pub fn submissions(&self, ids: &[u32]) -> DbResult<std::collections::HashMap<u32, JobSpec>> {
@@ -458,7 +560,7 @@ impl Tx<'_> {
 
     pub fn insert_job(&self, j: &JobRow) -> DbResult<()> {
         self.tx.execute(
-            &format!("INSERT INTO jobs ({JOB_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)"),
+            &format!("INSERT INTO jobs ({JOB_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)"),
             job_params(j)?.as_slice().iter().map(|b| b.as_ref()).collect::<Vec<_>>().as_slice(),
         )?;
         Ok(())
@@ -572,6 +674,36 @@ impl Tx<'_> {
 
     /// (cpus, memory MB) of every running job.
     /// CPUs, memory and node list of every running job.
+    /// The GPU devices a job holds (`local/gres.rs` format), None when it holds none.
+    pub fn job_gpus(&self, job_id: u32) -> DbResult<Option<String>> {
+        Ok(self
+            .tx
+            .query_row("SELECT gpus FROM jobs WHERE job_id = ?1", [job_id], |r| {
+                r.get::<_, Option<String>>(0)
+            })
+            .optional()?
+            .flatten())
+    }
+
+    pub fn set_job_gpus(&self, job_id: u32, gpus: Option<&str>) -> DbResult<()> {
+        self.tx.execute(
+            "UPDATE jobs SET gpus = ?2 WHERE job_id = ?1",
+            params![job_id, gpus],
+        )?;
+        Ok(())
+    }
+
+    /// (node list, devices) of every running job that holds GPUs.
+    pub fn running_gpus(&self) -> DbResult<Vec<(String, String)>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT node, gpus FROM jobs WHERE state = 'RUNNING' AND gpus IS NOT NULL AND node IS NOT NULL",
+        )?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
     pub fn running_allocations(&self) -> DbResult<Vec<(u32, u64, Option<String>)>> {
         let mut stmt = self.tx.prepare_cached(
             "SELECT alloc_cpus, alloc_mem_mb, node FROM jobs WHERE state = 'RUNNING'",
@@ -740,5 +872,7 @@ fn job_params(j: &JobRow) -> DbResult<Vec<Param>> {
         Box::new(j.launcher_pid),
         Box::new(j.launcher_start.map(|v| v as i64)),
         Box::new(j.job_pgid),
+        Box::new(j.restarts),
+        Box::new(j.requeue.map(requeue_bits)),
     ])
 }

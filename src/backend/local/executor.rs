@@ -77,8 +77,25 @@ fn write_result(job_dir: &Path, result: &ResultFile) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-/// Applies a job's end to its record and batch step, as slurmctld's job_complete does.
+/// Where a running job's launcher finds a time limit changed after it started.
+fn limit_path(job_dir: &Path) -> PathBuf {
+    job_dir.join("time_limit")
+}
+
+/// Records a running job's new limit (seconds; none for no limit) for its launcher.
+pub fn write_limit(job_dir: &Path, limit: Option<i64>) -> std::io::Result<()> {
+    let text = limit.map_or_else(|| "infinite".to_string(), |l| l.to_string());
+    let tmp = job_dir.join("time_limit.tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, limit_path(job_dir))
+}
+
+/// Applies a job's end to its record and batch step, as slurmctld's job_complete does;
+/// a job being requeued goes back to the queue instead.
 fn finalize(tx: &Tx<'_>, row: &mut JobRow, result: ResultFile) -> DbResult<()> {
+    if let Some(how) = row.requeue {
+        return super::jobctl::requeue_reset(tx, row, how, result.end_time, true);
+    }
     let (state, step_state, reason) = match result.kind {
         EndKind::Exited if result.exit.is_success() => {
             (JobState::Completed, JobState::Completed, "None")
@@ -245,7 +262,21 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
         }
     };
 
+    // The GPU devices the scheduler gave the job; the batch step has node 0's.
+    let gpus: Vec<u32> = db
+        .read(|tx| tx.job_gpus(job_id))
+        .ok()
+        .flatten()
+        .map(|h| {
+            super::gres::parse_held(&h)
+                .into_iter()
+                .next()
+                .unwrap_or_default()
+        })
+        .unwrap_or_default();
     let job_dir = cluster.job_dir(job_id);
+    // A limit left from an earlier run of the job (it was requeued) is no longer its own.
+    let _ = std::fs::remove_file(limit_path(&job_dir));
     if let Err(e) = reserve_result(&job_dir) {
         eprintln!("bai-slurm launcher: job {job_id}: cannot reserve its result file: {e}");
     }
@@ -260,19 +291,16 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
         })
         .collect();
     let servers = super::steps::StepServers::start(cluster, job_id, &nodes);
-    let plan = prepare(cluster, &job_dir, &row, &spec).and_then(|mut plan| {
-        let servers = servers
-            .as_ref()
-            .map_err(|e| std::io::Error::new(e.kind(), e.to_string()))?;
-        plan.env.extend(servers.env());
-        plan.env.insert(
-            crate::envvars::BAI_SLURM_STATE_DIR.to_string(),
-            cluster.state_dir.display().to_string(),
-        );
-        Ok(plan)
-    });
+    // srun inside the job finds its step servers in the job file we hold (nothing of
+    // ours goes into the job's environment).
+    let job_file = servers
+        .as_ref()
+        .map_err(|e| std::io::Error::new(e.kind(), e.to_string()))
+        .and_then(|s| s.job_file(job_id).hold());
+    let plan = job_file
+        .and_then(|held| prepare(cluster, &job_dir, &row, &spec, &gpus).map(|plan| (plan, held)));
     let ending = match plan {
-        Ok(plan) if spec.interactive => {
+        Ok((plan, _held)) if spec.interactive => {
             // An allocation: publish the step servers, then hold the allocation until its
             // owner gives it back (or it is cancelled, or runs out of time).
             match servers.as_ref().map(|s| super::steps::AllocationFile {
@@ -288,7 +316,7 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
                 _ => Ending::LaunchFailed(ExitStatus::code(1)),
             }
         }
-        Ok(plan) => batch::run(&plan, signals, |pgid| {
+        Ok((plan, _held)) => batch::run(&plan, signals, |pgid| {
             let _ = db.write(|tx| {
                 if let Some(mut r) = tx.job(job_id)? {
                     r.job_pgid = Some(pgid);
@@ -394,6 +422,7 @@ fn prepare(
     job_dir: &Path,
     row: &JobRow,
     spec: &crate::model::JobSpec,
+    gpus: &[u32],
 ) -> std::io::Result<BatchPlan> {
     use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
     std::fs::DirBuilder::new()
@@ -414,7 +443,14 @@ fn prepare(
     let s = &cluster.settings;
     let user = crate::sys::UserInfo::current();
     let nodes = job_nodes(cluster, row);
-    let (stdout, stderr, stdin) = records::io_paths(row, spec, &user.name, &nodes[0]);
+    // %N in file names is the node's host name (slurmstepd's conf->hostname): this
+    // machine's (simulated nodes keep their names).
+    let host = if s.nodes <= 1 {
+        crate::sys::short_hostname()
+    } else {
+        nodes[0].clone()
+    };
+    let (stdout, stderr, stdin) = records::io_paths(row, spec, &user.name, &host);
     let array = match (&row.array, &spec.array) {
         (
             Some(ArrayPart::Task {
@@ -441,10 +477,7 @@ fn prepare(
         cluster_name: s.cluster_name.clone(),
         job_id: row.job_id,
         job_name: row.name.clone(),
-        partition: spec
-            .partition
-            .clone()
-            .unwrap_or_else(|| s.partition.name.clone()),
+        partition: s.partition_of(spec).name.clone(),
         account: spec.account.clone(),
         qos: Some(spec.qos.clone().unwrap_or_else(|| "normal".into())),
         nodelist: crate::model::hostlist::compress(&nodes),
@@ -456,13 +489,18 @@ fn prepare(
         ntasks,
         cpus_per_task: spec.cpus_per_task,
         ntasks_per_node: spec.ntasks_per_node,
-        memory: Some(records::memory_request(spec, &s.partition)),
+        memory: Some(records::memory_request(spec, s.partition_of(spec))),
         user: user.name.clone(),
         uid: user.uid,
         gid: user.gid,
         array,
         dependency: spec.dependency_raw.clone(),
-        restart_count: None,
+        restart_count: (row.restarts > 0).then_some(row.restarts),
+        gpus: gpus.to_vec(),
+        working_cluster: Some(crate::launcher::env::working_cluster(
+            &s.cluster_name,
+            "127.0.0.1",
+        )),
         release: cluster.profile().job_env,
         start_time: row.start_time.unwrap_or_else(crate::sys::now),
         end_time: crate::launcher::env::end_at_limit(
@@ -470,7 +508,7 @@ fn prepare(
             records::time_limit(spec, &s.partition).seconds(),
         ),
     };
-    let limit = records::time_limit(spec, &s.partition).seconds();
+    let limit = records::time_limit(spec, s.partition_of(spec)).seconds();
     let mut env = batch_env(&spec.environment, &facts);
     fill_login_env(&mut env, &user);
     Ok(BatchPlan {
@@ -488,6 +526,7 @@ fn prepare(
         warn_signal: spec
             .signal
             .map(|w| (w.signal, w.seconds_before, w.batch_only)),
+        limit_file: Some(limit_path(job_dir)),
     })
 }
 

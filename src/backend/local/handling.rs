@@ -18,21 +18,26 @@ pub fn handling(f: Field) -> Handling {
             Honoured("Slurm's file name patterns, opened by the launcher")
         }
         Field::OpenMode => Launcher("output files appended to or truncated"),
-        Field::TimeLimit => {
-            Honoured("the launcher ends the job at its limit; over the partition's MaxTime refused")
-        }
+        Field::TimeLimit => Honoured(
+            "the launcher ends the job at its limit; over the partition's MaxTime it waits (PartitionTimeLimit)",
+        ),
         Field::TimeMin => Recorded("scontrol TimeMin; the job may run to its time limit"),
-        Field::Nodes => Honoured("up to `[local] nodes`; more is refused as Slurm refuses it"),
+        Field::Nodes => {
+            Honoured("up to `[local] nodes`; more waits (PartitionNodeLimit) as in Slurm")
+        }
         Field::Ntasks | Field::CpusPerTask | Field::NtasksPerNode | Field::MinCpus => {
             Honoured("the CPUs allocated on the node(s)")
         }
         Field::Memory => Honoured("the memory allocated; more than a node has is refused"),
-        Field::Gpus => Refused(Refusal::Errno(SlurmErrno::RequestedNodeConfigUnavailable)),
-        Field::CpusPerGpu => Recorded("scontrol CpusPerTres; the local node has no GPUs"),
-        // Only given with GPUs, which the local node does not have.
-        Field::MemPerGpu => Refused(Refusal::Errno(SlurmErrno::RequestedNodeConfigUnavailable)),
-        Field::Gres => Honoured("only `none` can be met; any other is refused as Slurm refuses it"),
-        Field::Partition => Honoured("the one partition; another name is refused"),
+        Field::Gpus => Honoured(
+            "GPU devices of `[local] gpus` given to the job; more than a node has is refused",
+        ),
+        Field::CpusPerGpu => Recorded("scontrol CpusPerTres"),
+        Field::MemPerGpu => Recorded("scontrol MemPerTres"),
+        Field::Gres => Honoured(
+            "`gpu[:type]:N` per node from `[local] gpus`; other names are refused as Slurm refuses them",
+        ),
+        Field::Partition => Honoured("the configured partitions; another name is refused"),
         Field::Account | Field::Qos | Field::Comment => {
             Recorded("shown by squeue, sacct and scontrol")
         }

@@ -10,7 +10,9 @@ pub mod control;
 pub mod db;
 pub mod deps;
 pub mod executor;
+pub mod gres;
 pub mod handling;
+pub mod jobctl;
 pub mod node;
 pub mod procs;
 pub mod records;
@@ -47,7 +49,11 @@ pub const MIN_JOB_AGE: i64 = 300;
 pub struct LocalSettings {
     pub cluster_name: String,
     pub node: LocalNode,
+    /// The default partition.
     pub partition: LocalPartition,
+    /// Every partition, the default one among them (each spans every node).
+    #[serde(default)]
+    pub partitions: Vec<LocalPartition>,
     pub kill_wait: u32,
     pub idle_exit: u32,
     pub max_array_size: u32,
@@ -81,6 +87,27 @@ fn one() -> u32 {
 }
 
 impl LocalSettings {
+    /// Every partition, in the configuration's order.
+    pub fn all_partitions(&self) -> Vec<&LocalPartition> {
+        if self.partitions.is_empty() {
+            return vec![&self.partition];
+        }
+        self.partitions.iter().collect()
+    }
+
+    pub fn partition_named(&self, name: &str) -> Option<&LocalPartition> {
+        self.all_partitions().into_iter().find(|p| p.name == name)
+    }
+
+    /// The partition a job runs in: the first of those it names that exists, else the
+    /// default one.
+    pub fn partition_of(&self, spec: &JobSpec) -> &LocalPartition {
+        spec.partition
+            .as_deref()
+            .and_then(|l| l.split(',').find_map(|p| self.partition_named(p)))
+            .unwrap_or(&self.partition)
+    }
+
     /// The nodes' names: the configured name alone, or for simulated nodes a numbered
     /// series continuing it (`node01` -> node01, node02, ...; `box` -> box1, box2, ...).
     pub fn node_names(&self) -> Vec<String> {
@@ -153,10 +180,12 @@ impl LocalCluster {
     pub fn settings(loaded: &Loaded) -> LocalSettings {
         let node = LocalNode::from_config(&loaded.config);
         let partition = LocalPartition::from_config(&loaded.config, &node);
+        let partitions = LocalPartition::all_from_config(&loaded.config, &node);
         LocalSettings {
             cluster_name: loaded.cluster_name(),
             node,
             partition,
+            partitions,
             kill_wait: loaded.config.local.kill_wait.unwrap_or(30),
             idle_exit: loaded.config.local.idle_exit.unwrap_or(60),
             max_array_size: loaded.config.local.max_array_size.unwrap_or(1001),
@@ -212,7 +241,7 @@ impl LocalCluster {
     fn ctx(&self) -> RecordContext<'_> {
         RecordContext {
             node: &self.settings.node,
-            partition: &self.settings.partition,
+            settings: &self.settings,
             cluster: &self.settings.cluster_name,
             profile: self.profile(),
         }
@@ -275,29 +304,38 @@ impl LocalCluster {
         let s = &self.settings;
         super::check_script_size(spec, s.max_script_size)?;
         self.accepts(spec)?;
-        if let Some(p) = &spec.partition
-            && !p.split(',').any(|p| p == s.partition.name)
+        if let Some(list) = &spec.partition
+            && let Some(p) = list.split(',').find(|p| s.partition_named(p).is_none())
         {
             return Err(SubmitError::errno(SlurmErrno::InvalidPartitionName)
                 .with_detail(format!("invalid partition specified: {p}")));
         }
+        let partition = s.partition_of(spec);
         // `-N 0` reaches the controller, which refuses it (a batch job needs a node).
         if spec.nodes_min == Some(0) {
             return Err(SubmitError::errno(SlurmErrno::InvalidNodeCount));
         }
-        if spec.nodes() > s.nodes.max(1) {
+        // More nodes than the partition has: a batch job is accepted and waits
+        // (PartitionNodeLimit); an allocation is refused at once.
+        if spec.interactive && spec.nodes() > s.nodes.max(1) {
             return Err(SubmitError::errno(
                 SlurmErrno::RequestedNodeConfigUnavailable,
             ));
         }
-        if spec.gpus.is_some() || spec.gres.iter().any(|g| g != "none") {
-            return Err(SubmitError::errno(
-                SlurmErrno::RequestedNodeConfigUnavailable,
-            ));
+        match gres::gpus_per_node(spec) {
+            Ok(n) if n <= s.node.gpus => {}
+            Ok(_) | Err(gres::GresProblem::TooMany) => {
+                return Err(SubmitError::errno(
+                    SlurmErrno::RequestedNodeConfigUnavailable,
+                ));
+            }
+            Err(gres::GresProblem::UnknownName) => {
+                return Err(SubmitError::errno(SlurmErrno::InvalidGres));
+            }
         }
         // As slurmctld checks it at submission: the request itself (per node, or per CPU)
         // against the node's memory; a job that needs more CPUs than there are simply waits.
-        let mem = match records::memory_request(spec, &s.partition) {
+        let mem = match records::memory_request(spec, partition) {
             crate::model::MemoryRequest::PerNode(mb) | crate::model::MemoryRequest::PerCpu(mb) => {
                 mb
             }
@@ -308,7 +346,9 @@ impl LocalCluster {
                     .with_detail("Memory specification can not be satisfied"),
             );
         }
-        if s.partition.times().check(spec.time_limit).is_err() {
+        // Over the partition's MaxTime: a batch job is accepted and waits
+        // (PartitionTimeLimit; Slurm's EnforcePartLimits=NO), an allocation is refused.
+        if spec.interactive && partition.times().check(spec.time_limit).is_err() {
             return Err(SubmitError::errno(SlurmErrno::InvalidTimeLimit));
         }
         if let Some(a) = &spec.array
@@ -394,7 +434,11 @@ impl LocalCluster {
         if required.iter().any(|n| excluded.contains(n)) {
             return Err(SubmitError::errno(SlurmErrno::InvalidNodeName));
         }
-        if spec.nodes().max(required.len() as u32) as usize > names.len() - excluded.len() {
+        // Too many nodes for the partition alone is not refused (the job waits with
+        // PartitionNodeLimit); too few left by the names given is.
+        let named = !required.is_empty() || !excluded.is_empty() || spec.interactive;
+        if named && spec.nodes().max(required.len() as u32) as usize > names.len() - excluded.len()
+        {
             return Err(SubmitError::errno(
                 SlurmErrno::RequestedNodeConfigUnavailable,
             ));
@@ -420,18 +464,7 @@ impl LocalCluster {
 
     /// The record a new job starts as (its id given by the caller).
     fn new_row(&self, id: u32, spec: &JobSpec, user: &UserInfo, now: i64) -> JobRow {
-        // --exclusive takes the whole node.
-        let cpus = if spec.exclusive {
-            self.settings.node.cpus.max(spec.cpus())
-        } else {
-            spec.cpus()
-        };
-        // Memory of the whole job: a per-node request counts once per node.
-        let nodes = spec.nodes().max(1);
-        let mem = match records::memory_request(spec, &self.settings.partition) {
-            crate::model::MemoryRequest::PerNode(mb) => mb.saturating_mul(u64::from(nodes)),
-            per_cpu => per_cpu.per_node_mb(cpus),
-        };
+        let (cpus, mem) = self.request_size(spec);
         JobRow {
             job_id: id,
             submission_id: id,
@@ -446,6 +479,15 @@ impl LocalCluster {
             flag: Default::default(),
             reason: if spec.hold {
                 reason::HELD_USER.into()
+            } else if spec.nodes() > self.settings.nodes.max(1)
+                || self
+                    .settings
+                    .partition_of(spec)
+                    .times()
+                    .check(spec.time_limit)
+                    .is_err()
+            {
+                reason::PARTITION_CONFIG.into()
             } else {
                 reason::NONE.into()
             },
@@ -474,11 +516,21 @@ impl LocalCluster {
             launcher_pid: None,
             launcher_start: None,
             job_pgid: None,
+            restarts: 0,
+            requeue: None,
         }
     }
 
     fn submit_job(&self, spec: &JobSpec, user: &UserInfo, now: i64) -> Result<u32, SubmitError> {
-        self.validate(spec)?;
+        if let Err(e) = self.validate(spec) {
+            // slurmctld gives the job its id before it finds no node can hold it: that id
+            // is used up (the next job's is one higher).
+            if e.errno == Some(SlurmErrno::RequestedNodeConfigUnavailable) {
+                let mut db = self.db()?;
+                db.write(|tx| tx.next_job_id().map(|_| ())).map_err(sql)?;
+            }
+            return Err(e);
+        }
         let spec = &self.settled(spec);
         let mut db = self.db()?;
         let id = db
@@ -792,31 +844,49 @@ impl Cluster for LocalCluster {
 
     fn partitions(&self) -> Result<Vec<PartitionRecord>, BackendError> {
         let s = &self.settings;
-        Ok(vec![PartitionRecord {
-            name: s.partition.name.clone(),
-            is_default: true,
-            availability: "up".into(),
-            max_time: s.partition.max_time,
-            default_time: s.partition.default_time,
-            nodes: s.node_names(),
-            total_cpus: s.node.cpus * s.nodes.max(1),
-            def_mem_per_cpu: Some(s.partition.def_mem_per_cpu),
-            tres: Some(format!(
-                "cpu={},mem={},node={},billing={}",
-                s.node.cpus * s.nodes.max(1),
-                crate::model::units::mb_str(s.node.memory_mb * u64::from(s.nodes.max(1))),
-                s.nodes.max(1),
-                s.node.cpus * s.nodes.max(1)
-            )),
-            ..Default::default()
-        }])
+        let n = s.nodes.max(1);
+        let gpus = if s.node.gpus > 0 {
+            format!(",gres/gpu={}", s.node.gpus * n)
+        } else {
+            String::new()
+        };
+        Ok(s.all_partitions()
+            .into_iter()
+            .map(|p| PartitionRecord {
+                name: p.name.clone(),
+                is_default: p.default,
+                availability: "up".into(),
+                max_time: p.max_time,
+                default_time: p.default_time,
+                nodes: s.node_names(),
+                total_cpus: s.node.cpus * n,
+                def_mem_per_cpu: p.own_def_mem.then_some(p.def_mem_per_cpu),
+                tres: Some(format!(
+                    "cpu={},mem={},node={n},billing={}{gpus}",
+                    s.node.cpus * n,
+                    crate::model::units::mb_str(s.node.memory_mb * u64::from(n)),
+                    s.node.cpus * n
+                )),
+                ..Default::default()
+            })
+            .collect())
     }
 
     fn nodes(&self) -> Result<Vec<NodeRecord>, BackendError> {
         let mut db = self.db()?;
-        let running = db.read(|tx| tx.running_allocations()).map_err(sql)?;
+        let (running, gpus_held) = db
+            .read(|tx| Ok((tx.running_allocations()?, tx.running_gpus()?)))
+            .map_err(sql)?;
         let s = &self.settings;
         let names = s.node_names();
+        let mut gpus_used = vec![0u32; names.len()];
+        for (list, held) in &gpus_held {
+            for (i, devices) in s.node_indexes(list).into_iter().zip(gres::parse_held(held)) {
+                if let Some(u) = gpus_used.get_mut(i) {
+                    *u += devices.len() as u32;
+                }
+            }
+        }
         let mut used = vec![(0u32, 0u64); names.len()];
         for (cpus, mem, nodes) in &running {
             let on = match nodes {
@@ -835,7 +905,8 @@ impl Cluster for LocalCluster {
         Ok(names
             .into_iter()
             .zip(used)
-            .map(|(name, (alloc_cpus, alloc_mem))| {
+            .zip(gpus_used)
+            .map(|((name, (alloc_cpus, alloc_mem)), alloc_gpus)| {
                 let alloc_cpus = alloc_cpus.min(s.node.cpus);
                 let state = if alloc_cpus == 0 {
                     NodeState::Idle
@@ -861,19 +932,31 @@ impl Cluster for LocalCluster {
                     tmp_disk: 0,
                     weight: 1,
                     cpu_load: crate::sys::load_average(),
-                    partitions: vec![s.partition.name.clone()],
+                    partitions: s.all_partitions().iter().map(|p| p.name.clone()).collect(),
+                    gres: (s.node.gpus > 0).then(|| format!("gpu:{}", s.node.gpus)),
                     boot_time: crate::sys::boot_time(),
                     os: crate::sys::os_description(),
                     arch: crate::sys::machine(),
                     version: self.profile().release.text(),
                     cfg_tres: Some(format!(
-                        "cpu={},mem={},billing={}",
+                        "cpu={},mem={},billing={}{}",
                         s.node.cpus,
                         mb(s.node.memory_mb),
-                        s.node.cpus
+                        s.node.cpus,
+                        if s.node.gpus > 0 {
+                            format!(",gres/gpu={}", s.node.gpus)
+                        } else {
+                            String::new()
+                        }
                     )),
-                    alloc_tres: (alloc_cpus > 0)
-                        .then(|| format!("cpu={alloc_cpus},mem={}", mb(alloc_mem))),
+                    alloc_tres: (alloc_cpus > 0).then(|| {
+                        let gpus = if alloc_gpus > 0 {
+                            format!(",gres/gpu={alloc_gpus}")
+                        } else {
+                            String::new()
+                        };
+                        format!("cpu={alloc_cpus},mem={}{gpus}", mb(alloc_mem))
+                    }),
                     ..Default::default()
                 }
             })
@@ -890,13 +973,23 @@ impl Cluster for LocalCluster {
                 if row.state.is_finished() {
                     return Ok(Err(SlurmErrno::AlreadyDone));
                 }
-                Ok(Ok(self.records(std::slice::from_ref(&row), false, tx)))
+                let gpus = tx.job_gpus(job_id)?;
+                Ok(Ok((
+                    self.records(std::slice::from_ref(&row), false, tx),
+                    gpus,
+                )))
             })
             .map_err(sql)?
-            .map_err(BackendError::Slurm)??
+            .map_err(BackendError::Slurm)?;
+        let (records, gpus) = record;
+        let gpus = gpus
+            .map(|h| gres::parse_held(&h).into_iter().next().unwrap_or_default())
+            .unwrap_or_default();
+        let Some(record) = records?
             .into_iter()
-            .next();
-        let Some(record) = record.filter(|r| r.state == JobState::Running) else {
+            .next()
+            .filter(|r| r.state == JobState::Running)
+        else {
             self.wake_runner();
             return Ok(None);
         };
@@ -907,6 +1000,7 @@ impl Cluster for LocalCluster {
             cpus_per_node: record.num_cpus / (file.nodes.len().max(1) as u32),
             nodes: file.nodes,
             secret: file.secret,
+            gpus,
             record,
         }))
     }
@@ -1009,5 +1103,27 @@ impl Cluster for LocalCluster {
         requester: u32,
     ) -> Result<(), BackendError> {
         self.hold_job(target, kind, requester)
+    }
+
+    fn update(
+        &self,
+        target: &JobSelector,
+        change: &crate::model::JobUpdate,
+        requester: u32,
+    ) -> Result<super::JobReply, BackendError> {
+        self.update_jobs(target, change, requester, crate::sys::now())
+    }
+
+    fn requeue(
+        &self,
+        target: &JobSelector,
+        how: crate::model::RequeueRequest,
+        requester: u32,
+    ) -> Result<super::JobReply, BackendError> {
+        self.requeue_jobs(target, how, requester, crate::sys::now())
+    }
+
+    fn notify(&self, job_id: u32, message: &str, requester: u32) -> Result<(), BackendError> {
+        self.notify_job(job_id, message, requester)
     }
 }

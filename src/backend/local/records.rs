@@ -3,13 +3,15 @@
 use super::db::{JobRow, StepRow};
 use super::node::{LocalNode, LocalPartition};
 use crate::model::fname::{FnameContext, expand};
+use crate::model::jobspec::GpuPer;
 use crate::model::{
     ArrayPart, ExitStatus, JobRecord, JobSpec, JobState, MemoryRequest, StepRecord, TimeLimit,
 };
 
 pub struct RecordContext<'a> {
     pub node: &'a LocalNode,
-    pub partition: &'a LocalPartition,
+    /// The partitions (a job's limits and defaults are its partition's).
+    pub settings: &'a super::LocalSettings,
     pub cluster: &'a str,
     /// The Slurm release the site replaces (what the controller records differently).
     pub profile: &'static crate::model::profile::Profile,
@@ -134,7 +136,8 @@ pub fn job_record(
         exit_code = ExitStatus::OK;
     }
     let started = row.start_time.is_some() && row.node.is_some();
-    JobRecord {
+    let partition = ctx.settings.partition_of(spec);
+    let mut record = JobRecord {
         job_id: row.job_id,
         array: row.array.clone(),
         name: row.name.clone(),
@@ -143,10 +146,11 @@ pub fn job_record(
         group,
         gid,
         account: spec.account.clone(),
-        partition: spec
-            .partition
-            .clone()
-            .unwrap_or_else(|| ctx.partition.name.clone()),
+        // A job that may use several partitions names them all until it runs in one.
+        partition: match &spec.partition {
+            Some(list) if !started => list.clone(),
+            _ => partition.name.clone(),
+        },
         qos: Some(spec.qos.clone().unwrap_or_else(|| "normal".to_string())),
         state: row.state,
         flag: row.flag,
@@ -162,14 +166,14 @@ pub fn job_record(
             match (
                 row.state,
                 row.start_time,
-                time_limit(spec, ctx.partition).seconds(),
+                time_limit(spec, partition).seconds(),
             ) {
                 (JobState::Running, Some(s), Some(l)) => Some(s + l),
                 _ => None,
             }
         }),
         last_sched_eval: row.last_sched_eval,
-        time_limit: time_limit(spec, ctx.partition),
+        time_limit: time_limit(spec, partition),
         num_nodes: spec.nodes(),
         num_cpus: row.alloc_cpus,
         num_tasks: Some(spec.ntasks.unwrap_or(1)),
@@ -179,7 +183,7 @@ pub fn job_record(
             .cpus_per_task
             .unwrap_or(1)
             .max(spec.min_cpus.unwrap_or(1)),
-        memory: memory_request(spec, ctx.partition),
+        memory: memory_request(spec, partition),
         nodes: if started { row.node.clone() } else { None },
         batch_host: if started {
             row.node
@@ -201,11 +205,13 @@ pub fn job_record(
         derived_exit_code: ExitStatus::OK,
         dependency: row.dependency.as_ref().and_then(|d| d.display_remaining()),
         cancelled_by: row.cancelled_by,
-        tres_per_node: None,
+        tres_per_node: gres_per_node(spec),
+        tres_per_job: gpus_tres(spec, GpuPer::Job),
+        tres_per_task: gpus_tres(spec, GpuPer::Task),
         comment: spec.comment.clone(),
         batch: !spec.interactive,
         requeue: spec.requeue.unwrap_or(true),
-        restarts: 0,
+        restarts: row.restarts,
         alloc_node: spec.submit_host.split('.').next().unwrap_or("").to_string(),
         alloc_sid: spec.submit_sid,
         cluster: ctx.cluster.to_string(),
@@ -224,5 +230,35 @@ pub fn job_record(
         }),
         io_patterns: Some(io_patterns(spec)),
         ..Default::default()
+    };
+    // What the job was given, once it runs (sacct's AllocTRES).
+    if started {
+        record.tres_alloc = Some(record.tres());
     }
+    record
+}
+
+/// `--gres` (and `--gpus-per-node`) as slurmctld keeps it: `gres:gpu:1,gres:gpu:a100:2`.
+fn gres_per_node(spec: &JobSpec) -> Option<String> {
+    let mut items: Vec<String> = spec
+        .gres
+        .iter()
+        .filter(|g| g.as_str() != "none")
+        .map(|g| format!("gres:{g}"))
+        .collect();
+    items.extend(gpus_tres(spec, GpuPer::Node));
+    (!items.is_empty()).then(|| items.join(","))
+}
+
+/// `--gpus`, `--gpus-per-node` or `--gpus-per-task` (whichever `per` names) as a TRES.
+fn gpus_tres(spec: &JobSpec, per: GpuPer) -> Option<String> {
+    let g = spec
+        .gpus
+        .as_ref()
+        .filter(|g| g.per == per && g.count > 0.0)?;
+    let kind = g
+        .gpu_type
+        .as_ref()
+        .map_or(String::new(), |t| format!("{t}:"));
+    Some(format!("gres:gpu:{kind}{}", g.count))
 }

@@ -5,7 +5,7 @@
 
 use super::db::{DbResult, JobRow, Tx};
 use super::schedule::{self, Capacity, Decision, Request, reason};
-use super::{LocalCluster, control, executor, procs};
+use super::{LocalCluster, control, executor, gres, procs};
 use crate::backend::Cluster;
 use crate::model::{ArrayPart, JobState, StateFlag};
 use std::collections::HashMap;
@@ -237,6 +237,10 @@ fn file_id(path: &std::path::Path) -> Option<(u64, u64)> {
     std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
 }
 
+/// Seconds after submission before a job over its partition's limits shows which limit
+/// (until then: PartitionConfig, as slurmctld's submission sets it).
+const PARTITION_LIMIT_DELAY: i64 = 2;
+
 /// One scheduling pass. Returns how many jobs are still pending or running.
 fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
     let now = crate::sys::now();
@@ -269,13 +273,27 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
         let before: HashMap<u32, JobRow> = jobs.iter().map(|j| (j.job_id, j.clone())).collect();
         let settings = &cluster.settings;
         let names = settings.node_names();
-        let capacity = vec![
-            Capacity {
+        // GPU devices running jobs hold, per node.
+        let mut taken: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
+        for (list, held) in tx.running_gpus()? {
+            for (i, devices) in settings
+                .node_indexes(&list)
+                .into_iter()
+                .zip(gres::parse_held(&held))
+            {
+                if let Some(t) = taken.get_mut(i) {
+                    t.extend(devices);
+                }
+            }
+        }
+        let capacity: Vec<Capacity> = taken
+            .iter()
+            .map(|t| Capacity {
                 cpus: settings.node.cpus,
                 mem_mb: settings.node.memory_mb,
-            };
-            names.len()
-        ];
+                gpus: settings.node.gpus.saturating_sub(t.len() as u32),
+            })
+            .collect();
         let decisions = schedule::plan(
             &mut jobs,
             |row| {
@@ -287,6 +305,14 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     cpus: row.alloc_cpus,
                     mem_mb: row.alloc_mem_mb,
                     nodes: spec.map_or(1, |s| s.nodes()),
+                    gpus: spec.map_or(0, |s| gres::gpus_per_node(s).unwrap_or(0)),
+                    over_time_limit: spec.is_some_and(|s| {
+                        settings
+                            .partition_of(s)
+                            .times()
+                            .check(s.time_limit)
+                            .is_err()
+                    }),
                     begin: spec.and_then(|s| s.begin),
                     required: named(spec.and_then(|s| s.nodelist.as_ref())),
                     excluded: named(spec.and_then(|s| s.exclude.as_ref())),
@@ -314,7 +340,23 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                             crate::model::hostlist::compress(&on)
                         })
                         .collect();
-                    to_launch.extend(start(tx, &mut row, tasks, &lists, now)?)
+                    let want = specs
+                        .get(&row.submission_id)
+                        .map_or(0, |s| gres::gpus_per_node(s).unwrap_or(0));
+                    let started = start(tx, &mut row, tasks, &lists, now)?;
+                    for (job_id, on) in started.iter().zip(&placements) {
+                        let held: Vec<Vec<u32>> = on
+                            .iter()
+                            .map(|&i| {
+                                let d = gres::pick(settings.node.gpus, &taken[i], want);
+                                taken[i].extend(&d);
+                                d
+                            })
+                            .collect();
+                        let text = (want > 0).then(|| gres::format_held(&held));
+                        tx.set_job_gpus(*job_id, text.as_deref())?;
+                    }
+                    to_launch.extend(started)
                 }
                 Decision::Wait { reason: why }
                     if why == reason::DEPENDENCY_NEVER
@@ -331,6 +373,15 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                 }
                 Decision::Wait { reason: why } => {
                     row.reason = why.to_string();
+                    // slurmctld says PartitionConfig at submission and names the limit
+                    // once its scheduler has looked at the job (not in the same moment).
+                    if matches!(
+                        why,
+                        reason::PARTITION_NODE_LIMIT | reason::PARTITION_TIME_LIMIT
+                    ) && now - row.submit_time < PARTITION_LIMIT_DELAY
+                    {
+                        row.reason = reason::PARTITION_CONFIG.into();
+                    }
                     if matches!(
                         why,
                         reason::PRIORITY | reason::RESOURCES | reason::ARRAY_TASK_LIMIT

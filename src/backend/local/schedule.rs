@@ -5,7 +5,9 @@
 //! (job id breaks ties); the first job that does not fit blocks every lower-priority job
 //! (reason `Priority`) so a big job is not starved. A job that could never fit at all does
 //! not block others. With several (simulated) nodes, a job of N nodes takes the first N
-//! nodes that each have its per-node share free (its CPUs and memory divided evenly).
+//! nodes that each have its per-node share free (its CPUs and memory divided evenly, and
+//! its GPUs per node). A job of more nodes than the partition has waits with
+//! PartitionNodeLimit, blocking nobody.
 
 use super::db::JobRow;
 use super::deps::{self, DepOutcome};
@@ -15,6 +17,8 @@ use crate::model::{ArrayPart, JobState};
 pub struct Capacity {
     pub cpus: u32,
     pub mem_mb: u64,
+    /// GPUs free on the node (the runner leaves out those running jobs hold).
+    pub gpus: u32,
 }
 
 /// What a pending job needs and when it may start (from its submission). `cpus` and
@@ -24,6 +28,10 @@ pub struct Request {
     pub cpus: u32,
     pub mem_mb: u64,
     pub nodes: u32,
+    /// GPUs on each of its nodes.
+    pub gpus: u32,
+    /// Its time limit is over its partition's MaxTime (it waits: EnforcePartLimits=NO).
+    pub over_time_limit: bool,
     pub begin: Option<i64>,
     /// Nodes (indexes) the job must run on (`--nodelist`), and may not (`--exclude`).
     pub required: Vec<usize>,
@@ -37,6 +45,7 @@ impl Request {
         Capacity {
             cpus: self.cpus.div_ceil(n),
             mem_mb: self.mem_mb.div_ceil(u64::from(n)),
+            gpus: self.gpus,
         }
     }
 }
@@ -63,7 +72,13 @@ pub mod reason {
     pub const BEGIN_TIME: &str = "BeginTime";
     pub const HELD_USER: &str = "JobHeldUser";
     pub const HELD_ADMIN: &str = "JobHeldAdmin";
+    /// A held requeued job's reason: slurmctld's state_desc, shown instead of JobHeldUser.
+    pub const REQUEUED_HELD: &str = "job requeued in held state";
     pub const ARRAY_TASK_LIMIT: &str = "JobArrayTaskLimit";
+    pub const PARTITION_NODE_LIMIT: &str = "PartitionNodeLimit";
+    pub const PARTITION_TIME_LIMIT: &str = "PartitionTimeLimit";
+    /// What a job over its partition's limits shows until the scheduler has looked at it.
+    pub const PARTITION_CONFIG: &str = "PartitionConfig";
 }
 
 /// Decides every pending job. `jobs` holds all records (for dependencies and running load);
@@ -116,9 +131,22 @@ pub fn plan(
                 break 'decide Decision::Wait {
                     reason: if job.reason == reason::HELD_ADMIN {
                         reason::HELD_ADMIN
+                    } else if job.reason == reason::REQUEUED_HELD {
+                        reason::REQUEUED_HELD
                     } else {
                         reason::HELD_USER
                     },
+                };
+            }
+            // Over the partition's limits: it waits until they change.
+            if req.nodes as usize > nodes.len() {
+                break 'decide Decision::Wait {
+                    reason: reason::PARTITION_NODE_LIMIT,
+                };
+            }
+            if req.over_time_limit {
+                break 'decide Decision::Wait {
+                    reason: reason::PARTITION_TIME_LIMIT,
                 };
             }
             if req.begin.is_some_and(|b| b > now) {
@@ -162,7 +190,9 @@ pub fn plan(
                 wanted = allowed.min(tasks.len() as u32);
             }
             let share = req.per_node();
-            let fits = |c: &Capacity| share.cpus <= c.cpus && share.mem_mb <= c.mem_mb;
+            let fits = |c: &Capacity| {
+                share.cpus <= c.cpus && share.mem_mb <= c.mem_mb && share.gpus <= c.gpus
+            };
             let want = req.nodes.max(1) as usize;
             let may_use = |i: usize| !req.excluded.contains(&i);
             let could_ever = req
@@ -205,6 +235,7 @@ pub fn plan(
                 for &i in &chosen {
                     free[i].cpus -= share.cpus;
                     free[i].mem_mb -= share.mem_mb;
+                    free[i].gpus -= share.gpus;
                 }
                 placements.push(chosen);
                 started += 1;
@@ -259,6 +290,8 @@ mod tests {
             launcher_pid: None,
             launcher_start: None,
             job_pgid: None,
+            restarts: 0,
+            requeue: None,
         }
     }
 
@@ -275,6 +308,7 @@ mod tests {
     const NODE: &[Capacity] = &[Capacity {
         cpus: 2,
         mem_mb: 1000,
+        gpus: 0,
     }];
 
     fn on_node0(_: &JobRow) -> Vec<usize> {
@@ -293,6 +327,7 @@ mod tests {
         let nodes = [Capacity {
             cpus: 2,
             mem_mb: 1000,
+            gpus: 0,
         }; 3];
         let mut running = row(1, JobState::Running);
         running.alloc_cpus = 2;
@@ -325,7 +360,7 @@ mod tests {
                 }
             )
         );
-        // More nodes than there are: never fits, blocks nobody.
+        // More nodes than the partition has: waits for ever, blocks nobody.
         let many = |j: &JobRow| Request {
             cpus: 1,
             mem_mb: 1,
@@ -340,7 +375,7 @@ mod tests {
             (
                 2,
                 Decision::Wait {
-                    reason: reason::RESOURCES
+                    reason: reason::PARTITION_NODE_LIMIT
                 }
             )
         );
@@ -353,14 +388,17 @@ mod tests {
             Capacity {
                 cpus: 2,
                 mem_mb: 1000,
+                gpus: 0,
             },
             Capacity {
                 cpus: 2,
                 mem_mb: 1000,
+                gpus: 0,
             },
             Capacity {
                 cpus: 2,
                 mem_mb: 1000,
+                gpus: 0,
             },
         ];
         let mut jobs = vec![
@@ -511,6 +549,40 @@ mod tests {
         assert_eq!(
             plan(&mut jobs, req, NODE, on_node0, 0)[0],
             (10, start(1, &[&[0]]))
+        );
+    }
+
+    #[test]
+    fn a_job_waits_while_the_gpus_are_taken() {
+        let nodes = [Capacity {
+            cpus: 4,
+            mem_mb: 1000,
+            gpus: 2,
+        }];
+        let gpus = |_: &JobRow| Request {
+            cpus: 1,
+            mem_mb: 1,
+            nodes: 1,
+            gpus: 1,
+            begin: None,
+            ..Default::default()
+        };
+        let mut jobs = vec![
+            row(1, JobState::Pending),
+            row(2, JobState::Pending),
+            row(3, JobState::Pending),
+        ];
+        let d = plan(&mut jobs, gpus, &nodes, |_| vec![], 0);
+        assert_eq!(d[0], (1, start(1, &[&[0]])));
+        assert_eq!(d[1], (2, start(1, &[&[0]])));
+        assert_eq!(
+            d[2],
+            (
+                3,
+                Decision::Wait {
+                    reason: reason::RESOURCES
+                }
+            )
         );
     }
 

@@ -3,11 +3,10 @@
 
 use super::LocalCluster;
 use super::db::StepRow;
-use crate::launcher::srun_client::{Allocation, KILL_WAIT_ENV, SECRET_ENV, STEPD_ENV};
+use crate::launcher::jobfile::JobFile;
 use crate::launcher::step_proto;
 use crate::launcher::stepd::{StepRegistry, StepServer, StepdProcess};
 use crate::model::{ExitStatus, JobState, StepId};
-use std::collections::BTreeMap;
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -156,13 +155,14 @@ impl StepServers {
         })
     }
 
-    /// What the job's processes need to reach them.
-    pub fn env(&self) -> BTreeMap<String, String> {
-        let mut env = BTreeMap::new();
-        env.insert(STEPD_ENV.to_string(), Allocation::stepd_value(&self.nodes));
-        env.insert(SECRET_ENV.to_string(), self.secret.clone());
-        env.insert(KILL_WAIT_ENV.to_string(), self.kill_wait.to_string());
-        env
+    /// What the job's processes need to reach them (`launcher::jobfile`).
+    pub fn job_file(&self, job_id: u32) -> JobFile {
+        JobFile {
+            job_id,
+            nodes: self.nodes.clone(),
+            secret: self.secret.clone(),
+            kill_wait: self.kill_wait,
+        }
     }
 
     /// Ends every step's tasks, on every node.
