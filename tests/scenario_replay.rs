@@ -46,8 +46,9 @@
 //!
 //! Normalisation, the only one ([`normalise`]): wall-clock timestamps
 //! (`2026-12-01T23:29:48`) become `<TIME>`, `RunTime=` values in `scontrol` become
-//! `<ELAPSED>`, and the session id (a process id) in `AllocNode:Sid=HOST:SID` becomes
-//! `<SID>`. Job ids, order, widths, states, reasons, limits, users and paths are compared
+//! `<ELAPSED>`, the session id (a process id) in `AllocNode:Sid=HOST:SID` becomes
+//! `<SID>`, and 24.11's SLURM_JOB_START_TIME/SLURM_JOB_END_TIME (epoch seconds) become
+//! `<EPOCH>`. Job ids, order, widths, states, reasons, limits, users and paths are compared
 //! as they are.
 
 use std::collections::BTreeMap;
@@ -196,6 +197,22 @@ fn normalise(text: &str) -> String {
                 out.push_str(&rest[..host_end]);
                 out.push_str(":<SID>");
                 i += "AllocNode:Sid=".len() + host_end + 1 + sid_len;
+                continue;
+            }
+        }
+        // 24.11's job start and end in a job's environment: wall-clock epoch seconds.
+        if let Some(key) = ["SLURM_JOB_START_TIME=", "SLURM_JOB_END_TIME="]
+            .into_iter()
+            .find(|k| text[i..].starts_with(k))
+        {
+            let n = b[i + key.len()..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            if n > 0 {
+                out.push_str(key);
+                out.push_str("<EPOCH>");
+                i += key.len() + n;
                 continue;
             }
         }
@@ -720,6 +737,10 @@ fn scenarios_against_slurm_22_05() {
 
 #[test]
 fn normalisation_is_only_times() {
+    assert_eq!(
+        normalise("SLURM_JOB_START_TIME=1796190089\nSLURM_JOB_END_TIME=1827726089\n"),
+        "SLURM_JOB_START_TIME=<EPOCH>\nSLURM_JOB_END_TIME=<EPOCH>\n"
+    );
     assert_eq!(
         normalise(
             "SubmitTime=2026-12-01T23:29:48 EligibleTime=Unknown\n   RunTime=00:00:05 TimeLimit=01:00:00"

@@ -168,11 +168,30 @@ pub fn batch_env(base: &BTreeMap<String, String>, f: &BatchEnvFacts) -> BTreeMap
     env
 }
 
+/// What 24.11 sets in every job for the MPI launchers (MPICH's and Intel MPI's Hydra, Open
+/// MPI's and PRRTE's plm): start the ranks through srun.
+pub const MPI_LAUNCHER_VARIABLES: [(&str, &str); 6] = [
+    ("HYDRA_BOOTSTRAP", "slurm"),
+    ("HYDRA_LAUNCHER_EXTRA_ARGS", "--external-launcher"),
+    ("I_MPI_HYDRA_BOOTSTRAP", "slurm"),
+    (
+        "I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS",
+        "--external-launcher",
+    ),
+    ("OMPI_MCA_plm_slurm_args", "--external-launcher"),
+    ("PRTE_MCA_plm_slurm_args", "--external-launcher"),
+];
+
 /// The variables one Slurm release adds or drops against 22.05.
 fn apply_release(env: &mut BTreeMap<String, String>, f: &BatchEnvFacts) {
     if !f.release.legacy_variables {
         env.remove("SLURM_NODE_ALIASES");
         env.remove("SLURM_WORKING_CLUSTER");
+    }
+    if f.release.mpi_launcher_variables {
+        for (k, v) in MPI_LAUNCHER_VARIABLES {
+            env.insert(k.to_string(), v.to_string());
+        }
     }
     if f.release.start_end_oom {
         env.insert("SLURM_JOB_START_TIME".into(), f.start_time.to_string());

@@ -161,14 +161,17 @@ pub struct JobEnvDeltas {
     pub legacy_variables: bool,
     /// salloc says `salloc: Nodes <list> are ready for job` once the allocation is ready.
     pub salloc_nodes_ready_line: bool,
+    /// Jobs and steps tell MPI launchers to start their processes with srun
+    /// (HYDRA_BOOTSTRAP=slurm, OMPI_MCA_plm_slurm_args=--external-launcher, ...).
+    pub mpi_launcher_variables: bool,
 }
 
 /// What slurmctld refuses at submission.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SubmitDeltas {
-    /// A request no node of the partition can ever satisfy (more CPUs than any node has)
-    /// is refused (`Requested node configuration is not available`); 22.05 let it pend
-    /// with reason PartitionConfig.
+    /// A request the nodes can never satisfy (more nodes than there are, more CPUs than a
+    /// node or all of them have) is refused (`Requested node configuration is not
+    /// available`); 22.05 let a batch job pend (PartitionConfig, PartitionNodeLimit).
     pub refuse_unsatisfiable: bool,
     /// A dependency on a job that does not exist is refused (`Job dependency problem`);
     /// 22.05 accepted it.
@@ -217,6 +220,7 @@ const V22_05: Profile = Profile {
         step_debug_and_group: false,
         legacy_variables: true,
         salloc_nodes_ready_line: false,
+        mpi_launcher_variables: false,
     },
     submit: SubmitDeltas {
         refuse_unsatisfiable: false,
@@ -264,6 +268,7 @@ const V24_11: Profile = Profile {
         step_debug_and_group: true,
         legacy_variables: false,
         salloc_nodes_ready_line: true,
+        mpi_launcher_variables: true,
     },
     submit: SubmitDeltas {
         refuse_unsatisfiable: true,

@@ -517,7 +517,11 @@ fn verify_and_build(options: SbatchOptions, input: &SbatchInput<'_>) -> SbatchOu
     // sbatch exports the job's name to the job (SLURM_JOB_NAME, opt.c) when it has one of
     // its own: -J, `wrap`, or the script's name; a script read from stdin is called
     // `sbatch` and the variable is left as it was.
-    let named = raw.job_name.is_some() || wrap.is_some() || !script_args.is_empty();
+    // 24.11 exports the name of a script read from stdin too.
+    let named = raw.job_name.is_some()
+        || wrap.is_some()
+        || !script_args.is_empty()
+        || input.profile.job_env.start_end_oom;
     let default_name = if wrap.is_some() {
         "wrap".to_string()
     } else {

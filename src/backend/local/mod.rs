@@ -378,6 +378,12 @@ impl LocalCluster {
         let per_node = per_task
             .saturating_mul(u64::from(spec.ntasks_per_node.unwrap_or(1)))
             .max(u64::from(spec.min_cpus.unwrap_or(1)));
+        // More nodes than there are: 22.05 let a batch job wait (PartitionNodeLimit).
+        if rules.refuse_unsatisfiable && spec.nodes() > s.nodes.max(1) {
+            return Err(SubmitError::errno(
+                SlurmErrno::RequestedNodeConfigUnavailable,
+            ));
+        }
         if rules.refuse_unsatisfiable && per_node > u64::from(s.node.cpus) {
             return Err(
                 SubmitError::errno(SlurmErrno::RequestedNodeConfigUnavailable)

@@ -386,21 +386,18 @@ pub fn render(job: &JobRecord, style: Style, clock: &Clock) -> String {
     if style.profile.scontrol.power_line {
         o.push_str(&format!("{le}Power="));
     }
-    let tres_per_node = job
-        .tres_per_node
-        .as_deref()
-        .map(|t| crate::format::common::gres_spelling(t, style.profile));
     for (key, val) in [
         ("CpusPerTres", &job.cpus_per_tres),
         ("MemPerTres", &job.mem_per_tres),
         ("TresBind", &job.tres_bind),
         ("TresFreq", &job.tres_freq),
         ("TresPerJob", &job.tres_per_job),
-        ("TresPerNode", &tres_per_node),
+        ("TresPerNode", &job.tres_per_node),
         ("TresPerSocket", &job.tres_per_socket),
         ("TresPerTask", &job.tres_per_task),
     ] {
         if let Some(v) = val {
+            let v = crate::format::common::gres_spelling(v, style.profile);
             o.push_str(&format!("{le}{key}={v}"));
         }
     }

@@ -294,26 +294,27 @@ impl JobField {
             F::Account => opt(&job.account),
             F::Container => opt(&job.container),
             F::JobId => v(job.job_id.to_string()),
-            F::TresPerNode => or_na(
-                &job.tres_per_node
-                    .as_deref()
-                    .map(|t| crate::format::common::gres_spelling(t, ctx.profile)),
-            ),
-            F::TresPerJob
+            F::TresPerNode
+            | F::TresPerJob
             | F::TresPerSocket
             | F::TresPerTask
             | F::CpusPerTres
             | F::MemPerTres
             | F::TresBind
-            | F::TresFreq => or_na(match self {
-                F::TresPerJob => &job.tres_per_job,
-                F::TresPerSocket => &job.tres_per_socket,
-                F::TresPerTask => &job.tres_per_task,
-                F::CpusPerTres => &job.cpus_per_tres,
-                F::MemPerTres => &job.mem_per_tres,
-                F::TresBind => &job.tres_bind,
-                _ => &job.tres_freq,
-            }),
+            | F::TresFreq => or_na(
+                &match self {
+                    F::TresPerNode => &job.tres_per_node,
+                    F::TresPerJob => &job.tres_per_job,
+                    F::TresPerSocket => &job.tres_per_socket,
+                    F::TresPerTask => &job.tres_per_task,
+                    F::CpusPerTres => &job.cpus_per_tres,
+                    F::MemPerTres => &job.mem_per_tres,
+                    F::TresBind => &job.tres_bind,
+                    _ => &job.tres_freq,
+                }
+                .as_deref()
+                .map(|t| crate::format::common::gres_spelling(t, ctx.profile)),
+            ),
             F::BatchHost => {
                 let host = if job.batch {
                     job.batch_host.clone()
