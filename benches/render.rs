@@ -215,6 +215,8 @@ fn main() {
                     end: i64::MAX,
                     ..Default::default()
                 },
+                profile: Default::default(),
+                expand_patterns: false,
             };
             measure(runs, || lines(&sacct::render(&records, &opts, &clock)) - 2)
         };

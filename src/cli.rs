@@ -3,6 +3,7 @@
 //! so tests can run them in-process and capture every byte.
 
 use crate::model::cnum::strtol;
+use crate::model::profile::Profile;
 use crate::sys::UserInfo;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -22,6 +23,9 @@ pub struct Invocation<'a> {
     pub err: &'a mut dyn Write,
     /// Where user names and uids are looked up (`-u alice`, `--me`).
     pub users: &'a dyn UserDirectory,
+    /// The Slurm release the site replaces (`slurm_version`), whose behaviour the command
+    /// follows where releases differ.
+    pub profile: &'static Profile,
 }
 
 /// The user database as Slurm's clients consult it (`getpwnam`/`getpwuid`). Commands go

@@ -3,6 +3,7 @@
 //! by key. The backend is `local` unless a Backend.AI endpoint is configured.
 
 use crate::envvars;
+use crate::model::profile::{Profile, SlurmVersion};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,6 +17,9 @@ pub struct Config {
     pub cluster_name: Option<String>,
     /// `local` or `backend.ai`; chosen automatically when absent.
     pub backend: Option<String>,
+    /// The Slurm release the site replaces, whose behaviour every command follows
+    /// (`22.05`, the default, or `24.11`; DESIGN.md §3.11, `model::profile`).
+    pub slurm_version: Option<String>,
     /// Longest batch script accepted, in bytes (Slurm's SchedulerParameters
     /// max_script_size; default 4 MiB).
     pub max_script_size: Option<u64>,
@@ -159,6 +163,19 @@ pub struct StorageConfig {
 }
 
 impl Config {
+    /// The Slurm profile the site chose (22.05 when it chose none). [`Loaded::load`]
+    /// refuses a value that names no profile, so a loaded config always has one.
+    pub fn slurm_version(&self) -> SlurmVersion {
+        self.slurm_version
+            .as_deref()
+            .and_then(|v| SlurmVersion::parse(v).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn profile(&self) -> &'static Profile {
+        self.slurm_version().profile()
+    }
+
     /// Longest batch script accepted, in bytes.
     pub fn max_script_size(&self) -> u64 {
         self.max_script_size
@@ -232,6 +249,19 @@ impl Loaded {
                     message: e.message().to_string(),
                 })?;
         let env_overrides = apply_env(&mut config, env);
+        if let Some(v) = config.slurm_version.as_deref()
+            && let Err(e) = SlurmVersion::parse(v)
+        {
+            let path = if env_overrides.contains(&envvars::BAI_SLURM_SLURM_VERSION) {
+                PathBuf::from(envvars::BAI_SLURM_SLURM_VERSION)
+            } else {
+                files.last().cloned().unwrap_or_default()
+            };
+            return Err(ConfigError::Parse {
+                path,
+                message: e.to_string(),
+            });
+        }
         Ok(Loaded {
             config,
             files,
@@ -297,6 +327,9 @@ fn apply_env(config: &mut Config, env: &BTreeMap<String, String>) -> Vec<&'stati
     }
     if let Some(v) = take(envvars::BAI_SLURM_STATE_DIR) {
         config.local.state_dir = Some(PathBuf::from(v));
+    }
+    if let Some(v) = take(envvars::BAI_SLURM_SLURM_VERSION) {
+        config.slurm_version = Some(v);
     }
     let b = &mut config.backendai;
     if let Some(v) = take(envvars::BACKEND_ENDPOINT) {
@@ -456,6 +489,45 @@ mod tests {
             local_state_dir(&rel, &env(&[])),
             Err(StateDirError::Relative(PathBuf::from("state")))
         );
+    }
+
+    #[test]
+    fn slurm_version_chooses_the_profile_and_an_unknown_one_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let sys = dir.path().join("sys.toml");
+        let load = |text: &str, extra: &[(&str, &str)]| {
+            std::fs::write(&sys, text).unwrap();
+            let mut e = env(&[
+                ("BAI_SLURM_SYSTEM_CONFIG", sys.to_str().unwrap()),
+                ("HOME", "/nonexistent"),
+            ]);
+            e.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+            Loaded::load(&e)
+        };
+        let version = |l: Result<Loaded, ConfigError>| l.unwrap().config.slurm_version();
+        assert_eq!(version(load("", &[])), SlurmVersion::V22_05);
+        assert_eq!(
+            version(load("slurm_version = \"24.11\"\n", &[])),
+            SlurmVersion::V24_11
+        );
+        assert_eq!(
+            version(load("", &[("BAI_SLURM_SLURM_VERSION", "24.11")])),
+            SlurmVersion::V24_11
+        );
+        let err = load("slurm_version = \"23.02\"\n", &[])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("sys.toml"), "{err}");
+        assert!(
+            err.contains("slurm_version \"23.02\" is not a Slurm release") && err.contains("24.11"),
+            "{err}"
+        );
+        let err = load("", &[("BAI_SLURM_SLURM_VERSION", "25")])
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("BAI_SLURM_SLURM_VERSION: "), "{err}");
+        // A number, not a string, is a type error naming the file.
+        assert!(load("slurm_version = 24.11\n", &[]).is_err());
     }
 
     #[test]

@@ -9,6 +9,8 @@ pub const BAI_SLURM_SYSTEM_CONFIG: &str = "BAI_SLURM_SYSTEM_CONFIG";
 pub const BAI_SLURM_STATE_DIR: &str = "BAI_SLURM_STATE_DIR";
 /// Forces a backend: `local` or `backend.ai`.
 pub const BAI_SLURM_BACKEND: &str = "BAI_SLURM_BACKEND";
+/// Overrides the config's `slurm_version` (the Slurm release presented: `22.05`, `24.11`).
+pub const BAI_SLURM_SLURM_VERSION: &str = "BAI_SLURM_SLURM_VERSION";
 
 /// Backend.AI client SDK variables (same names as the official SDK).
 pub const BACKEND_ENDPOINT: &str = "BACKEND_ENDPOINT";
@@ -47,6 +49,7 @@ pub fn is_login_node_setting(name: &str) -> bool {
             BAI_SLURM_SYSTEM_CONFIG,
             BAI_SLURM_STATE_DIR,
             BAI_SLURM_BACKEND,
+            BAI_SLURM_SLURM_VERSION,
             BAI_SLURM_REQUEST_LOG,
         ]
         .contains(&name)

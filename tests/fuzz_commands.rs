@@ -32,8 +32,9 @@
 //! squeue's and sinfo's `--iterate`, which also never end by design, are not drawn.
 //!
 //! FUZZ_COMMANDS_RUNS (default [`DEFAULT_RUNS`]), FUZZ_COMMANDS_SEED, FUZZ_COMMANDS_JOBS
-//! (children at once), FUZZ_COMMANDS_DEADLINE (seconds) and FUZZ_COMMANDS_ONLY (some of the
-//! commands, e.g. `scontrol,scancel`) tune a run. Any panic, abort,
+//! (children at once), FUZZ_COMMANDS_DEADLINE (seconds), FUZZ_COMMANDS_ONLY (some of the
+//! commands, e.g. `scontrol,scancel`) and FUZZ_COMMANDS_SLURM_VERSION (the config's
+//! `slurm_version`, default 22.05) tune a run. Any panic, abort,
 //! crash or hang fails the test, with the reproducer (a shell command line) and the
 //! child's stderr.
 
@@ -1318,9 +1319,11 @@ fn main() {
     }
     .unwrap();
     let config = base.path().join("config.toml");
+    let version = std::env::var("FUZZ_COMMANDS_SLURM_VERSION").unwrap_or_else(|_| "22.05".into());
     std::fs::write(
         &config,
-        "cluster_name = \"fuzzcluster\"\nbackend = \"local\"\n\
+        format!("slurm_version = \"{version}\"\n")
+            + "cluster_name = \"fuzzcluster\"\nbackend = \"local\"\n\
          [local]\nnode_name = \"node01\"\ncpus = 4\nmemory_mb = 8192\nkill_wait = 1\n\
          idle_exit = 1\nnodes = 2\n\
          [[partitions]]\nname = \"debug\"\ndefault = true\nmax_time = \"1:00:00\"\n\

@@ -246,10 +246,12 @@ fn format_and_time_grammars_never_panic_nor_blow_up() {
                 let _ = squeue::parse_job_format(&f);
             }
             if i % RENDER == 0 {
+                // Every other render under the 24.11 profile (its field deltas).
                 let view = squeue::View {
                     format: f.clone(),
                     steps,
                     sort: sort.clone(),
+                    profile: profile_of(i / RENDER),
                     ..Default::default()
                 };
                 let _ = squeue::render(&jobs, &parts, &view, &clock);
@@ -307,6 +309,8 @@ fn format_and_time_grammars_never_panic_nor_blow_up() {
                     header: true,
                     no_steps: false,
                     convert: Convert::Exact,
+                    profile: profile_of(i / RENDER),
+                    expand_patterns: (i / RENDER) % 4 == 1,
                     cond: sacct::select::JobCond {
                         start: 0,
                         end: i64::MAX,
@@ -349,4 +353,14 @@ fn format_and_time_grammars_never_panic_nor_blow_up() {
         started.elapsed().as_secs_f64(),
         WORST.load(Ordering::Relaxed) >> 10
     );
+}
+
+/// The default profile, and every other time 24.11's.
+fn profile_of(i: usize) -> &'static bai_slurm::model::profile::Profile {
+    use bai_slurm::model::profile::SlurmVersion;
+    if i.is_multiple_of(2) {
+        SlurmVersion::V22_05.profile()
+    } else {
+        SlurmVersion::V24_11.profile()
+    }
 }

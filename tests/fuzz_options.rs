@@ -1020,6 +1020,7 @@ fn fuzz_sbatch(r: &mut Rng, n: usize) -> Part {
                 now: NOW,
                 umask: 0o022,
                 max_array_size: 1001,
+                profile: bai_slurm::model::profile::Profile::default_profile(),
             };
             match sbatch::parse(input) {
                 sbatch::SbatchOutcome::Exit {

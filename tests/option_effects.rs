@@ -30,11 +30,12 @@ use bai_slurm::backend::support::{Handling, Refusal};
 use bai_slurm::config::Loaded;
 use bai_slurm::model::JobSpec;
 use bai_slurm::model::jobspec::Field;
+use bai_slurm::model::profile::Profile;
 use bai_slurm::options::getopt::HasArg;
 use bai_slurm::options::salloc::{self, SallocOutcome};
 use bai_slurm::options::sbatch::{self, SbatchInput, SbatchOutcome};
 use bai_slurm::options::srun::{self, SrunOutcome};
-use bai_slurm::options::table::{OPTIONS, Opt, SALLOC, SBATCH, SRUN, Support};
+use bai_slurm::options::table::{self, OPTIONS, Opt, SALLOC, SBATCH, SRUN, Support};
 use bai_slurm::sys::UserInfo;
 use serde_json::Value;
 use stack::{HOW, vfolder};
@@ -132,8 +133,27 @@ enum Parsed {
     },
 }
 
+/// The profile whose option table has every option of `args`: 24.11's for the options
+/// only 24.11 offers (`--oom-kill-step`), else the default.
+fn profile_for(cmd: u8, args: &[String]) -> &'static Profile {
+    use bai_slurm::model::profile::SlurmVersion;
+    let newer = OPTIONS.iter().any(|o| {
+        !table::offered(o, cmd, SlurmVersion::V22_05)
+            && table::offered(o, cmd, SlurmVersion::V24_11)
+            && args
+                .iter()
+                .any(|a| a == &format!("--{}", o.long) || a.starts_with(&format!("--{}=", o.long)))
+    });
+    if newer {
+        SlurmVersion::V24_11.profile()
+    } else {
+        Profile::default_profile()
+    }
+}
+
 fn parse(cmd: u8, args: &[String], work: &Path) -> Parsed {
     let env = base_env(work);
+    let profile = profile_for(cmd, args);
     match cmd {
         SBATCH => {
             let mut all = args.to_vec();
@@ -152,6 +172,7 @@ fn parse(cmd: u8, args: &[String], work: &Path) -> Parsed {
                 now: bai_slurm::sys::now(),
                 umask: 0o022,
                 max_array_size: 1001,
+                profile,
             }) {
                 SbatchOutcome::Submit(r) => Parsed::Request {
                     command: format!(
@@ -167,7 +188,7 @@ fn parse(cmd: u8, args: &[String], work: &Path) -> Parsed {
         SRUN => {
             let mut all = args.to_vec();
             all.push("true".into());
-            match srun::parse(&all, &env, bai_slurm::sys::now()) {
+            match srun::parse_for(profile, &all, &env, bai_slurm::sys::now()) {
                 SrunOutcome::Run(r) => Parsed::Options {
                     ignored: r.opts.ignored.iter().map(|s| s.to_string()).collect(),
                     view: format!("{:?} argv={:?} quiet={}", r.opts, r.argv, r.quiet),
@@ -175,7 +196,7 @@ fn parse(cmd: u8, args: &[String], work: &Path) -> Parsed {
                 SrunOutcome::Exit { stdout, stderr, .. } => Parsed::Exit { stdout, stderr },
             }
         }
-        _ => match salloc::parse(args, &env, bai_slurm::sys::now()) {
+        _ => match salloc::parse_for(profile, args, &env, bai_slurm::sys::now()) {
             SallocOutcome::Run(r) => Parsed::Options {
                 ignored: r.opts.ignored.iter().map(|s| s.to_string()).collect(),
                 view: format!("{:?} argv={:?}", r.opts, r.argv),

@@ -89,6 +89,7 @@ fn parse(cmd: u8, args: &[String], env: &[(&str, &str)], directives: &[String]) 
                 now: NOW,
                 umask: 0o022,
                 max_array_size: 1001,
+                profile: bai_slurm::model::profile::Profile::default_profile(),
             };
             match sbatch::parse_options(&mut input) {
                 Ok(o) => {

@@ -40,10 +40,17 @@
 //! fails on any other difference, and on a listed step that no longer differs, so the list
 //! stays the truth.
 //!
+//! The same scenarios recorded from the Slurm 24.11.5 reference (`../shared/reference/
+//! slurm-ref-24`, a chroot run through its `in-chroot.sh`; `BAI_SCENARIO_RECORD=1
+//! BAI_SCENARIO_RELEASE=24.11`) are kept as `NAME.24.11` and replayed against the local
+//! backend under `slurm_version = "24.11"` (`scenarios 24.11: N/M identical`); only the
+//! scenarios with such a recording are replayed, with `KNOWN-DIFFERENCES-24.11`.
+//!
 //! Normalisation, the only one ([`normalise`]): wall-clock timestamps
 //! (`2026-12-01T23:29:48`) become `<TIME>`, `RunTime=` values in `scontrol` become
-//! `<ELAPSED>`, and the session id (a process id) in `AllocNode:Sid=HOST:SID` becomes
-//! `<SID>`. Job ids, order, widths, states, reasons, limits, users and paths are compared
+//! `<ELAPSED>`, the session id (a process id) in `AllocNode:Sid=HOST:SID` becomes
+//! `<SID>`, and 24.11's SLURM_JOB_START_TIME/SLURM_JOB_END_TIME (epoch seconds) become
+//! `<EPOCH>`. Job ids, order, widths, states, reasons, limits, users and paths are compared
 //! as they are.
 
 use std::collections::BTreeMap;
@@ -55,6 +62,12 @@ use std::time::{Duration, Instant};
 const SCENARIOS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios");
 const ROOT: &str = "/srv/bai-scenarios";
 const ORACLE_CONF: &str = "/etc/slurm-ref/slurm.conf";
+/// The 24.11 reference: its chroot, and the script that runs a command in it.
+const CHROOT_24: &str = "/srv/trixie-slurm24";
+const IN_CHROOT_24: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/reference/slurm-ref-24/in-chroot.sh"
+);
 
 #[derive(Debug, Clone)]
 enum Step {
@@ -193,6 +206,22 @@ fn normalise(text: &str) -> String {
                 continue;
             }
         }
+        // 24.11's job start and end in a job's environment: wall-clock epoch seconds.
+        if let Some(key) = ["SLURM_JOB_START_TIME=", "SLURM_JOB_END_TIME="]
+            .into_iter()
+            .find(|k| text[i..].starts_with(k))
+        {
+            let n = b[i + key.len()..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            if n > 0 {
+                out.push_str(key);
+                out.push_str("<EPOCH>");
+                i += key.len() + n;
+                continue;
+            }
+        }
         if text[i..].starts_with("RunTime=") {
             out.push_str("RunTime=<ELAPSED>");
             i += "RunTime=".len();
@@ -211,6 +240,8 @@ fn normalise(text: &str) -> String {
 /// Where steps run: the real Slurm, or bai-slurm's local backend set up as that cluster.
 enum Target {
     Oracle,
+    /// The real Slurm 24.11.5, in its chroot (the scenario's directory is mirrored there).
+    Oracle24,
     Local {
         bin: PathBuf,
         conf: PathBuf,
@@ -239,7 +270,7 @@ impl Target {
             ("LANG".into(), "C".into()),
         ];
         match self {
-            Target::Oracle => {
+            Target::Oracle | Target::Oracle24 => {
                 vars.push(("PATH".into(), "/usr/bin:/bin".into()));
                 vars.push(("SLURM_CONF".into(), ORACLE_CONF.into()));
             }
@@ -258,6 +289,34 @@ impl Target {
             .iter()
             .map(|(k, v)| sh_quote(&format!("{k}={v}")))
             .collect();
+        if let Target::Oracle24 = self {
+            let mut child = Command::new(IN_CHROOT_24)
+                .args([
+                    "-u",
+                    user,
+                    "-d",
+                    &dir.display().to_string(),
+                    "/usr/bin/env",
+                    "-i",
+                ])
+                .args(vars.iter().map(|(k, v)| format!("{k}={v}")))
+                .args(["/bin/bash", "-c", cmd])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("in-chroot.sh");
+            {
+                let mut i = child.stdin.take().unwrap();
+                let _ = i.write_all(stdin.unwrap_or("").as_bytes());
+            }
+            let out = child.wait_with_output().unwrap();
+            return Output {
+                rc: out.status.code().unwrap_or(-1),
+                stdout: normalise(&String::from_utf8_lossy(&out.stdout)),
+                stderr: normalise(&String::from_utf8_lossy(&out.stderr)),
+            };
+        }
         let script = format!(
             "cd {} && exec env -i {} /bin/bash -c {}",
             sh_quote(&dir.display().to_string()),
@@ -328,24 +387,37 @@ fn substitute(cmd: &str, jobs: &[String]) -> String {
     out
 }
 
-fn prepare_dir(s: &Scenario) -> PathBuf {
+fn prepare_dir(s: &Scenario, target: &Target) -> PathBuf {
     let dir = Path::new(ROOT).join(&s.name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    if let Target::Oracle24 = target {
+        // The same directory inside the chroot, where the 24.11 commands run.
+        let inner = Path::new(CHROOT_24).join(dir.strip_prefix("/").unwrap());
+        write_dir(
+            s,
+            &inner,
+            &Path::new(CHROOT_24).join(ROOT.trim_start_matches('/')),
+        );
+    }
+    write_dir(s, &dir, Path::new(ROOT));
+    dir
+}
+
+fn write_dir(s: &Scenario, dir: &Path, root: &Path) {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(ROOT, std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777)).unwrap();
     for (name, body) in &s.files {
         let p = dir.join(name);
         std::fs::write(&p, body).unwrap();
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
-    dir
 }
 
 /// Runs a scenario: each `run` step's command (as recorded, with `$J` names) and output.
 fn play(s: &Scenario, target: &Target) -> Vec<(String, Output)> {
-    let dir = prepare_dir(s);
+    let dir = prepare_dir(s, target);
     let mut jobs: Vec<String> = Vec::new();
     let mut out = Vec::new();
     for step in &s.steps {
@@ -397,7 +469,7 @@ fn play(s: &Scenario, target: &Target) -> Vec<(String, Output)> {
             }
         }
     }
-    if matches!(target, Target::Oracle) {
+    if matches!(target, Target::Oracle | Target::Oracle24) {
         for user in ["alice", "bob"] {
             target.run(&dir, user, "scancel -u $USER", &[], None);
         }
@@ -405,23 +477,32 @@ fn play(s: &Scenario, target: &Target) -> Vec<(String, Output)> {
     out
 }
 
-fn recording_path(name: &str) -> PathBuf {
-    Path::new(SCENARIOS).join(format!("{name}.22.05"))
+/// `NAME.22.05`, `NAME.24.11`.
+fn recording_path_of(name: &str, release: &str) -> PathBuf {
+    Path::new(SCENARIOS).join(format!("{name}.{release}"))
 }
 
 /// A recording: the first job id, then each step with byte counts, so it is exact.
 fn write_recording(name: &str, steps: &[(String, Output)]) {
+    write_recording_of(name, "22.05", steps)
+}
+
+fn write_recording_of(name: &str, release: &str, steps: &[(String, Output)]) {
     let mut text = String::new();
     for (cmd, o) in steps {
         text.push_str(&format!("== {cmd}\nrc {}\n", o.rc));
         text.push_str(&format!("-- stdout {}\n{}\n", o.stdout.len(), o.stdout));
         text.push_str(&format!("-- stderr {}\n{}\n", o.stderr.len(), o.stderr));
     }
-    std::fs::write(recording_path(name), text).unwrap();
+    std::fs::write(recording_path_of(name, release), text).unwrap();
 }
 
 fn read_recording(name: &str) -> Vec<(String, Output)> {
-    let text = std::fs::read_to_string(recording_path(name)).unwrap_or_else(|e| {
+    read_recording_of(name, "22.05")
+}
+
+fn read_recording_of(name: &str, release: &str) -> Vec<(String, Output)> {
+    let text = std::fs::read_to_string(recording_path_of(name, release)).unwrap_or_else(|e| {
         panic!("{name}: no recording ({e}); record it with BAI_SCENARIO_RECORD=1")
     });
     let mut rest = text.as_str();
@@ -488,7 +569,16 @@ fn scenarios() -> Vec<Scenario> {
 /// (default, no limit) and `gpu` (MaxTime one day, DefaultTime an hour), and the users'
 /// default account `research`.
 fn local_target(name: &str, first: u32, first_priority: Option<u32>) -> Target {
-    let base = Path::new(ROOT).join(format!(".local-{name}"));
+    local_target_of(name, first, first_priority, "22.05")
+}
+
+/// [`local_target`] presenting Slurm `release` (`slurm_version`).
+fn local_target_of(name: &str, first: u32, first_priority: Option<u32>, release: &str) -> Target {
+    // Each release's backend has its own directory (its paths appear in no output).
+    let base = match release {
+        "22.05" => Path::new(ROOT).join(format!(".local-{name}")),
+        r => Path::new(ROOT).join(format!(".local-{r}-{name}")),
+    };
     let _ = std::fs::remove_dir_all(&base);
     let bin = base.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
@@ -506,7 +596,7 @@ fn local_target(name: &str, first: u32, first_priority: Option<u32>) -> Target {
     std::fs::write(
         &conf,
         format!(
-            "cluster_name = \"refcluster\"\n\
+            "cluster_name = \"refcluster\"\nslurm_version = \"{release}\"\n\
              [local]\nnode_name = \"node01\"\ncpus = 2\nmemory_mb = 16000\ngpus = 2\n\
              def_mem_per_cpu = 1024\nkill_wait = 2\nidle_exit = 5\nfirst_job_id = {first}\n\
              {priority}\
@@ -536,6 +626,15 @@ fn local_target(name: &str, first: u32, first_priority: Option<u32>) -> Target {
         std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o700)).unwrap();
     }
     Target::Local { bin, conf, state }
+}
+
+/// Replays of one scenario from several worktrees (or releases) share its directory, since
+/// the recorded paths name it: one at a time. The lock is held until the file is dropped.
+fn scenario_lock(name: &str) -> std::fs::File {
+    std::fs::create_dir_all(ROOT).unwrap();
+    let f = std::fs::File::create(Path::new(ROOT).join(format!(".lock-{name}"))).unwrap();
+    f.lock().unwrap();
+    f
 }
 
 /// The first job id the scenario used: its first submission's, less the ids refusals before
@@ -621,7 +720,11 @@ fn first_priority(recorded: &[(String, Output)]) -> Option<u32> {
 }
 
 fn known_differences() -> BTreeMap<String, String> {
-    std::fs::read_to_string(Path::new(SCENARIOS).join("KNOWN-DIFFERENCES"))
+    known_differences_in("KNOWN-DIFFERENCES")
+}
+
+fn known_differences_in(file: &str) -> BTreeMap<String, String> {
+    std::fs::read_to_string(Path::new(SCENARIOS).join(file))
         .unwrap_or_default()
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -650,6 +753,7 @@ fn scenarios_against_slurm_22_05() {
     let mut seen = Vec::new();
     for s in &all {
         let recorded = read_recording(&s.name);
+        let _lock = scenario_lock(&s.name);
         let target = local_target(&s.name, first_job_id(&recorded), first_priority(&recorded));
         let got = play(s, &target);
         assert_eq!(
@@ -715,6 +819,10 @@ fn scenarios_against_slurm_22_05() {
 #[test]
 fn normalisation_is_only_times() {
     assert_eq!(
+        normalise("SLURM_JOB_START_TIME=1796190089\nSLURM_JOB_END_TIME=1827726089\n"),
+        "SLURM_JOB_START_TIME=<EPOCH>\nSLURM_JOB_END_TIME=<EPOCH>\n"
+    );
+    assert_eq!(
         normalise(
             "SubmitTime=2026-12-01T23:29:48 EligibleTime=Unknown\n   RunTime=00:00:05 TimeLimit=01:00:00"
         ),
@@ -724,4 +832,64 @@ fn normalisation_is_only_times() {
         normalise("12 node01 1:00:00 2026-12-01"),
         "12 node01 1:00:00 2026-12-01"
     );
+}
+
+/// The scenarios recorded from Slurm 24.11 (`NAME.24.11`), replayed under
+/// `slurm_version = "24.11"`; `BAI_SCENARIO_RECORD=1 BAI_SCENARIO_RELEASE=24.11` records them
+/// from the chroot reference (start it first: `slurm-ref-24/start-slurm.sh`).
+#[test]
+fn scenarios_against_slurm_24_11() {
+    const RELEASE: &str = "24.11";
+    let all = scenarios();
+    if std::env::var_os("BAI_SCENARIO_RECORD").is_some() {
+        if std::env::var("BAI_SCENARIO_RELEASE").as_deref() == Ok(RELEASE) {
+            for s in &all {
+                let steps = play(s, &Target::Oracle24);
+                println!("recorded {} ({RELEASE}): {} steps", s.name, steps.len());
+                write_recording_of(&s.name, RELEASE, &steps);
+            }
+        }
+        return;
+    }
+    let recorded: Vec<&Scenario> = all
+        .iter()
+        .filter(|s| recording_path_of(&s.name, RELEASE).exists())
+        .collect();
+    let known = known_differences_in("KNOWN-DIFFERENCES-24.11");
+    let (mut n, mut m) = (0, 0);
+    let mut failures = Vec::new();
+    let mut seen = Vec::new();
+    for s in &recorded {
+        let want_all = read_recording_of(&s.name, RELEASE);
+        let _lock = scenario_lock(&s.name);
+        let target = local_target_of(&s.name, first_job_id(&want_all), None, RELEASE);
+        let got = play(s, &target);
+        assert_eq!(
+            got.len(),
+            want_all.len(),
+            "{}: changed since recorded",
+            s.name
+        );
+        for (i, ((cmd, want), (_, have))) in want_all.iter().zip(&got).enumerate() {
+            let key = format!("{}:{}", s.name, i + 1);
+            m += 1;
+            let same = want == have;
+            n += usize::from(same);
+            match (same, known.contains_key(&key)) {
+                (true, true) => failures.push(format!("{key} ({cmd}) is identical now: take it off KNOWN-DIFFERENCES-24.11")),
+                (false, false) => failures.push(format!(
+                    "{key}: {cmd}\n  want rc={} stdout={:?} stderr={:?}\n  got  rc={} stdout={:?} stderr={:?}",
+                    want.rc, want.stdout, want.stderr, have.rc, have.stdout, have.stderr
+                )),
+                (false, true) => seen.push(key),
+                (true, false) => {}
+            }
+        }
+    }
+    println!(
+        "scenarios 24.11: {n}/{m} identical ({} scenarios, {} known differences)",
+        recorded.len(),
+        seen.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -141,11 +141,21 @@ pub fn env_of(
             &rec.cluster,
             "127.0.0.1",
         )),
+        release: inv.profile.job_env,
+        start_time: rec.start_time.unwrap_or(inv.now),
+        end_time: crate::launcher::env::end_at_limit(
+            rec.start_time.unwrap_or(inv.now),
+            rec.time_limit.seconds(),
+        ),
     };
     let mut base = inv.env.clone();
     base.insert("SLURM_SUBMIT_DIR".into(), inv.cwd.display().to_string());
     base.insert("SLURM_SUBMIT_HOST".into(), crate::sys::hostname());
-    allocation_env(&base, &facts, who)
+    let mut env = allocation_env(&base, &facts, who);
+    if who == AllocationUser::Srun && inv.profile.job_env.step_debug_and_group {
+        env.insert("SLURM_JOB_GROUP".into(), inv.user.group.clone());
+    }
+    env
 }
 
 /// The job file salloc holds while its command runs, so that srun in it finds the step

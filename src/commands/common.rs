@@ -4,11 +4,61 @@
 use crate::cli::Invocation;
 use crate::format::common::Clock;
 use crate::model::TimeFormat;
-use crate::model::release;
 
-/// `print_slurm_version`: `--version`/`-V` of every command ([`release::version_line`]).
+/// `print_slurm_version`: `--version`/`-V` of every command, the profile's release.
 pub fn print_version(inv: &mut Invocation) {
-    let _ = writeln!(inv.out, "{}", release::version_line());
+    let _ = writeln!(inv.out, "{}", inv.profile.release.version_line());
+}
+
+/// `--json[=data_parser]`/`--yaml[=data_parser]` under the profile. 22.05 has one fixed
+/// document (openapi/v0.0.38): Ok(None). A release with data_parser plugins lists them for
+/// `list` (the header on stderr, as `data_parser_g_new` prints it) and ends, and otherwise
+/// names the plugin asked for (the default when none is). The Err is the exit status.
+pub fn data_parser(
+    inv: &mut Invocation,
+    arg: &str,
+) -> Result<Option<crate::format::openapi::data_parser::Parser>, i32> {
+    use crate::format::openapi::data_parser::Parser;
+    let parsers = inv.profile.data_parsers;
+    let Some(default) = parsers.first() else {
+        return Ok(None);
+    };
+    if arg == "list" {
+        raw_err(inv, "Possible data_parser plugins:");
+        let mut listed = format!("data_parser/{default}\n");
+        let mut rest: Vec<&str> = parsers[1..].to_vec();
+        rest.sort_unstable();
+        for p in rest {
+            listed.push_str(&format!("data_parser/{p}\n"));
+        }
+        out(inv, listed.as_bytes());
+        return Err(0);
+    }
+    let wanted = arg.strip_prefix("data_parser/").unwrap_or(arg);
+    let wanted = if wanted.is_empty() { *default } else { wanted };
+    match Parser::parse(wanted).filter(|_| parsers.contains(&wanted)) {
+        Some(p) => Ok(Some(p)),
+        None => {
+            inv.error(&format!(
+                "Unable to find data_parser plugin \"{wanted}\" (use --json=list)"
+            ));
+            Err(1)
+        }
+    }
+}
+
+/// A data_parser document bai-slurm does not build yet: said, not faked (22.05's shape
+/// would be misread by a 24.11 client).
+pub fn data_parser_not_produced(
+    inv: &mut Invocation,
+    parser: crate::format::openapi::data_parser::Parser,
+) -> i32 {
+    inv.error(&format!(
+        "{} documents of this command (Slurm {}) are not produced by bai-slurm yet",
+        parser.name(),
+        inv.profile.release.series()
+    ));
+    1
 }
 
 /// Writes bytes to stdout. A closed pipe (`squeue | head`) is not an error worth reporting.

@@ -32,6 +32,12 @@ pub fn run(inv: &mut Invocation<'_>) -> i32 {
         );
     }
     let _ = writeln!(out, "cluster: {}", loaded.cluster_name());
+    let _ = writeln!(
+        out,
+        "slurm: {} (slurm_version {})",
+        loaded.config.profile().release.text(),
+        loaded.config.slurm_version().series()
+    );
     match loaded.backend_kind() {
         BackendKind::Local => local(inv, &loaded),
         BackendKind::BackendAi => backendai(inv, &loaded),

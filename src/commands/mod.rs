@@ -199,17 +199,24 @@ pub fn main_with(argv: Vec<OsString>) -> i32 {
             }
         }
     };
+    let env: std::collections::BTreeMap<String, String> = std::env::vars_os()
+        .map(|(k, v)| {
+            (
+                k.to_string_lossy().into_owned(),
+                v.to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
+    // A config that cannot be read is reported by the command when it opens its backend;
+    // until then it follows the default profile.
+    let profile = Loaded::load(&env).map_or_else(
+        |_| crate::model::profile::Profile::default_profile(),
+        |l| l.config.profile(),
+    );
     let mut inv = Invocation {
         prog: name,
         args: rest[skip..].to_vec(),
-        env: std::env::vars_os()
-            .map(|(k, v)| {
-                (
-                    k.to_string_lossy().into_owned(),
-                    v.to_string_lossy().into_owned(),
-                )
-            })
-            .collect(),
+        env,
         now: crate::sys::now(),
         user: crate::sys::UserInfo::current(),
         cwd: std::env::current_dir().unwrap_or_else(|_| "/".into()),
@@ -217,6 +224,7 @@ pub fn main_with(argv: Vec<OsString>) -> i32 {
         out: &mut out,
         err: &mut err,
         users: &crate::cli::OsUsers,
+        profile,
     };
     let code = run(&mut inv);
     let _ = out.flush();

@@ -16,8 +16,8 @@ use crate::model::{JobState, StepId, hostlist, timestamp};
 use crate::options::getopt::{self, Event};
 use crate::options::query::c;
 use crate::options::query::sacct::{
-    DELIMITER, ENV, FEDERATION, JSON, LOCAL, LOCAL_UID, LONG, NAME, NOCONVERT, SHORT, UNITS,
-    WHOLE_HETJOB, YAML,
+    ARRAY, AUTOCOMP, DELIMITER, ENV, EXPAND_PATTERNS, FEDERATION, HELPREASON, HELPSTATE, JSON,
+    LOCAL, LOCAL_UID, NAME, NOCONVERT, SHORT, UNITS, WHOLE_HETJOB, YAML,
 };
 use crate::options::values::begin::parse_time;
 
@@ -42,6 +42,10 @@ struct Params {
     completion: bool,
     verbose: u32,
     mimetype: Option<Mime>,
+    /// 24.11's data_parser for `--json`/`--yaml`.
+    data_parser: Option<openapi::data_parser::Parser>,
+    /// 24.11's `--expand-patterns`.
+    expand_patterns: bool,
     cond: JobCond,
     users: Option<Vec<u32>>,
     states: Option<Vec<JobState>>,
@@ -83,15 +87,17 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
     }
     match p.help {
         1 => {
-            out(inv, include_bytes!("text/sacct_help.txt"));
+            let text = crate::options::texts::help(inv.profile, "sacct");
+            out(inv, text.as_bytes());
             return 0;
         }
         2 => {
-            out(inv, spec::help_fields().as_bytes());
+            out(inv, spec::help_fields_in(inv.profile.sacct).as_bytes());
             return 0;
         }
         3 => {
-            out(inv, include_bytes!("text/sacct_usage.txt"));
+            let text = crate::options::texts::usage(inv.profile, "sacct");
+            out(inv, text.as_bytes());
             return 0;
         }
         _ => {}
@@ -123,6 +129,8 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
             (None, None) => Convert::Exact,
         },
         cond: p.cond.clone(),
+        profile: inv.profile,
+        expand_patterns: p.expand_patterns,
     };
     let query = AccountingQuery {
         job_ids: opts.cond.jobs.iter().flatten().map(|s| s.job_id).collect(),
@@ -160,6 +168,9 @@ fn dump_data(inv: &mut Invocation, cluster: &dyn Cluster, p: &Params, mime: Mime
         start: Some(cond.start),
         end: Some(cond.end),
     };
+    if let Some(parser) = p.data_parser {
+        return dump_data_parser(inv, cluster, p, &cond, &query, mime, parser);
+    }
     let (errors, items) = match cluster.accounting(&query) {
         Err(_) => (vec![openapi::db_connection_error()], Vec::new()),
         Ok(records) => {
@@ -189,8 +200,57 @@ fn dump_data(inv: &mut Invocation, cluster: &dyn Cluster, p: &Params, mime: Mime
     0
 }
 
+/// 24.11's `--json`/`--yaml`: the same selection in a data_parser document.
+fn dump_data_parser(
+    inv: &mut Invocation,
+    cluster: &dyn Cluster,
+    p: &Params,
+    cond: &crate::format::sacct::select::JobCond,
+    query: &AccountingQuery,
+    mime: Mime,
+    parser: openapi::data_parser::Parser,
+) -> i32 {
+    let (errors, items) = match cluster.accounting(query) {
+        Err(_) => (vec![openapi::db_connection_error()], Vec::new()),
+        Ok(records) => {
+            let selected = fmt::data_jobs(&records, cond);
+            let ids = openapi::db_jobs::TresIds::from_jobs(selected.iter().map(|(j, _)| *j));
+            let users = inv.users;
+            let name = |uid: u32| users.by_uid(uid).map(|u| u.name);
+            let ctx = openapi::data_parser_db::Ctx {
+                now: inv.now,
+                ids: &ids,
+                user_name: &name,
+                skip_steps: p.no_steps,
+                parser,
+            };
+            let items = selected
+                .iter()
+                .map(|(job, steps)| openapi::data_parser_db::job(job, steps, &ctx))
+                .collect();
+            (Vec::new(), items)
+        }
+    };
+    let mut words = vec![inv.prog.to_string()];
+    words.extend(inv.args.iter().cloned());
+    let argv = openapi::data_parser::command_words(&words);
+    let client = openapi::data_parser::Client {
+        release: inv.profile.release,
+        parser,
+        user: &inv.user.name,
+        group: &inv.user.group,
+        argv: &argv,
+        cluster: &cluster.cluster_name(),
+        default_partition: None,
+    };
+    let doc = openapi::data_parser_db::document(items, errors, &client);
+    out(inv, &openapi::data_parser::serialize(&doc, mime));
+    0
+}
+
 fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
-    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, LONG);
+    let long = crate::options::query::sacct::long_options(inv.profile);
+    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, long);
     let mut jobs: Vec<Selected> = Vec::new();
     let mut jobs_given = false;
     for ev in parsed.events {
@@ -361,8 +421,36 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             }
             o if o == c('W') => extend(&mut p.cond.wckeys, &arg_s),
             o if o == c('t') || o == c('X') => p.no_steps = true,
-            JSON => p.mimetype = Some(Mime::Json),
-            YAML => p.mimetype = Some(Mime::Yaml),
+            JSON | YAML => {
+                p.mimetype = Some(if opt == JSON { Mime::Json } else { Mime::Yaml });
+                p.data_parser = common::data_parser(inv, &arg_s).map_err(Exit)?;
+            }
+            // 24.11's fixed lists.
+            HELPREASON | HELPSTATE => {
+                let text = crate::options::texts::text(
+                    inv.profile,
+                    "sacct",
+                    if opt == HELPSTATE {
+                        crate::options::texts::Text::HelpState
+                    } else {
+                        crate::options::texts::Text::HelpReason
+                    },
+                )
+                .unwrap_or("");
+                out(inv, text.as_bytes());
+                return Err(Exit(0));
+            }
+            // StdOut/StdErr/StdIn as the paths the job wrote rather than the patterns.
+            EXPAND_PATTERNS => p.expand_patterns = true,
+            ARRAY | AUTOCOMP => {
+                let name = if opt == ARRAY {
+                    "--array"
+                } else {
+                    "--autocomplete"
+                };
+                inv.error(&format!("{name} is not supported by bai-slurm"));
+                return Err(Exit(1));
+            }
             _ => {}
         }
     }
@@ -495,7 +583,7 @@ fn columns(inv: &mut Invocation, p: &Params) -> Result<Vec<spec::Column>, i32> {
         list.push_str(&base);
         list.push(',');
     }
-    match spec::parse(&list) {
+    match spec::parse_in(&list, inv.profile.sacct) {
         Ok(cols) => Ok(cols),
         Err(SpecError::Invalid(msg)) => {
             inv.error(&msg);

@@ -9,7 +9,7 @@ use crate::options::salloc::{self, SallocOutcome};
 
 pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
     let args = inv.args.clone();
-    let req = match salloc::parse(&args, &inv.env, inv.now) {
+    let req = match salloc::parse_for(inv.profile, &args, &inv.env, inv.now) {
         SallocOutcome::Exit {
             stdout,
             stderr,
@@ -33,6 +33,14 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         Err(code) => return code,
     };
     let _ = writeln!(inv.err, "salloc: Granted job allocation {id}");
+    if inv.profile.job_env.salloc_nodes_ready_line {
+        let nodes: Vec<String> = details.nodes.iter().map(|(n, _)| n.clone()).collect();
+        let _ = writeln!(
+            inv.err,
+            "salloc: Nodes {} are ready for job",
+            crate::model::hostlist::compress(&nodes)
+        );
+    }
     let env = allocate::env_of(inv, id, &details, &spec, AllocationUser::Salloc);
     // srun in the command finds the allocation's step servers in the file we hold.
     let _held = match allocate::job_file(cluster, id, &details).hold() {

@@ -75,6 +75,7 @@ pub fn parse_request(inv: &mut Invocation<'_>) -> Result<Box<SbatchRequest>, i32
         now: inv.now,
         umask,
         max_array_size: 1001,
+        profile: inv.profile,
     });
     match outcome {
         SbatchOutcome::Exit {

@@ -8,9 +8,6 @@ use crate::options::query::scancel::{
     LONG, OPT_CTLD, OPT_HELP, OPT_ME, OPT_SIBLING, OPT_USAGE, OPT_WCKEY, SHORT,
 };
 
-const HELP: &str = include_str!("text/scancel_help.txt");
-const USAGE: &str = include_str!("text/scancel_usage.txt");
-
 #[derive(Default)]
 struct Opts {
     account: Option<String>,
@@ -234,11 +231,15 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         let v = value.unwrap_or_default();
         match (val, char::from_u32(val as u32)) {
             (OPT_HELP, _) => {
-                let _ = inv.out.write_all(HELP.as_bytes());
+                let _ = inv
+                    .out
+                    .write_all(crate::options::texts::help(inv.profile, "scancel").as_bytes());
                 return 0;
             }
             (OPT_USAGE, _) => {
-                let _ = inv.out.write_all(USAGE.as_bytes());
+                let _ = inv
+                    .out
+                    .write_all(crate::options::texts::usage(inv.profile, "scancel").as_bytes());
                 return 0;
             }
             (OPT_ME, _) => me = true,

@@ -9,7 +9,9 @@ use crate::model::cnum::strncasecmp_eq;
 use crate::model::{JobRecord, hostlist};
 use crate::options::getopt::{self, Event};
 use crate::options::query::c;
-use crate::options::query::scontrol::{FEDERATION, HIDE, LOCAL, LONG, SHORT, SIBLING};
+use crate::options::query::scontrol::{
+    AUTOCOMP, FEDERATION, HIDE, JSON, LOCAL, SHORT, SIBLING, YAML, long_options,
+};
 
 /// `scontrol`'s global state, changed by options and keywords alike.
 struct State {
@@ -19,6 +21,14 @@ struct State {
     quiet: i32,
     exit_code: i32,
     exit: bool,
+    profile: &'static crate::model::profile::Profile,
+    /// 24.11's `--json`/`--yaml`: the document and its data_parser.
+    data: Option<(
+        crate::format::openapi::Mime,
+        crate::format::openapi::data_parser::Parser,
+    )>,
+    /// The words of the command being run (`show job 2`), for the document's `meta`.
+    words: Vec<String>,
 }
 
 impl State {
@@ -26,6 +36,7 @@ impl State {
         Style {
             one_liner: self.one_liner,
             detail: self.detail,
+            profile: self.profile,
         }
     }
 }
@@ -37,6 +48,9 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
         quiet: 0,
         exit_code: 0,
         exit: false,
+        profile: inv.profile,
+        data: None,
+        words: Vec::new(),
     };
     if let Some(list) = inv.var("SLURM_CLUSTERS").map(String::from)
         && let Err(e) = common::clusters(&list, &cluster.cluster_name(), true)
@@ -44,7 +58,7 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
         inv.error(&e);
         return 1;
     }
-    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, LONG);
+    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, long_options(inv.profile));
     for ev in parsed.events {
         let (opt, arg) = match ev {
             Event::Error(msg) => {
@@ -58,11 +72,28 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
             o if o == c('a') || o == c('F') => {}
             o if o == c('d') => st.detail = true,
             o if o == c('h') => {
-                out(inv, include_bytes!("text/scontrol_help.txt"));
+                let text = crate::options::texts::help(inv.profile, "scontrol");
+                out(inv, text.as_bytes());
                 return st.exit_code;
             }
             HIDE => st.detail = false,
             FEDERATION | LOCAL | SIBLING => {}
+            // 24.11: data_parser documents (listed, or said not to be produced yet).
+            JSON | YAML => match common::data_parser(inv, &arg) {
+                Ok(parser) => {
+                    let mime = if opt == JSON {
+                        crate::format::openapi::Mime::Json
+                    } else {
+                        crate::format::openapi::Mime::Yaml
+                    };
+                    st.data = parser.map(|p| (mime, p));
+                }
+                Err(code) => return code,
+            },
+            AUTOCOMP => {
+                inv.error("--autocomplete is not supported by bai-slurm");
+                return 1;
+            }
             o if o == c('M') => {
                 if let Err(e) = common::clusters(&arg, &cluster.cluster_name(), false) {
                     inv.error(&e);
@@ -95,7 +126,7 @@ fn print_version(inv: &mut Invocation, st: &State) {
     common::print_version(inv);
     if st.quiet == -1 {
         // Verbose (`-v -V`) adds the API version, unpadded: `22.5.8`.
-        let r = crate::model::release::SLURM_RELEASE;
+        let r = inv.profile.release;
         let line = format!(
             "slurm_api_version: {}, {}.{}.{}\n",
             r.number(),
@@ -257,7 +288,8 @@ fn process(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, argv: &[
         if argc > 1 {
             too_many(inv, st);
         }
-        out(inv, include_bytes!("text/scontrol_help.txt"));
+        let text = crate::options::texts::help(inv.profile, "scontrol");
+        out(inv, text.as_bytes());
     } else if is(tag, "hide", 2) {
         st.detail = false;
     } else if is(tag, "oneliner", 1) {
@@ -324,6 +356,14 @@ fn show(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, argv: &[Str
         None => (argv[1].clone(), argv.get(2).cloned()),
     };
     let t = tag.as_str();
+    st.words = argv.to_vec();
+    if let Some((_, parser)) = st.data
+        && !is(t, "job", 1)
+        && !is(t, "node", 1)
+    {
+        st.exit_code = common::data_parser_not_produced(inv, parser);
+        return;
+    }
     if is(t, "config", 1) {
         show_config(inv, cluster, st);
     } else if is(t, "hostnames", 5) {
@@ -344,7 +384,8 @@ fn show(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, argv: &[Str
             None => {
                 st.exit_code = 1;
                 common::raw_err(inv, "invalid encode argument");
-                out(inv, include_bytes!("text/scontrol_help.txt"));
+                let text = crate::options::texts::help(inv.profile, "scontrol");
+                out(inv, text.as_bytes());
             }
             Some(v) => {
                 if encode_hostlist(inv, &v, sorted).is_err() {
@@ -393,6 +434,7 @@ fn show_config(inv: &mut Invocation, cluster: &dyn Cluster, _st: &mut State) {
     let text = fmt::config(
         &clock.time_str(Some(inv.now), 32),
         &cluster.cluster_name(),
+        inv.profile.release,
         &cluster.config(),
     );
     out(inv, text.as_bytes());
@@ -498,6 +540,7 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
         out(inv, line.as_bytes());
     }
     let mut printed = 0;
+    let mut documented: Vec<JobRecord> = Vec::new();
     for job in loaded {
         let task = want.and_then(|w| w.1);
         let het = want.and_then(|w| w.2);
@@ -527,9 +570,39 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
             _ => None,
         };
         if let Some(j) = shown {
-            out(inv, fmt::job::render(&j, st.style(), &clock).as_bytes());
+            if st.data.is_some() {
+                documented.push(j);
+            } else {
+                out(inv, fmt::job::render(&j, st.style(), &clock).as_bytes());
+            }
             printed += 1;
         }
+    }
+    if let Some((mime, parser)) = st.data
+        && printed > 0
+    {
+        let refs: Vec<&JobRecord> = documented.iter().collect();
+        let argv = crate::format::openapi::data_parser::command_words(&st.words);
+        let default_partition = super::squeue::default_partition_of(cluster);
+        let client = crate::format::openapi::data_parser::Client {
+            release: inv.profile.release,
+            parser,
+            user: &inv.user.name,
+            group: &inv.user.group,
+            argv: &argv,
+            cluster: &cluster.cluster_name(),
+            default_partition: default_partition.as_deref(),
+        };
+        let last_update = if want.is_some_and(|w| w.0 != 0) {
+            0
+        } else {
+            inv.now
+        };
+        let doc = crate::format::openapi::data_parser::jobs_document(&refs, last_update, &client);
+        out(
+            inv,
+            &crate::format::openapi::data_parser::serialize(&doc, mime),
+        );
     }
     if printed == 0 {
         match want {
@@ -668,6 +741,38 @@ fn show_nodes(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, list:
             from_parts
         }
     };
+    if let Some((mime, parser)) = st.data {
+        // 24.11's document: the nodes named (all of them without a list).
+        let wanted: Vec<String> = match list {
+            None => nodes.iter().map(|n| n.name.clone()).collect(),
+            Some(l) => hostlist::expand(l).unwrap_or_default(),
+        };
+        let mut shown: Vec<crate::model::NodeRecord> = nodes
+            .iter()
+            .filter(|n| wanted.contains(&n.name))
+            .cloned()
+            .collect();
+        for n in &mut shown {
+            n.partitions = part_names(n);
+        }
+        let refs: Vec<&crate::model::NodeRecord> = shown.iter().collect();
+        let argv = crate::format::openapi::data_parser::command_words(&st.words);
+        let client = crate::format::openapi::data_parser::Client {
+            release: inv.profile.release,
+            parser,
+            user: &inv.user.name,
+            group: &inv.user.group,
+            argv: &argv,
+            cluster: &cluster.cluster_name(),
+            default_partition: None,
+        };
+        let doc = crate::format::openapi::data_parser::nodes_document(&refs, inv.now, &client);
+        out(
+            inv,
+            &crate::format::openapi::data_parser::serialize(&doc, mime),
+        );
+        return;
+    }
     match list {
         None => {
             if nodes.is_empty() {

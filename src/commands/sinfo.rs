@@ -13,7 +13,8 @@ use crate::model::{hostlist, timestamp};
 use crate::options::getopt::{self, Event};
 use crate::options::query::c;
 use crate::options::query::sinfo::{
-    FEDERATION, HELP, HIDE, JSON, LOCAL, LONG, NOCONVERT, SHORT, USAGE, YAML,
+    AUTOCOMP, FEDERATION, HELP, HELPFORMAT, HELPFORMAT2, HELPSTATE, HIDE, JSON, LOCAL, NOCONVERT,
+    USAGE, YAML, tables,
 };
 
 #[derive(Default)]
@@ -33,6 +34,8 @@ struct Params {
     filter: NodeFilter,
     clusters: Option<Vec<String>>,
     mimetype: Option<Mime>,
+    /// 24.11's data_parser for `--json`/`--yaml`.
+    data_parser: Option<openapi::data_parser::Parser>,
 }
 
 struct Exit(i32);
@@ -44,7 +47,10 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
         Err(Exit(code)) => return code,
     };
     if let Some(mime) = p.mimetype {
-        return dump_data(inv, cluster, mime);
+        return match p.data_parser {
+            Some(parser) => dump_data_parser(inv, cluster, mime, parser),
+            None => dump_data(inv, cluster, mime),
+        };
     }
     let mut rc = 0;
     loop {
@@ -105,6 +111,44 @@ fn dump_data(inv: &mut Invocation, cluster: &dyn Cluster, mime: Mime) -> i32 {
     0
 }
 
+/// 24.11's `--json`/`--yaml`: `sinfo[]`, the lines of the default format as entries.
+fn dump_data_parser(
+    inv: &mut Invocation,
+    cluster: &dyn Cluster,
+    mime: Mime,
+    parser: openapi::data_parser::Parser,
+) -> i32 {
+    let (parts, nodes) = match (cluster.partitions(), cluster.nodes()) {
+        (Ok(p), Ok(n)) => (p, n),
+        (Err(e), _) | (_, Err(e)) => {
+            common::raw_err(inv, &format!("slurm_load_partitions: {e}"));
+            return 1;
+        }
+    };
+    let mut words = vec![inv.prog.to_string()];
+    words.extend(inv.args.iter().cloned());
+    let argv = openapi::data_parser::command_words(&words);
+    let client = openapi::data_parser::Client {
+        release: inv.profile.release,
+        parser,
+        user: &inv.user.name,
+        group: &inv.user.group,
+        argv: &argv,
+        cluster: &cluster.cluster_name(),
+        default_partition: None,
+    };
+    let mut d = openapi::value::Dict::with_capacity(4);
+    d.push(
+        "sinfo",
+        openapi::value::Value::List(openapi::data_parser_sinfo::entries(&parts, &nodes, parser)),
+    );
+    d.push("meta", openapi::data_parser::meta(&client));
+    d.push("errors", openapi::value::Value::List(Vec::new()));
+    d.push("warnings", openapi::value::Value::List(Vec::new()));
+    out(inv, &openapi::data_parser::serialize(&d.into(), mime));
+    0
+}
+
 fn print_once(
     inv: &mut Invocation,
     cluster: &dyn Cluster,
@@ -162,7 +206,8 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
         }
     }
 
-    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, LONG);
+    let (short, long) = tables(inv.profile);
+    let parsed = getopt::parse(inv.prog, &inv.args, short, long);
     for ev in parsed.events {
         let (opt, arg) = match ev {
             Event::Error(msg) => {
@@ -236,15 +281,45 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             }
             FEDERATION | LOCAL | HIDE => {}
             HELP => {
-                out(inv, include_bytes!("text/sinfo_help.txt"));
+                let text = crate::options::texts::help(inv.profile, "sinfo");
+                out(inv, text.as_bytes());
                 return Err(Exit(0));
             }
             USAGE => {
-                out(inv, include_bytes!("text/sinfo_usage.txt"));
+                let text = crate::options::texts::usage(inv.profile, "sinfo");
+                out(inv, text.as_bytes());
                 return Err(Exit(0));
             }
-            JSON => p.mimetype = Some(Mime::Json),
-            YAML => p.mimetype = Some(Mime::Yaml),
+            JSON | YAML => {
+                p.mimetype = Some(if opt == JSON { Mime::Json } else { Mime::Yaml });
+                p.data_parser = common::data_parser(inv, &arg).map_err(Exit)?;
+            }
+            // 24.11's `-F`: nodes in the FUTURE state too; backends have none.
+            o if o == c('F') => {}
+            HELPFORMAT | HELPFORMAT2 => {
+                let kind = if opt == HELPFORMAT {
+                    crate::options::texts::Text::HelpFormat
+                } else {
+                    crate::options::texts::Text::HelpFormatLong
+                };
+                let text = crate::options::texts::text(inv.profile, "sinfo", kind).unwrap_or("");
+                out(inv, text.as_bytes());
+                return Err(Exit(0));
+            }
+            HELPSTATE => {
+                let text = crate::options::texts::text(
+                    inv.profile,
+                    "sinfo",
+                    crate::options::texts::Text::HelpState,
+                )
+                .unwrap_or("");
+                out(inv, text.as_bytes());
+                return Err(Exit(0));
+            }
+            AUTOCOMP => {
+                inv.error("--autocomplete is not supported by bai-slurm");
+                return Err(Exit(1));
+            }
             _ => {}
         }
     }
@@ -286,7 +361,9 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
                 ""
             } else {
                 part_from_data = true;
-                if p.long_output {
+                if p.long_output && inv.profile.sinfo.long_reservation_column {
+                    fmt::LONG_FORMAT_24_11
+                } else if p.long_output {
                     fmt::LONG_FORMAT
                 } else {
                     fmt::DEFAULT_FORMAT

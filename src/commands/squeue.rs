@@ -13,9 +13,11 @@ use crate::model::{JobRecord, StepId, hostlist, timestamp};
 use crate::options::getopt::{self, Event};
 use crate::options::query::c;
 use crate::options::query::squeue::{
-    ARRAY_UNIQUE, FEDERATION, HELP, HIDE, JSON, LOCAL, LONG, ME, NOCONVERT, SHORT, SIBLING, START,
-    USAGE, YAML,
+    ARRAY_UNIQUE, AUTOCOMP, EXPAND_PATTERNS, FEDERATION, HELP, HELPFORMAT, HELPFORMAT2, HELPSTATE,
+    HIDE, JSON, LOCAL, ME, NOCONVERT, NOTME, ONLY_JOB_STATE, SHORT, SIBLING, START, USAGE, YAML,
+    long_options,
 };
+use crate::options::texts::{self, Text};
 
 /// squeue's parameters after the command line and environment are read.
 #[derive(Default)]
@@ -40,6 +42,10 @@ struct Params {
     partitions_arg: Option<String>,
     /// `-w` hosts before they are checked against the node table.
     nodes_arg: Option<Vec<String>>,
+    /// 24.11's `--only-job-state`: job ids and states only.
+    only_state: bool,
+    /// 24.11's data_parser for `--json`/`--yaml`.
+    data_parser: Option<openapi::data_parser::Parser>,
 }
 
 /// A parse step that ends squeue with this exit status.
@@ -51,7 +57,10 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
         return code;
     }
     if let Some(mime) = p.mimetype {
-        return dump_data(inv, cluster, mime);
+        return match p.data_parser {
+            Some(parser) => dump_data_parser(inv, cluster, &p, mime, parser),
+            None => dump_data(inv, cluster, mime),
+        };
     }
     let mut rc = 0;
     loop {
@@ -92,6 +101,7 @@ pub fn run(inv: &mut Invocation, cluster: &dyn Cluster) -> i32 {
 
 fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<(), Exit> {
     let mut override_format_env = false;
+    p.view.profile = inv.profile;
     p.all_flag = inv.var("SQUEUE_ALL").is_some();
     if inv.var("SQUEUE_ARRAY").is_some() {
         p.view.array_expand = true;
@@ -116,7 +126,7 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
         p.view.per_partition = true;
     }
 
-    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, LONG);
+    let parsed = getopt::parse(inv.prog, &inv.args, SHORT, long_options(inv.profile));
     for ev in parsed.events {
         let (opt, arg) = match ev {
             Event::Error(msg) => {
@@ -217,7 +227,8 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             },
             ARRAY_UNIQUE => p.view.array_unique = true,
             HELP => {
-                out(inv, include_bytes!("text/squeue_help.txt"));
+                let text = crate::options::texts::help(inv.profile, "squeue");
+                out(inv, text.as_bytes());
                 return Err(Exit(0));
             }
             HIDE => p.all_flag = false,
@@ -233,13 +244,45 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
             }
             NOCONVERT => p.view.convert = Convert::No,
             USAGE => {
-                out(inv, include_bytes!("text/squeue_usage.txt"));
+                let text = crate::options::texts::usage(inv.profile, "squeue");
+                out(inv, text.as_bytes());
                 return Err(Exit(0));
             }
-            JSON => p.mimetype = Some(Mime::Json),
-            YAML => p.mimetype = Some(Mime::Yaml),
+            JSON | YAML => {
+                p.mimetype = Some(if opt == JSON { Mime::Json } else { Mime::Yaml });
+                p.data_parser = common::data_parser(inv, &arg).map_err(Exit)?;
+            }
+            HELPFORMAT | HELPFORMAT2 => {
+                let kind = if opt == HELPFORMAT {
+                    Text::HelpFormat
+                } else {
+                    Text::HelpFormatLong
+                };
+                let text = texts::text(inv.profile, "squeue", kind).unwrap_or("");
+                out(inv, text.as_bytes());
+                return Err(Exit(0));
+            }
+            HELPSTATE => {
+                let text = texts::text(inv.profile, "squeue", Text::HelpState).unwrap_or("");
+                out(inv, text.as_bytes());
+                return Err(Exit(0));
+            }
+            ONLY_JOB_STATE => p.only_state = true,
+            // Paths are always shown expanded here, which is what this asks for.
+            EXPAND_PATTERNS => {}
+            NOTME => p.view.jobs.not_user = Some(inv.user.uid),
+            AUTOCOMP => {
+                inv.error("--autocomplete is not supported by bai-slurm");
+                return Err(Exit(1));
+            }
             _ => {}
         }
+    }
+    if p.only_state && p.step_flag {
+        return Err(Exit(common::fatal(
+            inv,
+            "Options --only-job-state and -s(--steps) are mutually exclusive. Please remove one and retry.",
+        )));
     }
 
     if p.long_list && p.format.is_some() {
@@ -254,6 +297,10 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
         } else if let Some(f) = inv.var("SQUEUE_FORMAT2") {
             p.format_long = Some(f.to_string());
         }
+    }
+
+    if p.only_state && p.format.is_none() && p.format_long.is_none() {
+        p.format = Some("%.18i %.2t".to_string());
     }
 
     let mut operands = parsed.operands.into_iter();
@@ -272,7 +319,8 @@ fn parse(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params) -> Result<
         };
         if let Some(x) = extra {
             inv.error(&format!("Unrecognized option: {x}"));
-            out(inv, include_bytes!("text/squeue_usage.txt"));
+            let text = crate::options::texts::usage(inv.profile, "squeue");
+            out(inv, text.as_bytes());
             return Err(Exit(1));
         }
     }
@@ -553,6 +601,7 @@ fn print_once(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params, tag: 
         let line = format!("last_update_time={} records={}\n", inv.now, jobs.len());
         out(inv, line.as_bytes());
     }
+    let jobs = if p.only_state { job_states(jobs) } else { jobs };
     p.view.format = if p.view.steps {
         match (&p.format, &p.format_long) {
             (Some(f), _) => Format::Letters(f.clone()),
@@ -597,6 +646,23 @@ fn print_once(inv: &mut Invocation, cluster: &dyn Cluster, p: &mut Params, tag: 
     !rendered.failed
 }
 
+/// 24.11's `--only-job-state` asks the controller for job states only: records with no
+/// partition, priority, times or array throttle, which squeue's sort then orders by state
+/// alone (its start-time pass, with no times, reverses the list).
+fn job_states(mut jobs: Vec<JobRecord>) -> Vec<JobRecord> {
+    for j in &mut jobs {
+        j.partition.clear();
+        j.priority = 0;
+        j.start_time = None;
+        j.end_time = None;
+        j.array_throttle = None;
+        if let Some(crate::model::ArrayPart::Pending { throttle, .. }) = &mut j.array {
+            *throttle = None;
+        }
+    }
+    jobs
+}
+
 /// `--json`/`--yaml` (`dump_data`): the v0.0.38 plugin's `GET /jobs` answer for every job
 /// the controller has, whatever the filter options; exit 0 even when loading failed (the
 /// failure is an entry of `errors`).
@@ -612,6 +678,53 @@ fn dump_data(inv: &mut Invocation, cluster: &dyn Cluster, mime: Mime) -> i32 {
     let doc = openapi::response(Plugin::V0038, &errors, "jobs", items);
     out(inv, &openapi::serialize(&doc, mime));
     0
+}
+
+/// 24.11's `--json`/`--yaml`: the jobs plain squeue would list (its filters, the default
+/// state filter included), in a data_parser document.
+fn dump_data_parser(
+    inv: &mut Invocation,
+    cluster: &dyn Cluster,
+    p: &Params,
+    mime: Mime,
+    parser: openapi::data_parser::Parser,
+) -> i32 {
+    let jobs = match cluster.jobs() {
+        Ok(j) => j,
+        Err(e) => {
+            common::raw_err(inv, &format!("slurm_load_jobs error: {e}"));
+            return 1;
+        }
+    };
+    let rows =
+        crate::format::squeue::select::job_rows(&jobs, &p.view.jobs, false, &|_| 1, false, false);
+    let selected: Vec<&JobRecord> = rows.iter().map(|r| r.job).collect();
+    let mut words = vec![inv.prog.to_string()];
+    words.extend(inv.args.iter().cloned());
+    let argv = openapi::data_parser::command_words(&words);
+    let default_partition = default_partition_of(cluster);
+    let client = openapi::data_parser::Client {
+        release: inv.profile.release,
+        parser,
+        user: &inv.user.name,
+        group: &inv.user.group,
+        argv: &argv,
+        cluster: &cluster.cluster_name(),
+        default_partition: default_partition.as_deref(),
+    };
+    let doc = openapi::data_parser::jobs_document(&selected, inv.now, &client);
+    out(inv, &openapi::data_parser::serialize(&doc, mime));
+    0
+}
+
+/// The name of the cluster's default partition, if it has one.
+pub fn default_partition_of(cluster: &dyn Cluster) -> Option<String> {
+    cluster
+        .partitions()
+        .ok()?
+        .into_iter()
+        .find(|p| p.is_default)
+        .map(|p| p.name)
 }
 
 /// `slurm_load_jobs`, or `slurm_load_job` when exactly one job id was given (which fails

@@ -13,7 +13,7 @@ use std::path::Path;
 /// configured backend for an allocation.
 pub fn run(inv: &mut Invocation<'_>) -> i32 {
     let args = inv.args.clone();
-    let req = match srun::parse(&args, &inv.env, inv.now) {
+    let req = match srun::parse_for(inv.profile, &args, &inv.env, inv.now) {
         SrunOutcome::Exit {
             stdout,
             stderr,
@@ -77,6 +77,7 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
         umask: crate::sys::umask(),
         in_existing_job: true,
         pty: o.pty,
+        release: inv.profile.job_env,
         no_stdin: o
             .stdin
             .as_deref()

@@ -150,6 +150,7 @@ pub fn run_with_stdin(cluster: &Fake, argv: &[&[u8]], stdin: &[u8]) -> Printed {
             out: &mut out,
             err: &mut err,
             users: &users,
+            profile: crate::model::profile::Profile::default_profile(),
         };
         match prog {
             "scontrol" => scontrol::run(&mut inv, cluster),

@@ -78,6 +78,16 @@ pub fn reason_text(reason: &str) -> &str {
     if reason.is_empty() { "None" } else { reason }
 }
 
+/// A TRES request in the release's spelling: 24.11 writes GRES as TRES (`gres/gpu:2`)
+/// where 22.05 wrote `gres:gpu:2`; records keep 22.05's, which 22.05 prints as it is.
+pub fn gres_spelling(tres: &str, profile: &crate::model::profile::Profile) -> String {
+    if profile.squeue.gres_tres_spelling {
+        tres.replace("gres:", "gres/")
+    } else {
+        tres.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -422,6 +422,12 @@ fn prepare(
         // Backend.AI itself sets the container's GPU variables.
         gpus: Vec::new(),
         working_cluster: None,
+        release: meta.slurm_version.profile().job_env,
+        start_time: crate::sys::now(),
+        end_time: super::env::end_at_limit(
+            crate::sys::now(),
+            spec.time_limit.and_then(|t| t.seconds()),
+        ),
     };
     let env = batch_env(&env, &facts);
     let ctx = FnameContext {

@@ -3,6 +3,7 @@
 
 use crate::model::MemoryRequest;
 use crate::model::hostlist::run_length;
+use crate::model::profile::JobEnvDeltas;
 use std::collections::BTreeMap;
 
 /// Array facts a task sees in SLURM_ARRAY_*.
@@ -44,6 +45,11 @@ pub struct BatchEnvFacts {
     pub array: Option<ArrayEnv>,
     pub dependency: Option<String>,
     pub restart_count: Option<u32>,
+    /// What the site's Slurm release sets differently (DESIGN.md §3.11).
+    pub release: JobEnvDeltas,
+    /// The job's start and its end at the time limit (epoch seconds), which 24.11 exports.
+    pub start_time: i64,
+    pub end_time: i64,
     /// GPU devices the job holds on this node (gres.conf's numbers).
     pub gpus: Vec<u32>,
     /// SLURM_WORKING_CLUSTER: `cluster:controller host:port:RPC version:select plugin id`.
@@ -142,6 +148,7 @@ pub fn batch_env(base: &BTreeMap<String, String>, f: &BatchEnvFacts) -> BTreeMap
     if !base.contains_key("TMPDIR") {
         set("TMPDIR", "/tmp".to_string());
     }
+    apply_release(&mut env, f);
     env
 }
 
@@ -169,6 +176,45 @@ pub fn gpu_env(gpus: &[u32], own: &'static str) -> Vec<(&'static str, String)> {
     .collect();
     env.push(("SLURM_GPUS_ON_NODE", gpus.len().to_string()));
     env
+}
+
+/// What 24.11 sets in every job for the MPI launchers (MPICH's and Intel MPI's Hydra, Open
+/// MPI's and PRRTE's plm): start the ranks through srun.
+pub const MPI_LAUNCHER_VARIABLES: [(&str, &str); 6] = [
+    ("HYDRA_BOOTSTRAP", "slurm"),
+    ("HYDRA_LAUNCHER_EXTRA_ARGS", "--external-launcher"),
+    ("I_MPI_HYDRA_BOOTSTRAP", "slurm"),
+    (
+        "I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS",
+        "--external-launcher",
+    ),
+    ("OMPI_MCA_plm_slurm_args", "--external-launcher"),
+    ("PRTE_MCA_plm_slurm_args", "--external-launcher"),
+];
+
+/// The variables one Slurm release adds or drops against 22.05.
+fn apply_release(env: &mut BTreeMap<String, String>, f: &BatchEnvFacts) {
+    if !f.release.legacy_variables {
+        env.remove("SLURM_NODE_ALIASES");
+        env.remove("SLURM_WORKING_CLUSTER");
+    }
+    if f.release.mpi_launcher_variables {
+        for (k, v) in MPI_LAUNCHER_VARIABLES {
+            env.insert(k.to_string(), v.to_string());
+        }
+    }
+    if f.release.start_end_oom {
+        env.insert("SLURM_JOB_START_TIME".into(), f.start_time.to_string());
+        env.insert("SLURM_JOB_END_TIME".into(), f.end_time.to_string());
+        env.insert("SLURM_OOM_KILL_STEP".into(), "0".into());
+    }
+}
+
+/// A job's end at its time limit, as slurmctld sets it: start plus the limit, or plus a
+/// year when it has none.
+pub fn end_at_limit(start: i64, limit_secs: Option<i64>) -> i64 {
+    const YEAR: i64 = 365 * 24 * 3600;
+    start.saturating_add(limit_secs.unwrap_or(YEAR))
 }
 
 /// Which command an allocation's environment is for: salloc's shell, or the tasks of
@@ -276,7 +322,31 @@ mod tests {
     /// The variables of the golden capture, rebuilt from the same job facts.
     #[test]
     fn matches_the_golden_batch_environment() {
-        let golden = include_str!("../../tests/golden/env-sbatch-batchstep.txt");
+        check_golden(
+            include_str!("../../tests/golden/env-sbatch-batchstep.txt"),
+            crate::model::profile::SlurmVersion::V22_05,
+        );
+    }
+
+    /// 24.11's batch step (24.11.5's capture of the same job): start and end times and
+    /// SLURM_OOM_KILL_STEP, no SLURM_NODE_ALIASES.
+    #[test]
+    fn matches_the_24_11_golden_batch_environment() {
+        check_golden(
+            include_str!("../../tests/golden/24.11/env-sbatch-batchstep.txt"),
+            crate::model::profile::SlurmVersion::V24_11,
+        );
+    }
+
+    fn check_golden(golden: &str, version: crate::model::profile::SlurmVersion) {
+        let time = |k: &str| -> i64 {
+            golden
+                .lines()
+                .find_map(|l| l.strip_prefix(k))
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0)
+        };
+        let start = time("SLURM_JOB_START_TIME=");
         let mut base = BTreeMap::new();
         base.insert("SLURM_SUBMIT_DIR".to_string(), "/srv/refwork".to_string());
         base.insert("SLURM_SUBMIT_HOST".to_string(), "vm".to_string());
@@ -298,6 +368,9 @@ mod tests {
             user: "alice".into(),
             uid: 1001,
             gid: 1001,
+            release: version.profile().job_env,
+            start_time: start,
+            end_time: end_at_limit(start, None),
             ..Default::default()
         };
         let env = batch_env(

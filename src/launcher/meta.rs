@@ -45,6 +45,8 @@ pub struct JobMeta {
     /// Seconds between SIGTERM and SIGKILL at the time limit.
     pub kill_wait: u32,
     pub spec: JobSpec,
+    /// The Slurm release the site replaces: the job's environment follows it.
+    pub slurm_version: crate::model::profile::SlurmVersion,
 }
 
 impl JobMeta {

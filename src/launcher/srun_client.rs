@@ -144,6 +144,8 @@ pub struct StepPlan {
     pub gpus: Vec<u32>,
     /// `--distribution` as given.
     pub distribution: Option<String>,
+    /// What the site's Slurm release sets differently in a step's environment.
+    pub release: crate::model::profile::JobEnvDeltas,
 }
 
 /// Which node each task goes to: block (fill each node's share in turn) or cyclic.
@@ -253,7 +255,11 @@ fn task_env(
     set("SLURM_TASKS_PER_NODE", per_node_str);
     set("SLURM_NODELIST", step_nodelist);
     set("SLURM_TOPOLOGY_ADDR_PATTERN", "node".to_string());
+    if plan.release.step_debug_and_group {
+        set("SLURMD_DEBUG", "2".to_string());
+    }
     if plan.in_existing_job
+        && plan.release.legacy_variables
         && let Some(v) = plan.env.get("SLURM_JOB_CPUS_PER_NODE")
     {
         set("SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", v.clone());

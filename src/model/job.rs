@@ -176,6 +176,19 @@ pub struct JobRecord {
     /// instead; None when `reason` is itself the name. squeue --json shows both
     /// (`state_reason` and `state_description`).
     pub reason_code: Option<String>,
+    /// The -o/-e/-i path patterns as submitted (absolute, `%j` not expanded), where the
+    /// backend knows them: Slurm 24.11's squeue `-O STDOUT` and sacct `StdOut` print these
+    /// rather than the expanded paths above.
+    #[serde(default)]
+    pub io_patterns: Option<IoPatterns>,
+}
+
+/// A job's -o, -e and -i path patterns (`/work/slurm-%j.out`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct IoPatterns {
+    pub std_out: String,
+    pub std_err: String,
+    pub std_in: String,
 }
 
 impl JobRecord {

@@ -7,6 +7,7 @@ pub mod hostlist;
 pub mod job;
 pub mod jobid;
 pub mod node_state;
+pub mod profile;
 pub mod release;
 pub mod state;
 pub mod time_limit;

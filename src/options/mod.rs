@@ -13,4 +13,5 @@ pub mod salloc;
 pub mod sbatch;
 pub mod srun;
 pub mod table;
+pub mod texts;
 pub mod values;

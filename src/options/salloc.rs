@@ -4,7 +4,7 @@
 use super::getopt::{self, Event};
 use super::job_opts::{JobOptions, Source};
 use super::table::{self, SALLOC};
-use crate::model::release;
+use crate::model::profile::Profile;
 use std::collections::BTreeMap;
 
 /// salloc's input variables (`env_vars[]` in src/salloc/opt.c), by option.
@@ -59,9 +59,6 @@ pub const SALLOC_ENV: &[(&str, &str)] = &[
     ("SALLOC_WCKEY", "wckey"),
 ];
 
-const HELP: &str = include_str!("../commands/text/salloc_help.txt");
-const USAGE: &str = include_str!("../commands/text/salloc_usage.txt");
-
 #[derive(Debug)]
 pub struct SallocRequest {
     pub opts: JobOptions,
@@ -80,7 +77,17 @@ pub enum SallocOutcome {
 }
 
 pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SallocOutcome {
-    let (short, long) = table::getopt_tables(SALLOC);
+    parse_for(Profile::default_profile(), args, env, now)
+}
+
+/// [`parse`] as the site's Slurm release does.
+pub fn parse_for(
+    profile: &'static Profile,
+    args: &[String],
+    env: &BTreeMap<String, String>,
+    now: i64,
+) -> SallocOutcome {
+    let (short, long) = table::getopt_tables_in(SALLOC, profile.version);
     let parsed = getopt::parse("salloc", args, &short, &long);
     let mut cli = Vec::new();
     for e in parsed.events {
@@ -101,9 +108,9 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> Sallo
     }
     for (opt, _) in &cli {
         let text = match opt.long {
-            "help" => HELP.to_string(),
-            "usage" => USAGE.to_string(),
-            "version" => format!("{}\n", release::version_line()),
+            "help" => super::texts::help(profile, "salloc").to_string(),
+            "usage" => super::texts::usage(profile, "salloc").to_string(),
+            "version" => format!("{}\n", profile.release.version_line()),
             _ => continue,
         };
         return SallocOutcome::Exit {

@@ -9,7 +9,7 @@ use super::job_opts::{self, BuildContext, Failure, JobOptions, Source};
 use super::table::{self, SBATCH};
 use super::values::ValueError;
 use crate::model::JobSpec;
-use crate::model::release;
+use crate::model::profile::Profile;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -24,6 +24,8 @@ pub struct SbatchInput<'a> {
     pub now: i64,
     pub umask: u32,
     pub max_array_size: u32,
+    /// The Slurm release the site replaces: its option table and texts.
+    pub profile: &'static Profile,
 }
 
 /// A request to submit, with how sbatch should behave around it.
@@ -107,8 +109,8 @@ type Typed = (&'static table::Opt, Option<String>);
 
 /// Runs getopt over `args` with sbatch's table: the options in order and where the
 /// operands (script name and arguments) start, or glibc's error line.
-fn sbatch_getopt(args: &[String]) -> Result<(Vec<Typed>, usize), String> {
-    let (short, long) = table::getopt_tables(SBATCH);
+fn sbatch_getopt(args: &[String], profile: &Profile) -> Result<(Vec<Typed>, usize), String> {
+    let (short, long) = table::getopt_tables_in(SBATCH, profile.version);
     let parsed = getopt::parse("sbatch", args, &short, &long);
     let mut options = Vec::new();
     for e in parsed.events {
@@ -183,9 +185,6 @@ pub fn check_script(body: &[u8]) -> Result<(), Vec<&'static str>> {
     Ok(())
 }
 
-const HELP: &str = include_str!("../commands/text/sbatch_help.txt");
-const USAGE: &str = include_str!("../commands/text/sbatch_usage.txt");
-
 /// sbatch's options after Slurm's two passes, as `slurm_opt_t` is when `_opt_verify`
 /// starts: the early options of the first pass, the script, and every other option applied
 /// from the `#SBATCH` directives, the SBATCH_* variables and the command line, in that order.
@@ -242,7 +241,7 @@ pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, Sbatc
         Err(msg) => return Err(exit_err(msg, 1)),
     };
     // First pass: every option is recognised, only the early ones act.
-    let (first, rest) = match sbatch_getopt(input.args) {
+    let (first, rest) = match sbatch_getopt(input.args, input.profile) {
         Ok(p) => p,
         Err(line) => return Err(getopt_failure(&line)),
     };
@@ -253,21 +252,21 @@ pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, Sbatc
         match opt.long {
             "help" => {
                 return Err(SbatchOutcome::Exit {
-                    stdout: HELP.into(),
+                    stdout: super::texts::help(input.profile, "sbatch").into(),
                     stderr: String::new(),
                     code: 0,
                 });
             }
             "usage" => {
                 return Err(SbatchOutcome::Exit {
-                    stdout: USAGE.into(),
+                    stdout: super::texts::usage(input.profile, "sbatch").into(),
                     stderr: String::new(),
                     code: 0,
                 });
             }
             "version" => {
                 return Err(SbatchOutcome::Exit {
-                    stdout: format!("{}\n", release::version_line()),
+                    stdout: format!("{}\n", input.profile.release.version_line()),
                     stderr: String::new(),
                     code: 0,
                 });
@@ -365,7 +364,7 @@ pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, Sbatc
         );
     }
     let directive_args = scan.args();
-    let (parsed, rest) = match sbatch_getopt(&directive_args) {
+    let (parsed, rest) = match sbatch_getopt(&directive_args, input.profile) {
         Ok(p) => p,
         Err(line) => return Err(getopt_failure(&line)),
     };
@@ -518,7 +517,11 @@ fn verify_and_build(options: SbatchOptions, input: &SbatchInput<'_>) -> SbatchOu
     // sbatch exports the job's name to the job (SLURM_JOB_NAME, opt.c) when it has one of
     // its own: -J, `wrap`, or the script's name; a script read from stdin is called
     // `sbatch` and the variable is left as it was.
-    let named = raw.job_name.is_some() || wrap.is_some() || !script_args.is_empty();
+    // 24.11 exports the name of a script read from stdin too.
+    let named = raw.job_name.is_some()
+        || wrap.is_some()
+        || !script_args.is_empty()
+        || input.profile.job_env.start_end_oom;
     let default_name = if wrap.is_some() {
         "wrap".to_string()
     } else {
@@ -588,6 +591,7 @@ mod tests {
             now: 0,
             umask: 0o022,
             max_array_size: 1001,
+            profile: Profile::default_profile(),
         })
     }
 

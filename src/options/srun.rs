@@ -6,7 +6,7 @@ use super::getopt::{self, Event};
 use super::job_opts::{JobOptions, Source};
 use super::table::{self, SRUN};
 use super::values::ValueError;
-use crate::model::release;
+use crate::model::profile::Profile;
 use std::collections::BTreeMap;
 
 /// srun's input variables (`env_vars[]` in src/srun/libsrun/opt.c), by option.
@@ -96,9 +96,6 @@ pub const SRUN_ENV: &[(&str, &str)] = &[
     ("SLURM_DEBUG", "verbose"),
 ];
 
-const HELP: &str = include_str!("../commands/text/srun_help.txt");
-const USAGE: &str = include_str!("../commands/text/srun_usage.txt");
-
 /// What srun was asked to do.
 #[derive(Debug)]
 pub struct SrunRequest {
@@ -129,9 +126,19 @@ fn failure(e: &ValueError) -> SrunOutcome {
     }
 }
 
-/// Parses srun's command line and input variables.
+/// Parses srun's command line and input variables under the default profile.
 pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SrunOutcome {
-    let (short, long) = table::getopt_tables(SRUN);
+    parse_for(Profile::default_profile(), args, env, now)
+}
+
+/// Parses srun's command line and input variables as the site's Slurm release does.
+pub fn parse_for(
+    profile: &'static Profile,
+    args: &[String],
+    env: &BTreeMap<String, String>,
+    now: i64,
+) -> SrunOutcome {
+    let (short, long) = table::getopt_tables_in(SRUN, profile.version);
     let parsed = getopt::parse("srun", args, &short, &long);
     let mut cli = Vec::new();
     for e in parsed.events {
@@ -155,21 +162,21 @@ pub fn parse(args: &[String], env: &BTreeMap<String, String>, now: i64) -> SrunO
         match opt.long {
             "help" => {
                 return SrunOutcome::Exit {
-                    stdout: HELP.into(),
+                    stdout: super::texts::help(profile, "srun").into(),
                     stderr: String::new(),
                     code: 0,
                 };
             }
             "usage" => {
                 return SrunOutcome::Exit {
-                    stdout: USAGE.into(),
+                    stdout: super::texts::usage(profile, "srun").into(),
                     stderr: String::new(),
                     code: 0,
                 };
             }
             "version" => {
                 return SrunOutcome::Exit {
-                    stdout: format!("{}\n", release::version_line()),
+                    stdout: format!("{}\n", profile.release.version_line()),
                     stderr: String::new(),
                     code: 0,
                 };

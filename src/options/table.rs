@@ -4,6 +4,7 @@
 //! the command line, `#SBATCH` directives and the environment is driven by this table.
 
 use super::getopt::{HasArg, LongOpt};
+use crate::model::profile::SlurmVersion;
 
 pub const SALLOC: u8 = 1;
 pub const SBATCH: u8 = 2;
@@ -186,6 +187,14 @@ pub const OPTIONS: &[Opt] = &[
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &[],
         support: Support::Rejected("SELinux contexts are not supported"),
+    },
+    Opt {
+        long: "container-id",
+        short: None,
+        arg: HasArg::Required,
+        cmds: SALLOC | SBATCH | SRUN,
+        sbatch_env: &[],
+        support: Support::Rejected("OCI containers are not supported, use --container-image"),
     },
     Opt {
         long: "contiguous",
@@ -806,6 +815,14 @@ pub const OPTIONS: &[Opt] = &[
         support: Support::Ignored("has no effect here"),
     },
     Opt {
+        long: "oom-kill-step",
+        short: None,
+        arg: HasArg::Optional,
+        cmds: SALLOC | SBATCH | SRUN,
+        sbatch_env: &[],
+        support: Support::Ignored("has no effect here"),
+    },
+    Opt {
         long: "open-mode",
         short: None,
         arg: HasArg::Required,
@@ -993,7 +1010,7 @@ pub const OPTIONS: &[Opt] = &[
         long: "resv-ports",
         short: None,
         arg: HasArg::Optional,
-        cmds: SRUN,
+        cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &[],
         support: Support::Ignored("has no effect here"),
     },
@@ -1117,6 +1134,22 @@ pub const OPTIONS: &[Opt] = &[
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &[],
         support: Support::Ignored("has no effect here"),
+    },
+    Opt {
+        long: "tres-bind",
+        short: None,
+        arg: HasArg::Required,
+        cmds: SALLOC | SBATCH | SRUN,
+        sbatch_env: &[],
+        support: Support::Ignored("has no effect here"),
+    },
+    Opt {
+        long: "tres-per-task",
+        short: None,
+        arg: HasArg::Required,
+        cmds: SALLOC | SBATCH | SRUN,
+        sbatch_env: &[],
+        support: Support::Rejected("is not supported: use --cpus-per-task or --gpus-per-task"),
     },
     Opt {
         long: "uid",
@@ -1346,9 +1379,55 @@ impl Opt {
     }
 }
 
-/// The options one command takes.
+/// Options of one Slurm release only (DESIGN.md §3.11): [`OPTIONS`] holds every
+/// release's options, and these rows say which commands gained one (`Added`) or lost one
+/// (`Removed`) in which release.
+#[derive(Debug, Clone, Copy)]
+pub enum ReleaseDelta {
+    Added(&'static str, u8, SlurmVersion),
+    Removed(&'static str, u8, SlurmVersion),
+}
+
+pub const RELEASE_DELTAS: &[ReleaseDelta] = &[
+    ReleaseDelta::Added("container-id", SALLOC | SBATCH | SRUN, SlurmVersion::V24_11),
+    ReleaseDelta::Added(
+        "oom-kill-step",
+        SALLOC | SBATCH | SRUN,
+        SlurmVersion::V24_11,
+    ),
+    ReleaseDelta::Added("tres-bind", SALLOC | SBATCH | SRUN, SlurmVersion::V24_11),
+    ReleaseDelta::Added(
+        "tres-per-task",
+        SALLOC | SBATCH | SRUN,
+        SlurmVersion::V24_11,
+    ),
+    ReleaseDelta::Added("resv-ports", SALLOC | SBATCH, SlurmVersion::V24_11),
+    // Root only since 24.11, and gone from salloc's table.
+    ReleaseDelta::Removed("uid", SALLOC, SlurmVersion::V24_11),
+    ReleaseDelta::Removed("gid", SALLOC, SlurmVersion::V24_11),
+];
+
+/// Whether `cmd` of release `version` takes `o`.
+pub fn offered(o: &Opt, cmd: u8, version: SlurmVersion) -> bool {
+    o.cmds & cmd != 0
+        && !RELEASE_DELTAS.iter().any(|d| match *d {
+            ReleaseDelta::Added(long, cmds, since) => {
+                long == o.long && cmds & cmd != 0 && version < since
+            }
+            ReleaseDelta::Removed(long, cmds, since) => {
+                long == o.long && cmds & cmd != 0 && version >= since
+            }
+        })
+}
+
+/// The options one command of the default release (22.05) takes.
 pub fn for_command(cmd: u8) -> impl Iterator<Item = &'static Opt> {
-    OPTIONS.iter().filter(move |o| o.cmds & cmd != 0)
+    for_command_in(cmd, SlurmVersion::default())
+}
+
+/// The options one command of `version` takes.
+pub fn for_command_in(cmd: u8, version: SlurmVersion) -> impl Iterator<Item = &'static Opt> {
+    OPTIONS.iter().filter(move |o| offered(o, cmd, version))
 }
 
 /// Values getopt reports for options without a short letter: this base plus the option's
@@ -1358,12 +1437,17 @@ const LONG_ONLY_BASE: i32 = 0x1000;
 /// getopt's optstring and long option table for one command. An option with a short
 /// letter is reported as that letter, by either spelling, as in Slurm's own tables.
 pub fn getopt_tables(cmd: u8) -> (String, Vec<LongOpt>) {
+    getopt_tables_in(cmd, SlurmVersion::default())
+}
+
+/// [`getopt_tables`] of `version`.
+pub fn getopt_tables_in(cmd: u8, version: SlurmVersion) -> (String, Vec<LongOpt>) {
     let mut short = String::from("+");
     let mut long = Vec::new();
     for (i, o) in OPTIONS
         .iter()
         .enumerate()
-        .filter(|(_, o)| o.cmds & cmd != 0)
+        .filter(|(_, o)| offered(o, cmd, version))
     {
         let val = match o.short {
             Some(c) => {
@@ -1411,17 +1495,21 @@ pub fn command_named(prog: &str) -> u8 {
 }
 
 /// `<prog>: warning: --<option> <why> and is ignored` for each of `names` that `prog`
-/// accepts without acting on it (the table's [`Support::Ignored`]).
+/// accepts without acting on it (the table's [`Support::Ignored`]). The names were parsed
+/// already, under whichever release's table: any release's row says what they are.
 pub fn ignored_warnings<'a>(prog: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let cmd = command_named(prog);
     names
         .into_iter()
-        .filter_map(|name| match find(command_named(prog), name) {
-            Some(Opt {
-                support: Support::Ignored(why),
-                ..
-            }) => Some(format!("{prog}: warning: --{name} {why} and is ignored")),
-            _ => None,
-        })
+        .filter_map(
+            |name| match OPTIONS.iter().find(|o| o.long == name && o.cmds & cmd != 0) {
+                Some(Opt {
+                    support: Support::Ignored(why),
+                    ..
+                }) => Some(format!("{prog}: warning: --{name} {why} and is ignored")),
+                _ => None,
+            },
+        )
         .collect()
 }
 
@@ -1449,6 +1537,37 @@ mod tests {
             letters.dedup();
             assert_eq!(before, letters.len(), "command {cmd}");
         }
+    }
+
+    #[test]
+    fn each_release_offers_its_own_options() {
+        let names = |cmd, v| -> Vec<&str> { for_command_in(cmd, v).map(|o| o.long).collect() };
+        let (old, new) = (SlurmVersion::V22_05, SlurmVersion::V24_11);
+        for cmd in [SALLOC, SBATCH, SRUN] {
+            for added in [
+                "container-id",
+                "oom-kill-step",
+                "tres-bind",
+                "tres-per-task",
+            ] {
+                assert!(!names(cmd, old).contains(&added), "{added}");
+                assert!(names(cmd, new).contains(&added), "{added}");
+            }
+        }
+        assert!(names(SRUN, old).contains(&"resv-ports"));
+        assert!(!names(SBATCH, old).contains(&"resv-ports"));
+        assert!(names(SBATCH, new).contains(&"resv-ports"));
+        assert!(names(SALLOC, old).contains(&"uid"));
+        assert!(!names(SALLOC, new).contains(&"uid"));
+        assert!(names(SBATCH, new).contains(&"uid"));
+        // Every delta names a row of the table for each command it mentions.
+        for d in RELEASE_DELTAS {
+            let (ReleaseDelta::Added(long, cmds, _) | ReleaseDelta::Removed(long, cmds, _)) = *d;
+            let o = OPTIONS.iter().find(|o| o.long == long).expect(long);
+            assert_eq!(o.cmds & cmds, cmds, "{long}");
+        }
+        let (short, _) = getopt_tables_in(SBATCH, new);
+        assert_eq!(short, getopt_tables(SBATCH).0);
     }
 
     #[test]

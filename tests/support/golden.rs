@@ -3,9 +3,46 @@
 
 use super::recorded::{Recorded, golden_dir, uid_of};
 use bai_slurm::cli::{Invocation, StaticUsers};
+use bai_slurm::model::profile::{Profile, SlurmVersion};
 use bai_slurm::sys::UserInfo;
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::Once;
+
+/// A golden set: the captures of one real Slurm release and the profile that presents it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Set {
+    pub version: SlurmVersion,
+}
+
+impl Set {
+    pub const V22_05: Set = Set {
+        version: SlurmVersion::V22_05,
+    };
+    pub const V24_11: Set = Set {
+        version: SlurmVersion::V24_11,
+    };
+
+    /// `tests/golden` (22.05), `tests/golden/24.11`.
+    pub fn root(self) -> PathBuf {
+        match self.version {
+            SlurmVersion::V22_05 => golden_dir(),
+            v => golden_dir().join(v.series()),
+        }
+    }
+
+    pub fn profile(self) -> &'static Profile {
+        self.version.profile()
+    }
+
+    /// How the report names the set: `golden squeue` (22.05), `golden 24.11 squeue`.
+    fn label(self) -> String {
+        match self.version {
+            SlurmVersion::V22_05 => "golden".into(),
+            v => format!("golden {}", v.series()),
+        }
+    }
+}
 
 /// One capture: what was run, as whom, when, and what real Slurm printed.
 #[derive(Debug, Clone)]
@@ -20,6 +57,7 @@ pub struct Case {
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
     pub rc: i32,
+    pub set: Set,
 }
 
 /// What our command printed.
@@ -47,16 +85,22 @@ fn phase_of(state: &str) -> &'static str {
         "P1"
     } else if state.starts_with("P2") {
         "P2"
-    } else if state.starts_with("drain") {
+    } else if state.starts_with("drain") || state.starts_with("extra") {
+        // 24.11's extra captures were taken after the drain (and the node's resume).
         "drain"
     } else {
         "P3"
     }
 }
 
-/// Every INDEX row whose command is `prog`.
+/// Every INDEX row of the 22.05 set whose command is `prog`.
 pub fn cases(prog: &str) -> Vec<Case> {
-    let dir = golden_dir();
+    cases_in(Set::V22_05, prog)
+}
+
+/// Every INDEX row of `set` whose command is `prog`.
+pub fn cases_in(set: Set, prog: &str) -> Vec<Case> {
+    let dir = set.root();
     let index = std::fs::read_to_string(dir.join("INDEX.md")).expect("INDEX.md");
     let mut out = Vec::new();
     for line in index.lines() {
@@ -96,6 +140,7 @@ pub fn cases(prog: &str) -> Vec<Case> {
             stdout: read("stdout"),
             stderr: read("stderr"),
             rc: text("rc").parse().expect("rc"),
+            set,
         });
     }
     out
@@ -173,6 +218,7 @@ pub fn run_line(argv: &[&str], user: &str, phase: &str, now: i64, env: &[(&str, 
         stdout: Vec::new(),
         stderr: Vec::new(),
         rc: 0,
+        set: Set::V22_05,
     };
     let env: BTreeMap<String, String> = env
         .iter()
@@ -192,9 +238,10 @@ fn run_with_env(
     env: BTreeMap<String, String>,
 ) -> Outcome {
     setup();
+    let root = case.set.root();
     let cluster = clusters
-        .entry(case.phase.clone())
-        .or_insert_with(|| Recorded::load(&case.phase));
+        .entry(format!("{}/{}", root.display(), case.phase))
+        .or_insert_with(|| Recorded::load_in(&root, &case.phase));
     let users = StaticUsers(vec![user("root"), user("alice"), user("bob")]);
     let mut stdout = Vec::new();
     let mut stderr = Vec::new();
@@ -216,6 +263,7 @@ fn run_with_env(
             out: &mut stdout,
             err: &mut stderr,
             users: &users,
+            profile: case.set.profile(),
         };
         dispatch(prog, &mut inv, cluster)
     };
@@ -247,7 +295,12 @@ pub fn diff(expected: &[u8], actual: &[u8]) -> String {
             out.push_str(&format!("        - {:?}\n", x.copied().unwrap_or("<none>")));
             out.push_str(&format!("        + {:?}\n", y.copied().unwrap_or("<none>")));
             shown += 1;
-            if shown == 4 {
+            // BAI_GOLDEN_DIFF_LINES shows more of a difference (default 4 lines).
+            let most = std::env::var("BAI_GOLDEN_DIFF_LINES")
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(4);
+            if shown == most {
                 out.push_str("        ...\n");
                 break;
             }
@@ -259,12 +312,21 @@ pub fn diff(expected: &[u8], actual: &[u8]) -> String {
 /// Runs every case of `prog`, prints `N/M identical` with a diff of each difference, and
 /// returns the names of the cases that differ.
 pub fn report(prog: &str) -> (Vec<String>, usize) {
+    report_in(Set::V22_05, prog)
+}
+
+/// [`report`] for the captures of `set`.
+pub fn report_in(set: Set, prog: &str) -> (Vec<String>, usize) {
     let mut clusters = BTreeMap::new();
-    let cases = cases(prog);
+    let cases = cases_in(set, prog);
     let mut differ = Vec::new();
     let mut text = String::new();
     for case in &cases {
         let got = run(case, &mut clusters);
+        // BAI_GOLDEN_DUMP=DIR keeps what we printed, for a diff by hand.
+        if let Ok(dir) = std::env::var("BAI_GOLDEN_DUMP") {
+            let _ = std::fs::write(format!("{dir}/{}.stdout", case.name), &got.stdout);
+        }
         let want = Outcome {
             stdout: case.stdout.clone(),
             stderr: case.stderr.clone(),
@@ -287,7 +349,8 @@ pub fn report(prog: &str) -> (Vec<String>, usize) {
         }
     }
     println!(
-        "golden {prog}: {}/{} identical",
+        "{} {prog}: {}/{} identical",
+        set.label(),
         cases.len() - differ.len(),
         cases.len()
     );

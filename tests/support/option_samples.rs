@@ -25,6 +25,7 @@ pub const SAMPLES: &[(&str, [&str; 3])] = &[
     ("compress", ["lz4", "zlib", "none"]),
     ("container", ["/bundle1", "/bundle2", "/bundle3"]),
     ("context", ["ctx1", "ctx2", "ctx3"]),
+    ("container-id", ["c1", "c2", "c3"]),
     ("constraint", ["intel", "amd", "intel&gpu"]),
     ("core-spec", ["1", "2", "3"]),
     ("cores-per-socket", ["2", "4", "8"]),
@@ -90,6 +91,7 @@ pub const SAMPLES: &[(&str, [&str; 3])] = &[
     ("ntasks-per-node", ["1", "2", "3"]),
     ("ntasks-per-socket", ["1", "2", "3"]),
     ("ntasks-per-tres", ["1", "2", "3"]),
+    ("oom-kill-step", ["0", "1", "00"]),
     ("open-mode", ["append", "truncate", "a"]),
     ("output", ["out-%j.txt", "o2.txt", "o3.txt"]),
     ("overlap", ["force", "1", "2"]),
@@ -118,6 +120,11 @@ pub const SAMPLES: &[(&str, [&str; 3])] = &[
     ("time", ["10", "1:00:00", "2-00:00:00"]),
     ("time-min", ["5", "30", "1:00:00"]),
     ("tmp", ["100", "1G", "2G"]),
+    (
+        "tres-bind",
+        ["gres/gpu:closest", "gres/gpu:single:2", "gres/gpu:none"],
+    ),
+    ("tres-per-task", ["cpu=2", "gres/gpu:1", "cpu=4"]),
     ("uid", ["0", "1", "2"]),
     // srun's `--wait=<seconds>`; sbatch's `--wait` is a flag.
     ("wait", ["10", "20", "30"]),

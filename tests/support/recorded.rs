@@ -60,14 +60,26 @@ pub fn golden_dir() -> PathBuf {
 }
 
 impl Recorded {
-    /// Loads `_records/<phase>` (`P1`, `P2`, `P3`, `drain`).
+    /// Loads `_records/<phase>` (`P1`, `P2`, `P3`, `drain`) of the 22.05 goldens.
     pub fn load(phase: &str) -> Recorded {
-        let dir = golden_dir().join("_records").join(phase);
+        Recorded::load_in(&golden_dir(), phase)
+    }
+
+    /// Loads `_records/<phase>` of the golden set in `root` (`tests/golden` for 22.05,
+    /// `tests/golden/24.11`). 24.11's records are data_parser v0.0.42 documents; they are
+    /// read through [`v42`], which turns them into the v0.0.38 shapes this loader reads.
+    pub fn load_in(root: &Path, phase: &str) -> Recorded {
+        let dir = root.join("_records").join(phase);
         let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
         let json = |f: &str| -> Value { serde_json::from_str(&read(f)).unwrap_or(Value::Null) };
         let scontrol_jobs = parse_blocks(&read("scontrol_show_job.txt"));
-        let squeue = json("squeue.json");
-        let sacct = json("sacct.json");
+        let mut squeue = json("squeue.json");
+        let mut sacct = json("sacct.json");
+        let is_v42 = !squeue["meta"]["plugin"]["data_parser"].is_null();
+        if is_v42 {
+            v42::squeue(&mut squeue);
+            v42::sacct(&mut sacct);
+        }
         let raw_exits: BTreeMap<u64, (i64, i64)> = arr(&squeue["jobs"])
             .iter()
             .map(|j| {
@@ -106,6 +118,48 @@ impl Recorded {
                 step.end_time = None;
             }
         }
+        // 24.11's accounting keeps the -o/-e/-i patterns as submitted.
+        if is_v42 {
+            for j in arr(&sacct["jobs"]) {
+                let id = u(&j["job_id"]) as u32;
+                let out = s(&j["stdout"]);
+                let patterns = bai_slurm::model::job::IoPatterns {
+                    std_err: nz_str(&j["stderr"]).unwrap_or_else(|| out.clone()),
+                    std_in: s(&j["stdin"]),
+                    std_out: out,
+                };
+                for rec in jobs.iter_mut().chain(accounting.iter_mut()) {
+                    if rec.job_id == id {
+                        rec.io_patterns = Some(patterns.clone());
+                    }
+                }
+                // What 24.11's accounting adds: the expanded paths, the submit line and
+                // the association's id.
+                if let Some(acct) = accounting.iter_mut().find(|a| a.job_id == id) {
+                    acct.std_out = s(&j["stdout_expanded"]);
+                    acct.std_err = s(&j["stderr_expanded"]);
+                    acct.std_in = s(&j["stdin_expanded"]);
+                    acct.submit_line = nz_str(&j["submit_line"]);
+                    acct.assoc_id = u(&j["association"]["id"]) as u32;
+                }
+            }
+            // Jobs not yet eligible are not in accounting: every such job of the
+            // scenario writes to the default `slurm-%j.out`, which its path shows.
+            for rec in jobs
+                .iter_mut()
+                .filter(|r| r.batch && r.io_patterns.is_none())
+            {
+                let default = format!("{}/slurm-{}.out", rec.work_dir, rec.job_id);
+                if rec.std_out == default && rec.std_err == default {
+                    let pattern = format!("{}/slurm-%j.out", rec.work_dir);
+                    rec.io_patterns = Some(bai_slurm::model::job::IoPatterns {
+                        std_out: pattern.clone(),
+                        std_err: pattern,
+                        std_in: rec.std_in.clone(),
+                    });
+                }
+            }
+        }
         for acct in &mut accounting {
             if let Some(j) = jobs.iter().find(|j| j.job_id == acct.job_id) {
                 acct.cluster = j.cluster.clone();
@@ -118,7 +172,12 @@ impl Recorded {
             .map(partition)
             .collect();
         let node_blocks = parse_blocks(&read("scontrol_show_node.txt"));
-        let nodes = arr(&json("sinfo.json")["nodes"])
+        let node_json = if is_v42 {
+            v42::nodes(&node_blocks, &json("sinfo.json"))
+        } else {
+            json("sinfo.json")["nodes"].clone()
+        };
+        let nodes = arr(&node_json)
             .iter()
             .map(|n| node(n, &node_blocks))
             .collect();
@@ -720,5 +779,251 @@ fn node(n: &Value, blocks: &[Block]) -> NodeRecord {
         ext_sensors_temp: sensor("ExtSensorsTemp"),
         port: n["port"].as_u64().and_then(|p| u16::try_from(p).ok()),
         ..Default::default()
+    }
+}
+
+/// Slurm 24.11's data_parser v0.0.42 records, turned into the v0.0.38 shapes the loader
+/// reads (the same facts, spelled as 22.05 spelled them).
+mod v42 {
+    use super::{Block, arr, s};
+    use serde_json::{Map, Value, json};
+
+    /// `{set, infinite, number}` -> the number (null when unset or infinite), recursively.
+    fn plain(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                if m.len() == 3
+                    && m.contains_key("set")
+                    && m.contains_key("infinite")
+                    && m.contains_key("number")
+                {
+                    let set = m["set"].as_bool().unwrap_or(false);
+                    let inf = m["infinite"].as_bool().unwrap_or(false);
+                    *v = if set && !inf {
+                        m["number"].clone()
+                    } else {
+                        Value::Null
+                    };
+                    return;
+                }
+                for (_, x) in m.iter_mut() {
+                    plain(x);
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(plain),
+            _ => {}
+        }
+    }
+
+    /// A state list (`["RUNNING", "COMPLETING"]`) as one name, COMPLETING first.
+    fn state(v: &Value) -> Value {
+        let names: Vec<String> = arr(v).iter().map(s).collect();
+        if names.iter().any(|n| n == "COMPLETING") {
+            return json!("COMPLETING");
+        }
+        json!(names.first().cloned().unwrap_or_default())
+    }
+
+    /// A v0.0.42 exit code object (`{status: [...], return_code, signal: {id, name}}`).
+    fn exit_parts(e: &Value) -> (String, i64, i64) {
+        let status = arr(&e["status"])
+            .first()
+            .map(s)
+            .unwrap_or_else(|| "SUCCESS".into());
+        let rc = e["return_code"].as_i64().unwrap_or(0);
+        let sig = e["signal"]["id"].as_i64().unwrap_or(0);
+        (status, rc, sig)
+    }
+
+    /// As v0.0.38's sacct: `{status, return_code, signal: {signal_id}}`.
+    fn exit_object(e: &Value) -> Value {
+        let (status, rc, sig) = exit_parts(e);
+        json!({"status": status, "return_code": rc, "signal": {"signal_id": sig}})
+    }
+
+    /// As v0.0.38's squeue: the raw wait status word.
+    fn wait_status(e: &Value) -> Value {
+        let (status, rc, sig) = exit_parts(e);
+        json!(if status == "SIGNALED" { sig } else { rc << 8 })
+    }
+
+    pub fn squeue(doc: &mut Value) {
+        plain(doc);
+        if let Some(jobs) = doc["jobs"].as_array_mut() {
+            for j in jobs {
+                j["job_state"] = state(&j["job_state"]);
+                j["exit_code"] = wait_status(&j["exit_code"]);
+                j["derived_exit_code"] = wait_status(&j["derived_exit_code"]);
+                // v0.0.42 dumps an unset core specialisation as 0 (scontrol: `*`).
+                if j["core_spec"].as_u64() == Some(0) {
+                    j["core_spec"] = Value::Null;
+                }
+            }
+        }
+    }
+
+    fn no_empty_names(list: &mut Value) {
+        if let Some(items) = list.as_array_mut() {
+            for t in items {
+                if t["name"].as_str() == Some("") {
+                    t["name"] = Value::Null;
+                }
+            }
+        }
+    }
+
+    /// A job's `tres` (`allocated`, `requested` lists) or a step's (also `requested`
+    /// and `consumed` usage objects).
+    fn tres_lists(tres: &mut Value) {
+        for key in ["allocated", "requested", "consumed"] {
+            if tres[key].is_array() {
+                no_empty_names(&mut tres[key]);
+            } else if tres[key].is_object() {
+                for stat in ["max", "min", "average", "total"] {
+                    no_empty_names(&mut tres[key][stat]);
+                }
+            }
+        }
+    }
+
+    pub fn sacct(doc: &mut Value) {
+        plain(doc);
+        let Some(jobs) = doc["jobs"].as_array_mut() else {
+            return;
+        };
+        for j in jobs {
+            j["state"]["current"] = state(&j["state"]["current"]);
+            j["exit_code"] = exit_object(&j["exit_code"]);
+            j["derived_exit_code"] = exit_object(&j["derived_exit_code"]);
+            tres_lists(&mut j["tres"]);
+            let job_id = j["job_id"].as_u64().unwrap_or(0);
+            if let Some(steps) = j["steps"].as_array_mut() {
+                for st in steps {
+                    st["state"] = state(&st["state"]);
+                    st["exit_code"] = exit_object(&st["exit_code"]);
+                    tres_lists(&mut st["tres"]);
+                    // `12.batch`, `12.0` -> `batch`, 0.
+                    let id = s(&st["step"]["id"]);
+                    let local = id
+                        .strip_prefix(&format!("{job_id}."))
+                        .unwrap_or(&id)
+                        .to_string();
+                    st["step"]["id"] = match local.parse::<u64>() {
+                        Ok(n) => json!(n),
+                        Err(_) => json!(local),
+                    };
+                }
+            }
+        }
+    }
+
+    /// `2026-12-01T17:04:15` (UTC) -> Unix seconds.
+    fn epoch(text: &str) -> Value {
+        let digits: Vec<i64> = text
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|p| p.parse().ok())
+            .collect();
+        let [y, mo, d, h, mi, sec] = digits[..] else {
+            return Value::Null;
+        };
+        // Days from civil (Howard Hinnant's algorithm).
+        let y = if mo <= 2 { y - 1 } else { y };
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let mp = (mo + 9) % 12;
+        let doy = (153 * mp + 2) / 5 + d - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        let days = era * 146097 + doe - 719468;
+        json!(days * 86400 + h * 3600 + mi * 60 + sec)
+    }
+
+    /// The node records of `scontrol show node` (24.11's `sinfo --json` has none), in
+    /// the v0.0.38 shape; the port and GRES in use come from the `sinfo[]` entries.
+    pub fn nodes(blocks: &[Block], sinfo: &Value) -> Value {
+        let entries = arr(&sinfo["sinfo"]);
+        let mut out = Vec::new();
+        for b in blocks {
+            let get = |k: &str| b.get(k).cloned().unwrap_or_default();
+            let null = |k: &str| {
+                let v = get(k);
+                if v == "(null)" || v == "N/A" {
+                    String::new()
+                } else {
+                    v
+                }
+            };
+            let num = |k: &str| get(k).parse::<u64>().map_or(Value::Null, |n| json!(n));
+            let name = get("NodeName");
+            let entry = entries.iter().find(|e| {
+                arr(&e["nodes"]["nodes"])
+                    .iter()
+                    .any(|n| n.as_str() == Some(&name))
+            });
+            let state_text = get("State");
+            let mut parts = state_text.split('+');
+            let base = parts.next().unwrap_or("").to_lowercase();
+            let flags: Vec<Value> = parts.map(|f| json!(f)).collect();
+            let (reason, reason_user, reason_time) = match b.get("Reason") {
+                Some(r) => match r.rsplit_once(" [") {
+                    Some((text, who)) => {
+                        let who = who.trim_end_matches(']');
+                        let (user, when) = who.split_once('@').unwrap_or((who, ""));
+                        (json!(text), json!(user), epoch(when))
+                    }
+                    None => (json!(r), Value::Null, Value::Null),
+                },
+                None => (json!(""), Value::Null, Value::Null),
+            };
+            let load = get("CPULoad")
+                .parse::<f64>()
+                .map_or(Value::Null, |l| json!((l * 100.0).round() as u64));
+            let mut m = Map::new();
+            m.insert("name".into(), json!(name));
+            m.insert("hostname".into(), json!(get("NodeHostName")));
+            m.insert("address".into(), json!(get("NodeAddr")));
+            m.insert("state".into(), json!(base));
+            m.insert("state_flags".into(), Value::Array(flags));
+            m.insert("cpus".into(), num("CPUTot"));
+            m.insert("alloc_cpus".into(), num("CPUAlloc"));
+            m.insert("sockets".into(), num("Sockets"));
+            m.insert("cores".into(), num("CoresPerSocket"));
+            m.insert("threads".into(), num("ThreadsPerCore"));
+            m.insert("real_memory".into(), num("RealMemory"));
+            m.insert("alloc_memory".into(), num("AllocMem"));
+            m.insert("free_memory".into(), num("FreeMem"));
+            m.insert("temporary_disk".into(), num("TmpDisk"));
+            m.insert("weight".into(), num("Weight"));
+            m.insert("boards".into(), num("Boards"));
+            m.insert("features".into(), json!(null("AvailableFeatures")));
+            m.insert("active_features".into(), json!(null("ActiveFeatures")));
+            m.insert("gres".into(), json!(null("Gres")));
+            m.insert(
+                "gres_used".into(),
+                entry.map_or(Value::Null, |e| e["gres"]["used"].clone()),
+            );
+            m.insert("reason".into(), reason);
+            m.insert("reason_set_by_user".into(), reason_user);
+            m.insert("reason_changed_at".into(), reason_time);
+            m.insert("cpu_load".into(), load);
+            m.insert(
+                "partitions".into(),
+                json!(get("Partitions").split(',').collect::<Vec<_>>()),
+            );
+            m.insert("boot_time".into(), epoch(&get("BootTime")));
+            m.insert("slurmd_start_time".into(), epoch(&get("SlurmdStartTime")));
+            m.insert("last_busy".into(), epoch(&get("LastBusyTime")));
+            m.insert("operating_system".into(), json!(get("OS")));
+            m.insert("architecture".into(), json!(get("Arch")));
+            m.insert("slurmd_version".into(), json!(get("Version")));
+            m.insert("tres".into(), json!(null("CfgTRES")));
+            m.insert("tres_used".into(), json!(null("AllocTRES")));
+            m.insert("mcs_label".into(), json!(null("MCS_label")));
+            m.insert(
+                "port".into(),
+                entry.map_or(Value::Null, |e| e["port"].clone()),
+            );
+            out.push(Value::Object(m));
+        }
+        Value::Array(out)
     }
 }

@@ -523,7 +523,13 @@ impl Cluster for BackendAiCluster {
 
     fn nodes(&self) -> Result<Vec<NodeRecord>, BackendError> {
         let (parts, agents) = self.inventory()?;
-        Ok(partitions::node_records(&parts, &agents))
+        let mut nodes = partitions::node_records(&parts, &agents);
+        // An agent that reports no version shows the Slurm release the site presents.
+        let default = crate::model::release::SLURM_RELEASE.text();
+        for n in nodes.iter_mut().filter(|n| n.version == default) {
+            n.version = self.config.profile().release.text();
+        }
+        Ok(nodes)
     }
 
     fn submit(&self, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {

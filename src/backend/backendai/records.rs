@@ -629,9 +629,13 @@ pub fn job_record(
         } else {
             spec.command.clone()
         };
-        for a in &spec.script_args {
-            rec.command.push(' ');
-            rec.command.push_str(a);
+        // The Slurm release the job was submitted under: 24.11 keeps no script arguments.
+        let profile = m.slurm_version.profile();
+        if profile.scontrol.command_with_args {
+            for a in &spec.script_args {
+                rec.command.push(' ');
+                rec.command.push_str(a);
+            }
         }
         rec.alloc_node = spec.submit_host.split('.').next().unwrap_or("").to_string();
         rec.alloc_sid = spec.submit_sid;
@@ -650,6 +654,18 @@ pub fn job_record(
             "slurm-%j.out"
         };
         let out = spec.stdout.as_deref().unwrap_or(default_out);
+        let absolute = |p: &str| {
+            if p.starts_with('/') || spec.work_dir.is_empty() {
+                p.to_string()
+            } else {
+                format!("{}/{p}", spec.work_dir.trim_end_matches('/'))
+            }
+        };
+        rec.io_patterns = Some(crate::model::job::IoPatterns {
+            std_out: absolute(out),
+            std_err: absolute(spec.stderr.as_deref().unwrap_or(out)),
+            std_in: absolute(spec.stdin.as_deref().unwrap_or("/dev/null")),
+        });
         rec.std_out = crate::model::fname::expand(out, &ctx, &spec.work_dir);
         rec.std_err = crate::model::fname::expand(
             spec.stderr.as_deref().unwrap_or(out),

@@ -402,6 +402,7 @@ fn job_meta(ctx: &Context<'_>, p: &Prepared, user: &UserInfo, id: u32) -> JobMet
         submit_time: ctx.now,
         kill_wait: ctx.config.backendai.kill_wait.unwrap_or(30),
         spec: p.spec.clone(),
+        slurm_version: ctx.config.slurm_version(),
     }
 }
 

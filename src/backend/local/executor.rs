@@ -501,6 +501,12 @@ fn prepare(
             &s.cluster_name,
             "127.0.0.1",
         )),
+        release: cluster.profile().job_env,
+        start_time: row.start_time.unwrap_or_else(crate::sys::now),
+        end_time: crate::launcher::env::end_at_limit(
+            row.start_time.unwrap_or_else(crate::sys::now),
+            records::time_limit(spec, &s.partition).seconds(),
+        ),
     };
     let limit = records::time_limit(spec, s.partition_of(spec)).seconds();
     let mut env = batch_env(&spec.environment, &facts);

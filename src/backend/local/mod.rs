@@ -72,6 +72,10 @@ pub struct LocalSettings {
     /// Longest batch script accepted, in bytes (Slurm's max_script_size).
     #[serde(default = "default_max_script_size")]
     pub max_script_size: u64,
+    /// The Slurm release the site replaces (`slurm_version`); the launchers get it with
+    /// the rest of the settings.
+    #[serde(default)]
+    pub slurm_version: crate::model::profile::SlurmVersion,
 }
 
 fn default_max_script_size() -> u64 {
@@ -209,6 +213,7 @@ impl LocalCluster {
                 .min_job_age
                 .unwrap_or(MIN_JOB_AGE as u32),
             max_script_size: loaded.config.max_script_size(),
+            slurm_version: loaded.config.slurm_version(),
         }
     }
 
@@ -226,6 +231,11 @@ impl LocalCluster {
             skipped: Default::default(),
             accounts: Default::default(),
         })
+    }
+
+    /// The Slurm release the site replaces.
+    pub fn profile(&self) -> &'static crate::model::profile::Profile {
+        self.settings.slurm_version.profile()
     }
 
     pub fn db(&self) -> Result<Db, BackendError> {
@@ -250,6 +260,7 @@ impl LocalCluster {
             node: &self.settings.node,
             settings: &self.settings,
             cluster: &self.settings.cluster_name,
+            profile: self.profile(),
         }
     }
 
@@ -368,6 +379,62 @@ impl LocalCluster {
                 .any(|i| i.kind == crate::model::DepKind::Expand)
         {
             return Err(SubmitError::errno(SlurmErrno::Dependency));
+        }
+        self.release_checks(spec)
+    }
+
+    /// What the site's Slurm release refuses at submission that 22.05 accepted (and let
+    /// pend): more CPUs than the nodes have, and a dependency on a job that does not exist.
+    fn release_checks(&self, spec: &JobSpec) -> Result<(), SubmitError> {
+        let rules = self.profile().submit;
+        let s = &self.settings;
+        let nodes = u64::from(spec.nodes().min(s.nodes.max(1)));
+        // What one node must hold (a task's CPUs, or -N's tasks per node), which 24.11
+        // names, then the whole request.
+        let per_task = u64::from(spec.cpus_per_task.unwrap_or(1));
+        let per_node = per_task
+            .saturating_mul(u64::from(spec.ntasks_per_node.unwrap_or(1)))
+            .max(u64::from(spec.min_cpus.unwrap_or(1)));
+        // More nodes than there are: 22.05 let a batch job wait (PartitionNodeLimit).
+        if rules.refuse_unsatisfiable && spec.nodes() > s.nodes.max(1) {
+            return Err(SubmitError::errno(
+                SlurmErrno::RequestedNodeConfigUnavailable,
+            ));
+        }
+        if rules.refuse_unsatisfiable && per_node > u64::from(s.node.cpus) {
+            return Err(
+                SubmitError::errno(SlurmErrno::RequestedNodeConfigUnavailable)
+                    .with_detail("CPU count per node can not be satisfied"),
+            );
+        }
+        if rules.refuse_unsatisfiable && u64::from(spec.cpus()) > u64::from(s.node.cpus) * nodes {
+            return Err(SubmitError::errno(
+                SlurmErrno::RequestedNodeConfigUnavailable,
+            ));
+        }
+        if rules.refuse_unknown_dependency
+            && let Some(d) = &spec.dependency
+        {
+            let mut db = self.db()?;
+            let targets: Vec<u32> = d
+                .items
+                .iter()
+                .filter_map(|i| i.target)
+                .map(|t| t.job_id())
+                .collect();
+            let missing = db
+                .read(|tx| {
+                    for id in &targets {
+                        if tx.jobs_of(*id)?.is_empty() {
+                            return Ok(true);
+                        }
+                    }
+                    Ok(false)
+                })
+                .map_err(sql)?;
+            if missing {
+                return Err(SubmitError::errno(SlurmErrno::Dependency));
+            }
         }
         Ok(())
     }
@@ -981,7 +1048,7 @@ impl Cluster for LocalCluster {
                     boot_time: crate::sys::boot_time(),
                     os: crate::sys::os_description(),
                     arch: crate::sys::machine(),
-                    version: crate::model::release::SLURM_RELEASE.text(),
+                    version: self.profile().release.text(),
                     cfg_tres: Some(format!(
                         "cpu={},mem={},billing={}{}",
                         s.node.cpus,

@@ -13,6 +13,8 @@ pub struct RecordContext<'a> {
     /// The partitions (a job's limits and defaults are its partition's).
     pub settings: &'a super::LocalSettings,
     pub cluster: &'a str,
+    /// The Slurm release the site replaces (what the controller records differently).
+    pub profile: &'static crate::model::profile::Profile,
 }
 
 pub fn memory_request(spec: &JobSpec, partition: &LocalPartition) -> MemoryRequest {
@@ -48,21 +50,43 @@ pub fn io_paths(row: &JobRow, spec: &JobSpec, user: &str, node: &str) -> (String
         job_name: &row.name,
         ..Default::default()
     };
+    let (out_pat, err_pat, in_pat) = io_patterns_of(spec);
+    let (out_pat, err_pat) = (out_pat.as_str(), err_pat.as_str());
+    let out = expand(out_pat, &ctx, &spec.work_dir);
+    let err = expand(err_pat, &ctx, &spec.work_dir);
+    let input = expand(&in_pat, &ctx, &spec.work_dir);
+    (out, err, input)
+}
+
+/// The -o/-e/-i patterns of a job, defaults filled in (`slurm-%j.out`, `slurm-%A_%a.out`
+/// for arrays, stderr with stdout, stdin /dev/null).
+fn io_patterns_of(spec: &JobSpec) -> (String, String, String) {
     let default_out = if spec.array.is_some() {
         "slurm-%A_%a.out"
     } else {
         "slurm-%j.out"
     };
-    let out_pat = spec.stdout.as_deref().unwrap_or(default_out);
-    let err_pat = spec.stderr.as_deref().unwrap_or(out_pat);
-    let out = expand(out_pat, &ctx, &spec.work_dir);
-    let err = expand(err_pat, &ctx, &spec.work_dir);
-    let input = expand(
-        spec.stdin.as_deref().unwrap_or("/dev/null"),
-        &ctx,
-        &spec.work_dir,
-    );
+    let out = spec.stdout.as_deref().unwrap_or(default_out).to_string();
+    let err = spec.stderr.clone().unwrap_or_else(|| out.clone());
+    let input = spec.stdin.as_deref().unwrap_or("/dev/null").to_string();
     (out, err, input)
+}
+
+/// [`io_patterns_of`] as absolute paths, as the controller stores them.
+pub fn io_patterns(spec: &JobSpec) -> crate::model::job::IoPatterns {
+    let (out, err, input) = io_patterns_of(spec);
+    let abs = |p: String| {
+        if p.starts_with('/') || spec.work_dir.is_empty() {
+            p
+        } else {
+            format!("{}/{p}", spec.work_dir.trim_end_matches('/'))
+        }
+    };
+    crate::model::job::IoPatterns {
+        std_out: abs(out),
+        std_err: abs(err),
+        std_in: abs(input),
+    }
 }
 
 pub fn step_record(s: &StepRow) -> StepRecord {
@@ -101,7 +125,13 @@ pub fn job_record(
     let std_in = spec.stdin.clone().unwrap_or_else(|| "/dev/null".into());
     let mail_to_user = user.clone();
     let mut command = spec.command.clone();
-    for a in &spec.script_args {
+    // 24.11's controller keeps the script's path without its arguments.
+    let args: &[String] = if ctx.profile.scontrol.command_with_args {
+        &spec.script_args
+    } else {
+        &[]
+    };
+    for a in args {
         command.push(' ');
         command.push_str(a);
     }
@@ -235,6 +265,7 @@ pub fn job_record(
             _ => None,
         },
         submit_line: spec.submit_line.clone(),
+        io_patterns: Some(io_patterns(spec)),
         ..Default::default()
     };
     // What the job was given, once it runs (sacct's AllocTRES).

@@ -90,7 +90,7 @@ impl TresIds {
     }
 }
 
-fn usage_lists(s: &StepRecord) -> [&Vec<TresUsage>; 8] {
+pub(super) fn usage_lists(s: &StepRecord) -> [&Vec<TresUsage>; 8] {
     let u = &s.usage;
     [
         &u.in_ave, &u.in_tot, &u.in_max, &u.in_min, &u.out_ave, &u.out_tot, &u.out_max, &u.out_min,
@@ -174,7 +174,7 @@ fn exit_code(e: ExitStatus) -> Value {
 }
 
 /// `bit_fmt_hexmask` of the pending tasks: `0x` and upper-case hex digits, high first.
-fn hex_mask(tasks: &[u32]) -> String {
+pub(super) fn hex_mask(tasks: &[u32]) -> String {
     let Some(&max) = tasks.iter().max() else {
         return "0x0".to_string();
     };
@@ -220,7 +220,7 @@ fn cpu_time(d: &mut Dict, path: &str, t: CpuTime) {
 }
 
 /// Seconds between start and end (or now), less time suspended.
-fn elapsed(start: Option<i64>, end: Option<i64>, suspended: i64, now: i64) -> i64 {
+pub(super) fn elapsed(start: Option<i64>, end: Option<i64>, suspended: i64, now: i64) -> i64 {
     match start.filter(|&s| s != 0) {
         None => 0,
         Some(s) => {
@@ -416,7 +416,7 @@ pub fn dump_db_job(job: &JobRecord, steps: &[&StepRecord], ctx: &DbCtx) -> Value
 }
 
 /// The step's allocated TRES, derived from its CPUs when the record has none.
-fn step_tres(job: &JobRecord, s: &StepRecord) -> String {
+pub(super) fn step_tres(job: &JobRecord, s: &StepRecord) -> String {
     if let Some(t) = &s.tres_alloc {
         return t.clone();
     }

@@ -13,7 +13,15 @@ use super::value::Value;
 /// The whole document.
 pub fn to_string(v: &Value) -> String {
     let mut out = String::with_capacity(4096);
-    write_value(&mut out, v, 0);
+    write_value(&mut out, v, 0, false);
+    out
+}
+
+/// The whole document as Slurm 24.11 prints it (json-c 0.18): the same, except that an
+/// empty object or array stays on its line (`[]`, `{}`).
+pub fn to_string_24(v: &Value) -> String {
+    let mut out = String::with_capacity(4096);
+    write_value(&mut out, v, 0, true);
     out
 }
 
@@ -23,7 +31,7 @@ fn indent(out: &mut String, level: usize) {
     }
 }
 
-fn write_value(out: &mut String, v: &Value, level: usize) {
+fn write_value(out: &mut String, v: &Value, level: usize, inline_empty: bool) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -34,6 +42,8 @@ fn write_value(out: &mut String, v: &Value, level: usize) {
         Value::Float(x) => out.push_str(&json_double(*x)),
         Value::Str(s) => write_string(out, s),
         Value::NullStr => out.push_str("\"\""),
+        Value::List(items) if items.is_empty() && inline_empty => out.push_str("[]"),
+        Value::Dict(d) if d.0.is_empty() && inline_empty => out.push_str("{}"),
         Value::List(items) => {
             out.push_str("[\n");
             for (i, item) in items.iter().enumerate() {
@@ -41,7 +51,7 @@ fn write_value(out: &mut String, v: &Value, level: usize) {
                     out.push_str(",\n");
                 }
                 indent(out, level + 1);
-                write_value(out, item, level + 1);
+                write_value(out, item, level + 1, inline_empty);
             }
             if !items.is_empty() {
                 out.push('\n');
@@ -58,7 +68,7 @@ fn write_value(out: &mut String, v: &Value, level: usize) {
                 indent(out, level + 1);
                 write_string(out, k);
                 out.push_str(": ");
-                write_value(out, item, level + 1);
+                write_value(out, item, level + 1, inline_empty);
             }
             if !d.0.is_empty() {
                 out.push('\n');

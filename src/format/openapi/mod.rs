@@ -11,6 +11,9 @@
 //! This module rebuilds that tree from our records ([`jobs`], [`nodes`], [`db_jobs`], into
 //! a [`value`] tree) and prints it byte for byte ([`json`], [`yaml`]).
 
+pub mod data_parser;
+pub mod data_parser_db;
+pub mod data_parser_sinfo;
 pub mod db_jobs;
 pub mod jobs;
 pub mod json;

@@ -3,6 +3,7 @@
 
 use super::cell::{self, Layout};
 use crate::format::common::Clock;
+use crate::model::profile::SacctDeltas;
 use crate::model::time_limit::long_duration;
 use crate::model::tres;
 use crate::model::units::{Convert, Unit, convert_num_unit};
@@ -49,6 +50,8 @@ sacct_fields! {
     Eligible, 19, "Eligible";
     End, 19, "End";
     ExitCode, 8, "ExitCode";
+    Extra, 14, "Extra";
+    FailedNode, 8, "FailedNode";
     Flags, 19, "Flags";
     Gid, 6, "GID";
     Group, 9, "Group";
@@ -56,6 +59,7 @@ sacct_fields! {
     JobIdRaw, -12, "JobIDRaw";
     JobName, 10, "JobName";
     Layout, 9, "Layout";
+    Licenses, 10, "Licenses";
     MaxDiskRead, 12, "MaxDiskRead";
     MaxDiskReadNode, 15, "MaxDiskReadNode";
     MaxDiskReadTask, 15, "MaxDiskReadTask";
@@ -80,9 +84,13 @@ sacct_fields! {
     NodeList, 15, "NodeList";
     NTasks, 8, "NTasks";
     Partition, 10, "Partition";
+    Planned, 10, "Planned";
+    PlannedCpu, 10, "PlannedCPU";
+    PlannedCpuRaw, 13, "PlannedCPURAW";
     Priority, 10, "Priority";
     Qos, 10, "QOS";
     QosRaw, 6, "QOSRAW";
+    QosReq, 10, "QOSREQ";
     Reason, 22, "Reason";
     ReqCpuFreq, 10, "ReqCPUFreq";
     ReqCpuFreqGov, 13, "ReqCPUFreqGov";
@@ -97,8 +105,13 @@ sacct_fields! {
     Reserved, 10, "Reserved";
     ResvCpu, 10, "ResvCPU";
     ResvCpuRaw, 10, "ResvCPURAW";
+    Restarts, 8, "Restarts";
+    Sluid, 14, "SLUID";
     Start, 19, "Start";
     State, 10, "State";
+    StdErr, 20, "StdErr";
+    StdIn, 20, "StdIn";
+    StdOut, 20, "StdOut";
     Submit, 19, "Submit";
     SubmitLine, 20, "SubmitLine";
     Suspended, 10, "Suspended";
@@ -142,6 +155,8 @@ pub enum Row<'a> {
 pub struct Ctx<'a> {
     pub clock: &'a Clock,
     pub convert: Convert,
+    pub deltas: SacctDeltas,
+    pub expand_patterns: bool,
 }
 
 /// A field's value, before layout.
@@ -152,6 +167,8 @@ enum Value {
     Num(Option<u64>),
     /// A timestamp (0 = `Unknown`).
     Date(Option<i64>),
+    /// A date column's word for a time Slurm does not have (`None`).
+    DateText(&'static str),
     /// Seconds for `secs2time_str`; `None` is NO_VAL64 (blank).
     Secs(Option<u64>),
 }
@@ -181,6 +198,11 @@ fn job_count(job: &JobRecord, name: &str) -> Option<u64> {
         .filter(|t| !t.is_empty())
         .or_else(|| job_tres(job, false))?;
     tres::count(&t, name)
+}
+
+/// A job that never held nodes: no allocated TRES and no node list.
+fn never_ran(job: &JobRecord) -> bool {
+    job.tres_alloc.as_deref().is_none_or(str::is_empty) && job.nodes.is_none()
 }
 
 fn job_cpus(job: &JobRecord) -> u64 {
@@ -232,6 +254,32 @@ const ZERO_CPU_TIME: &str = "00:00:00";
 /// NO_VAL as `(uint64_t)` — what Slurm passes for a step's Reserved time.
 const NO_VAL_AS_U64: u64 = 0xffff_fffe;
 
+/// sacct's table in one release: 24.11 added Extra, FailedNode, Licenses, QOSREQ,
+/// Restarts, SLUID, StdErr, StdIn and StdOut, and renamed Reserved, ResvCPU and ResvCPURAW
+/// to Planned, PlannedCPU and PlannedCPURAW.
+pub fn fields_in(deltas: SacctDeltas) -> impl Iterator<Item = &'static (Field, i32, &'static str)> {
+    use Field as F;
+    FIELDS.iter().filter(move |(f, _, _)| {
+        let newer = matches!(
+            f,
+            F::Extra
+                | F::FailedNode
+                | F::Licenses
+                | F::Planned
+                | F::PlannedCpu
+                | F::PlannedCpuRaw
+                | F::QosReq
+                | F::Restarts
+                | F::Sluid
+                | F::StdErr
+                | F::StdIn
+                | F::StdOut
+        );
+        let older = matches!(f, F::Reserved | F::ResvCpu | F::ResvCpuRaw);
+        if deltas.fields_24_11 { !older } else { !newer }
+    })
+}
+
 impl Field {
     pub fn name(self) -> &'static str {
         FIELDS
@@ -270,6 +318,7 @@ impl Field {
                 let text = ctx.clock.time_str(t.filter(|&t| t != 0), size);
                 cell::date(out, layout, len, &text, last)
             }
+            Value::DateText(text) => cell::date(out, layout, len, text, last),
         }
     }
 
@@ -286,6 +335,8 @@ impl Field {
             F::Account => Value::Str(job.account.clone()),
             F::AdminComment => str_job(job.admin_comment.clone()),
             F::AllocCpus | F::NCpus => Value::Num(Some(match step {
+                // 24.11 counts only what was allocated: a job that never ran has none.
+                None if ctx.deltas.unstarted_alloc_cpus_zero && never_ran(job) => 0,
                 None => job_cpus(job),
                 Some(s) => step_cpus(job, s),
             })),
@@ -490,11 +541,11 @@ impl Field {
             }
             F::Reservation => str_job(job.reservation.clone()),
             F::ReservationId => Value::Num(None),
-            F::Reserved | F::ResvCpu => match step {
+            F::Reserved | F::ResvCpu | F::Planned | F::PlannedCpu => match step {
                 Some(_) => Value::Secs(Some(NO_VAL_AS_U64)),
                 None => {
                     let r = reserved(job, now);
-                    let cpus = if self == F::ResvCpu {
+                    let cpus = if matches!(self, F::ResvCpu | F::PlannedCpu) {
                         u64::from(job.num_cpus)
                     } else {
                         1
@@ -502,13 +553,20 @@ impl Field {
                     Value::Secs(Some(r.saturating_mul(cpus)))
                 }
             },
-            F::ResvCpuRaw => num_job(Some(
+            F::ResvCpuRaw | F::PlannedCpuRaw => num_job(Some(
                 reserved(job, now).saturating_mul(u64::from(job.num_cpus)),
             )),
-            F::Start => Value::Date(match step {
-                None => job.start_time,
-                Some(s) => s.start_time,
-            }),
+            F::Start => match step {
+                // 24.11's database keeps no start for a job cancelled before it ran.
+                None if ctx.deltas.cancelled_pending_start_none
+                    && job.state == JobState::Cancelled
+                    && never_ran(job) =>
+                {
+                    Value::DateText("None")
+                }
+                None => Value::Date(job.start_time),
+                Some(s) => Value::Date(s.start_time),
+            },
             F::State => Value::Str(Some(match step {
                 None => state_text(job.state, job.cancelled_by),
                 Some(s) => state_text(s.state, s.cancelled_by),
@@ -518,6 +576,26 @@ impl Field {
                 Some(s) => s.start_time,
             }),
             F::SubmitLine => str_job(job.submit_line.clone()),
+            // Not kept by the backends: blank, as for a job that has none.
+            F::Extra | F::FailedNode | F::QosReq | F::Sluid => Value::Str(None),
+            F::Licenses => str_job(job.licenses.clone()),
+            F::Restarts => num_job(Some(u64::from(job.restarts))),
+            // 24.11 prints the patterns as submitted (`--expand-pattern` is not offered).
+            F::StdOut | F::StdErr | F::StdIn if ctx.expand_patterns => str_job(
+                Some(match self {
+                    F::StdOut => job.std_out.clone(),
+                    F::StdErr => job.std_err.clone(),
+                    _ => job.std_in.clone(),
+                })
+                .filter(|s| !s.is_empty()),
+            ),
+            F::StdOut | F::StdErr | F::StdIn => {
+                str_job(job.io_patterns.as_ref().map(|p| match self {
+                    F::StdOut => p.std_out.clone(),
+                    F::StdErr => p.std_err.clone(),
+                    _ => p.std_in.clone(),
+                }))
+            }
             F::Suspended => Value::Secs(Some(match step {
                 None => u64::try_from(job.suspended_secs).unwrap_or(0),
                 Some(_) => 0,
@@ -566,10 +644,14 @@ fn reserved(job: &JobRecord, now: i64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::profile::SlurmVersion;
 
     #[test]
     fn table_matches_slurm() {
-        assert_eq!(FIELDS.len(), 109);
+        // 22.05 has 109 fields, 24.11 118 (9 more, 3 renamed); the table holds both.
+        assert_eq!(FIELDS.len(), 121);
+        assert_eq!(fields_in(SlurmVersion::V22_05.profile().sacct).count(), 109);
+        assert_eq!(fields_in(SlurmVersion::V24_11.profile().sacct).count(), 118);
         assert_eq!(Field::JobId.default_width(), -12);
         assert_eq!(Field::State.name(), "State");
     }

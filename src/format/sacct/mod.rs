@@ -23,6 +23,10 @@ pub struct Options {
     pub no_steps: bool,
     pub convert: Convert,
     pub cond: JobCond,
+    /// The Slurm release whose values are printed.
+    pub profile: &'static crate::model::profile::Profile,
+    /// 24.11's `--expand-patterns`: StdOut/StdErr/StdIn as the paths written.
+    pub expand_patterns: bool,
 }
 
 /// The header lines (`print_fields_header`): names, then dashes in fixed-width mode.
@@ -147,6 +151,8 @@ pub fn render(records: &[JobRecord], opts: &Options, clock: &Clock) -> Vec<u8> {
     let ctx = Ctx {
         clock,
         convert: opts.convert,
+        deltas: opts.profile.sacct,
+        expand_patterns: opts.expand_patterns,
     };
     for job in &jobs {
         let (show_full, wanted_steps) = select::step_selection(job, &opts.cond);
@@ -229,6 +235,8 @@ mod tests {
                 end: i64::MAX,
                 ..Default::default()
             },
+            profile: Default::default(),
+            expand_patterns: false,
         }
     }
 

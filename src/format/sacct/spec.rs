@@ -1,8 +1,9 @@
 //! sacct's field list (`-o`, `-b`, `-l`, SACCT_FORMAT, the default), parsed as
 //! `parse_command_line` does it: case-insensitive prefixes in table order, `%W` widths.
 
-use super::fields::{FIELDS, Field};
+use super::fields::{Field, fields_in};
 use crate::model::cnum::{strncasecmp_eq, strtol};
+use crate::model::profile::SacctDeltas;
 
 pub const BRIEF_FIELDS: &str = "jobid,state,exitcode";
 pub const DEFAULT_FIELDS: &str = "jobid,jobname,partition,account,alloccpus,state,exitcode";
@@ -28,6 +29,14 @@ pub enum SpecError {
 /// A width given with `%` applies to every column of that field, as Slurm stores it in
 /// its field table; an empty item ends the list, as Slurm's loop does.
 pub fn parse(list: &str) -> Result<Vec<Column>, SpecError> {
+    parse_in(
+        list,
+        crate::model::profile::Profile::default_profile().sacct,
+    )
+}
+
+/// [`parse`] against the field table of a release.
+pub fn parse_in(list: &str, deltas: SacctDeltas) -> Result<Vec<Column>, SpecError> {
     let mut fields: Vec<Field> = Vec::new();
     let mut widths: Vec<(Field, i32)> = Vec::new();
     let mut all_width: Option<i32> = None;
@@ -49,7 +58,7 @@ pub fn parse(list: &str) -> Result<Vec<Column>, SpecError> {
             None => (token, None),
         };
         if strncasecmp_eq("ALL", name, name.len()) {
-            for (f, _, _) in FIELDS {
+            for (f, _, _) in fields_in(deltas) {
                 fields.push(*f);
             }
             if let Some(w) = width {
@@ -58,10 +67,7 @@ pub fn parse(list: &str) -> Result<Vec<Column>, SpecError> {
             }
             continue;
         }
-        match FIELDS
-            .iter()
-            .find(|(_, _, n)| strncasecmp_eq(n, name, name.len()))
-        {
+        match fields_in(deltas).find(|(_, _, n)| strncasecmp_eq(n, name, name.len())) {
             Some((f, _, _)) => {
                 fields.push(*f);
                 if let Some(w) = width {
@@ -104,8 +110,13 @@ pub fn parse(list: &str) -> Result<Vec<Column>, SpecError> {
 
 /// `-e`: every field name, four to a line, each padded to 19.
 pub fn help_fields() -> String {
+    help_fields_in(crate::model::profile::Profile::default_profile().sacct)
+}
+
+/// [`help_fields`] of a release.
+pub fn help_fields_in(deltas: SacctDeltas) -> String {
     let mut s = String::new();
-    for (i, (_, _, name)) in FIELDS.iter().enumerate() {
+    for (i, (_, _, name)) in fields_in(deltas).enumerate() {
         if i & 3 != 0 {
             s.push(' ');
         } else if i != 0 {

@@ -2,6 +2,7 @@
 
 use crate::format::common::{Clock, state_long, time_used};
 use crate::format::squeue::fields::{core_spec_text, sorted_nodes};
+use crate::model::profile::Profile;
 use crate::model::time_limit::{long_duration, long_limit};
 use crate::model::units::mb_str;
 use crate::model::{ArrayPart, ExitStatus, JobRecord, JobState, MemoryRequest, TimeLimit};
@@ -16,6 +17,8 @@ pub struct Style {
     pub one_liner: bool,
     /// `-d`: derived exit code and the per-node allocation lines.
     pub detail: bool,
+    /// The Slurm release whose layout is printed.
+    pub profile: &'static Profile,
 }
 
 fn exit(e: ExitStatus) -> String {
@@ -260,6 +263,16 @@ pub fn render(job: &JobRecord, style: Style, clock: &Clock) -> String {
     } else {
         (job.num_nodes, 0)
     };
+    // 24.11 gives a held job its node count as the range it may have.
+    let max_nodes = if max_nodes == 0
+        && style.profile.scontrol.held_num_nodes_range
+        && job.state == JobState::Pending
+        && job.priority == 0
+    {
+        min_nodes
+    } else {
+        max_nodes
+    };
     let tasks = job
         .num_tasks
         .map_or_else(|| "N/A".to_string(), |t| t.to_string());
@@ -276,12 +289,22 @@ pub fn render(job: &JobRecord, style: Style, clock: &Clock) -> String {
         count_or_star(job.cores_per_socket),
         count_or_star(job.threads_per_core)
     ));
-    let tres = job
-        .tres_alloc
-        .clone()
-        .or_else(|| job.tres_req.clone())
-        .unwrap_or_else(|| job.tres());
-    o.push_str(&format!("TRES={tres}{le}"));
+    if style.profile.scontrol.req_and_alloc_tres {
+        let req = job.tres_req.clone().unwrap_or_else(|| job.tres());
+        o.push_str(&format!("ReqTRES={req}{le}"));
+        // Backends that keep no TRES strings allocate what was asked, once the job ran.
+        let alloc = job.tres_alloc.clone().or_else(|| {
+            (job.nodes.is_some() && job.start_time.is_some_and(|t| t != 0)).then(|| job.tres())
+        });
+        o.push_str(&format!("AllocTRES={}{le}", or_null(&alloc)));
+    } else {
+        let tres = job
+            .tres_alloc
+            .clone()
+            .or_else(|| job.tres_req.clone())
+            .unwrap_or_else(|| job.tres());
+        o.push_str(&format!("TRES={tres}{le}"));
+    }
     let core_spec = match job.core_spec {
         None => "CoreSpec=*".to_string(),
         Some(s) if s & 0x8000 != 0 => format!("ThreadSpec={}", s & 0x7fff),
@@ -366,7 +389,9 @@ pub fn render(job: &JobRecord, style: Style, clock: &Clock) -> String {
     if let Some(bb) = &job.burst_buffer {
         o.push_str(&format!("{le}BurstBuffer={bb}"));
     }
-    o.push_str(&format!("{le}Power="));
+    if style.profile.scontrol.power_line {
+        o.push_str(&format!("{le}Power="));
+    }
     for (key, val) in [
         ("CpusPerTres", &job.cpus_per_tres),
         ("MemPerTres", &job.mem_per_tres),
@@ -378,6 +403,7 @@ pub fn render(job: &JobRecord, style: Style, clock: &Clock) -> String {
         ("TresPerTask", &job.tres_per_task),
     ] {
         if let Some(v) = val {
+            let v = crate::format::common::gres_spelling(v, style.profile);
             o.push_str(&format!("{le}{key}={v}"));
         }
     }
@@ -425,7 +451,7 @@ mod tests {
             &j,
             Style {
                 one_liner: true,
-                detail: false,
+                ..Style::default()
             },
             &Clock::default(),
         );

@@ -16,13 +16,15 @@ impl Style {
 
 /// `scontrol show config`: the header and `%-23s = %s` lines. Only the settings the
 /// backend states (plus the cluster name and version) are printed, sorted by name.
-pub fn config(time: &str, cluster_name: &str, entries: &[(String, String)]) -> String {
+pub fn config(
+    time: &str,
+    cluster_name: &str,
+    release: crate::model::release::Release,
+    entries: &[(String, String)],
+) -> String {
     let mut all: Vec<(String, String)> = vec![
         ("ClusterName".into(), cluster_name.into()),
-        (
-            "SLURM_VERSION".into(),
-            crate::model::release::SLURM_RELEASE.text(),
-        ),
+        ("SLURM_VERSION".into(), release.text()),
     ];
     for (k, v) in entries {
         if !all.iter().any(|(x, _)| x == k) {

@@ -90,7 +90,12 @@ pub fn render(node: &NodeRecord, partitions: &[String], style: Style, clock: &Cl
         _ => "SlurmdStartTime=None".to_string(),
     };
     o.push_str(&format!("{boot} {slurmd}{le}"));
-    o.push_str(&format!("LastBusyTime={}{le}", time(node.last_busy)));
+    let delta = style.profile.scontrol.node_resume_after_time;
+    o.push_str(&format!("LastBusyTime={}", time(node.last_busy)));
+    if delta {
+        o.push_str(" ResumeAfterTime=None");
+    }
+    o.push_str(le);
     o.push_str(&format!(
         "CfgTRES={}{le}",
         node.cfg_tres.as_deref().unwrap_or("(null)")
@@ -99,18 +104,23 @@ pub fn render(node: &NodeRecord, partitions: &[String], style: Style, clock: &Cl
         "AllocTRES={}{le}",
         node.alloc_tres.as_deref().unwrap_or("")
     ));
-    o.push_str(&format!("CapWatts=n/a{le}"));
+    if !delta {
+        o.push_str(&format!("CapWatts=n/a{le}"));
+    }
     match (node.current_watts, node.ave_watts) {
         (Some(c), Some(a)) => o.push_str(&format!("CurrentWatts={c} AveWatts={a}{le}")),
         _ => o.push_str(&format!("CurrentWatts=n/s AveWatts=n/s{le}")),
     }
     let ns = |v: Option<String>| v.unwrap_or_else(|| "n/s".to_string());
-    o.push_str(&format!(
-        "ExtSensorsJoules={} ExtSensorsWatts={} ExtSensorsTemp={}",
-        ns(node.ext_sensors_joules.map(|v| v.to_string())),
-        ns(node.ext_sensors_watts.map(|v| v.to_string())),
-        ns(node.ext_sensors_temp.map(|v| v.to_string()))
-    ));
+    // 24.11 dropped the external sensors; their line stays, empty.
+    if !delta {
+        o.push_str(&format!(
+            "ExtSensorsJoules={} ExtSensorsWatts={} ExtSensorsTemp={}",
+            ns(node.ext_sensors_joules.map(|v| v.to_string())),
+            ns(node.ext_sensors_watts.map(|v| v.to_string())),
+            ns(node.ext_sensors_temp.map(|v| v.to_string()))
+        ));
+    }
     if let Some(reason) = node.reason.as_deref().filter(|r| !r.is_empty()) {
         o.push_str(le);
         for (i, line) in reason.split('\n').filter(|l| !l.is_empty()).enumerate() {

@@ -50,10 +50,12 @@ pub fn render(p: &PartitionRecord, style: Style) -> String {
         Some(TimeLimit::Infinite) => "UNLIMITED".to_string(),
         Some(TimeLimit::Minutes(m)) => minutes(m),
     };
+    let topo = style.profile.scontrol.partition_topo_fields;
     o.push_str(&format!(
-        "DefaultTime={default_time} DisableRootJobs={} ExclusiveUser={} GraceTime={} Hidden={}{le}",
+        "DefaultTime={default_time} DisableRootJobs={} ExclusiveUser={}{} GraceTime={} Hidden={}{le}",
         yes_no(p.disable_root_jobs),
         yes_no(p.exclusive_user),
+        if topo { " ExclusiveTopo=NO" } else { "" },
         p.grace_time,
         yes_no(p.hidden)
     ));
@@ -68,9 +70,14 @@ pub fn render(p: &PartitionRecord, style: Style) -> String {
         .max_cpus_per_node
         .map_or_else(|| "UNLIMITED".to_string(), |n| n.to_string());
     o.push_str(&format!(
-        "MaxNodes={max_nodes} MaxTime={max_time} MinNodes={} LLN={} MaxCPUsPerNode={max_cpus}{le}",
+        "MaxNodes={max_nodes} MaxTime={max_time} MinNodes={} LLN={} MaxCPUsPerNode={max_cpus}{}{le}",
         p.min_nodes,
-        yes_no(p.lln)
+        yes_no(p.lln),
+        if topo {
+            " MaxCPUsPerSocket=UNLIMITED"
+        } else {
+            ""
+        }
     ));
     o.push_str(&format!("Nodes={}{le}", hostlist::compress(&p.nodes)));
     o.push_str(&format!(
@@ -150,7 +157,7 @@ mod tests {
             &p,
             Style {
                 one_liner: true,
-                detail: false,
+                ..Style::default()
             },
         );
         assert!(one.starts_with("PartitionName=debug AllowGroups=ALL "));

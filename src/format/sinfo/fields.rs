@@ -88,6 +88,8 @@ sinfo_fields! {
     Extra, None, ["extra"], "EXTRA", |f| f.extra = true;
     GresUsed, None, ["gresused"], "GRES_USED", |f| f.gres_used = true;
     Port, None, ["port"], "PORT", |f| f.port = true;
+    // 24.11's `sinfo -l` column: the reservation a node is in (there are none here).
+    Reservation, None, ["reservation"], "RESERVATION", none;
     StateComplete, None, ["statecomplete"], "STATECOMPLETE", |f| f.state_complete = true;
 }
 
@@ -341,6 +343,7 @@ impl Field {
             F::Extra => return node_str(|n| n.extra.clone()),
             // The slurmd port is not something backends report.
             F::Port => "0".into(),
+            F::Reservation => String::new(),
         })
     }
 

@@ -15,6 +15,8 @@ use group::{Build, Group};
 pub const DEFAULT_FORMAT: &str =
     "partition:9 ,available:.5 ,time:.10 ,nodes:.6 ,statecompact:.6 ,nodelist:0";
 pub const LONG_FORMAT: &str = "partition:9 ,available:.5 ,time:.10 ,size:.10 ,root:.4 ,oversubscribe:.8 ,groups:.10 ,nodes:.6 ,statelong:.11 ,nodelist:0";
+/// 24.11's `sinfo -l`: a RESERVATION column before NODELIST.
+pub const LONG_FORMAT_24_11: &str = "partition:9 ,available:.5 ,time:.10 ,size:.10 ,root:.4 ,oversubscribe:.8 ,groups:.10 ,nodes:.6 ,statelong:.11 ,reservation:.11 ,nodelist:0";
 pub const SUMMARIZE_FORMAT: &str = "partition:9 ,available:.5 ,time:.10 ,nodeaiot:.16 ,nodelist:0";
 pub const NODE_FORMAT: &str = "nodelist:0 ,nodes:.6 ,partition:.9 ,statecompact:6";
 pub const NODE_LONG_FORMAT: &str = "nodelist:0 ,nodes:.6 ,partition:.9 ,statelong:.11 ,cpus:4 ,socketcorethread:.8 ,memory:.6 ,disk:.8 ,weight:.6 ,features:.8 ,reason:20";

@@ -14,6 +14,7 @@ use crate::model::{JobState, TimeLimit};
 /// What a value needs besides the row.
 pub struct Ctx<'a> {
     pub clock: &'a Clock,
+    pub profile: &'static crate::model::profile::Profile,
     pub convert: Convert,
     /// SLURM_BITSTR_LEN is set (then long array ids are not cut).
     pub bitstr_len_set: bool,
@@ -300,16 +301,20 @@ impl JobField {
             | F::CpusPerTres
             | F::MemPerTres
             | F::TresBind
-            | F::TresFreq => or_na(match self {
-                F::TresPerNode => &job.tres_per_node,
-                F::TresPerJob => &job.tres_per_job,
-                F::TresPerSocket => &job.tres_per_socket,
-                F::TresPerTask => &job.tres_per_task,
-                F::CpusPerTres => &job.cpus_per_tres,
-                F::MemPerTres => &job.mem_per_tres,
-                F::TresBind => &job.tres_bind,
-                _ => &job.tres_freq,
-            }),
+            | F::TresFreq => or_na(
+                &match self {
+                    F::TresPerNode => &job.tres_per_node,
+                    F::TresPerJob => &job.tres_per_job,
+                    F::TresPerSocket => &job.tres_per_socket,
+                    F::TresPerTask => &job.tres_per_task,
+                    F::CpusPerTres => &job.cpus_per_tres,
+                    F::MemPerTres => &job.mem_per_tres,
+                    F::TresBind => &job.tres_bind,
+                    _ => &job.tres_freq,
+                }
+                .as_deref()
+                .map(|t| crate::format::common::gres_spelling(t, ctx.profile)),
+            ),
             F::BatchHost => {
                 let host = if job.batch {
                     job.batch_host.clone()
@@ -520,6 +525,18 @@ impl JobField {
             },
             F::RestartCnt => v(job.restarts.to_string()),
             F::SocketsPerBoard => v("0"),
+            F::StdErr | F::StdIn | F::StdOut
+                if ctx.profile.squeue.std_paths_unexpanded
+                    && job.batch
+                    && job.io_patterns.is_some() =>
+            {
+                let p = job.io_patterns.clone().unwrap_or_default();
+                v(match self {
+                    F::StdErr => p.std_err.clone(),
+                    F::StdIn => p.std_in.clone(),
+                    _ => p.std_out.clone(),
+                })
+            }
             F::StdErr => {
                 if !job.batch {
                     v("N/A")

@@ -47,6 +47,8 @@ pub struct View {
     pub convert: Convert,
     /// SLURM_BITSTR_LEN is set (squeue -r sets it too).
     pub bitstr_len_set: bool,
+    /// The Slurm release whose values are printed.
+    pub profile: &'static crate::model::profile::Profile,
 }
 
 impl Default for View {
@@ -63,6 +65,7 @@ impl Default for View {
             step_filter: StepFilter::default(),
             convert: Convert::Exact,
             bitstr_len_set: false,
+            profile: Default::default(),
         }
     }
 }
@@ -139,6 +142,7 @@ fn render_jobs(
     };
     let ctx = Ctx {
         clock,
+        profile: view.profile,
         convert: view.convert,
         bitstr_len_set: view.bitstr_len_set || view.array_expand,
     };

@@ -90,6 +90,8 @@ pub struct JobFilter {
     /// Expanded node names from `-w`.
     pub nodes: Option<Vec<String>>,
     pub users: Option<Vec<u32>>,
+    /// 24.11's `--notme`: jobs of everyone but this user.
+    pub not_user: Option<u32>,
     pub reservation: Option<String>,
     pub names: Option<Vec<String>>,
     pub partitions: Option<Vec<String>>,
@@ -131,6 +133,9 @@ fn keep(row: &mut JobRow, f: &JobFilter) -> bool {
         if !found {
             return false;
         }
+    }
+    if f.not_user == Some(job.uid) {
+        return false;
     }
     if let Some(lics) = &f.licenses {
         let have = job.licenses.as_deref().unwrap_or("");

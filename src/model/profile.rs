@@ -1,0 +1,344 @@
+//! The Slurm a site replaces (DESIGN.md §3.11): `slurm_version` in the site config picks
+//! one [`Profile`], and every command asks it where two Slurm releases differ.
+//!
+//! A profile is data: the release it presents, and one switch per difference between the
+//! releases recorded from the real thing (the 22.05.8 and 24.11.5 goldens; the list is in
+//! `slurm-ref-24/DIFF-22.05-vs-24.11.md`). The code that renders, parses and runs is one
+//! implementation; it consults these switches at the few places the releases part. A
+//! switch is named after what the newer release does, so 22.05's profile is all `false`.
+
+use super::release::Release;
+
+/// A Slurm release series bai-slurm can present itself as.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+pub enum SlurmVersion {
+    /// Slurm 22.05 (recorded from 22.05.8): the default.
+    #[default]
+    V22_05,
+    /// Slurm 24.11 (recorded from 24.11.5).
+    V24_11,
+}
+
+/// A `slurm_version` value that names no profile.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "slurm_version \"{0}\" is not a Slurm release bai-slurm can present: use \"22.05\" or \"24.11\""
+)]
+pub struct UnknownVersion(pub String);
+
+impl SlurmVersion {
+    /// Every profile, oldest first.
+    pub const ALL: [SlurmVersion; 2] = [SlurmVersion::V22_05, SlurmVersion::V24_11];
+
+    /// Reads a `slurm_version` setting: the series (`24.11`), or a full release of it
+    /// (`24.11.5`).
+    pub fn parse(text: &str) -> Result<SlurmVersion, UnknownVersion> {
+        let t = text.trim();
+        SlurmVersion::ALL
+            .into_iter()
+            .find(|v| {
+                let series = v.series();
+                t == series
+                    || t.strip_prefix(series)
+                        .and_then(|rest| rest.strip_prefix('.'))
+                        .is_some_and(|micro| {
+                            !micro.is_empty() && micro.bytes().all(|b| b.is_ascii_digit())
+                        })
+            })
+            .ok_or_else(|| UnknownVersion(text.to_string()))
+    }
+
+    /// The series as the setting spells it: `22.05`, `24.11`.
+    pub fn series(self) -> &'static str {
+        match self {
+            SlurmVersion::V22_05 => "22.05",
+            SlurmVersion::V24_11 => "24.11",
+        }
+    }
+
+    pub fn profile(self) -> &'static Profile {
+        match self {
+            SlurmVersion::V22_05 => &V22_05,
+            SlurmVersion::V24_11 => &V24_11,
+        }
+    }
+}
+
+/// What one Slurm release does where releases differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Profile {
+    pub version: SlurmVersion,
+    /// What `--version` prints and the nodes report.
+    pub release: Release,
+    /// `--json[=...]`/`--yaml[=...]`: the data_parser plugins the commands offer, the
+    /// default first (`--json=list`). Empty: 22.05's fixed `openapi/v0.0.38` documents.
+    pub data_parsers: &'static [&'static str],
+    pub scontrol: ScontrolDeltas,
+    pub squeue: SqueueDeltas,
+    pub sinfo: SinfoDeltas,
+    pub sacct: SacctDeltas,
+    pub job_env: JobEnvDeltas,
+    pub submit: SubmitDeltas,
+}
+
+/// `scontrol show job/node/partition`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScontrolDeltas {
+    /// `ReqTRES=` and `AllocTRES=` lines where 22.05 had one `TRES=` line.
+    pub req_and_alloc_tres: bool,
+    /// 22.05's `Power=` line of a job.
+    pub power_line: bool,
+    /// `Command=` shows the script's arguments after its path (22.05).
+    pub command_with_args: bool,
+    /// A held job's node count as its range (`NumNodes=1-1`).
+    pub held_num_nodes_range: bool,
+    /// Nodes: `ResumeAfterTime=None`, and no `CapWatts=` nor `ExtSensors*` lines.
+    pub node_resume_after_time: bool,
+    /// Partitions: `ExclusiveTopo=` and `MaxCPUsPerSocket=`.
+    pub partition_topo_fields: bool,
+    /// `--json`/`--yaml` and the `listjobs`/`liststeps`/`power` commands.
+    pub data_and_list_commands: bool,
+}
+
+/// `squeue`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SqueueDeltas {
+    /// GRES in TRES spelling (`gres/gpu:2`, 22.05 `gres:gpu:2`) in `%b`/`tres-per-node`
+    /// and scontrol's `TresPerNode=`.
+    pub gres_tres_spelling: bool,
+    /// `-O STDOUT/STDERR/STDIN` print the path pattern as given, not expanded.
+    pub std_paths_unexpanded: bool,
+    /// `--json`/`--yaml` list only the jobs plain squeue shows (22.05 listed every job).
+    pub data_default_states: bool,
+    /// `--helpformat`, `--helpFormat`, `--helpstate`, `--only-job-state`; no `--array-unique`.
+    pub new_options: bool,
+}
+
+/// `sinfo`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SinfoDeltas {
+    /// `sinfo -l` has a RESERVATION column before NODELIST.
+    pub long_reservation_column: bool,
+    /// `--json` lists `sinfo[]` entries (partition x state groups), not node records.
+    pub data_groups: bool,
+    /// `-F/--future`, `--helpformat`, `--helpFormat`, `--helpstate`.
+    pub new_options: bool,
+}
+
+/// `sacct`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SacctDeltas {
+    /// AllocCPUS is 0 for a job that never started (22.05: the requested count).
+    pub unstarted_alloc_cpus_zero: bool,
+    /// A job cancelled while pending has Start=None (22.05: the cancel time).
+    pub cancelled_pending_start_none: bool,
+    /// `sacct -e`: 24.11's field list (Planned for Reserved, StdOut, SLUID, ...).
+    pub fields_24_11: bool,
+    /// `--array`, `--expand-pattern`, `--helpreason`, `--helpstate`.
+    pub new_options: bool,
+}
+
+/// The environment of jobs and steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct JobEnvDeltas {
+    /// SLURM_JOB_START_TIME, SLURM_JOB_END_TIME (epoch seconds), SLURM_OOM_KILL_STEP=0.
+    pub start_end_oom: bool,
+    /// Steps carry SLURMD_DEBUG=2; srun's own allocations SLURM_JOB_GROUP.
+    pub step_debug_and_group: bool,
+    /// 22.05's SLURM_NODE_ALIASES=(null), SLURM_WORKING_CLUSTER and
+    /// SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0.
+    pub legacy_variables: bool,
+    /// salloc says `salloc: Nodes <list> are ready for job` once the allocation is ready.
+    pub salloc_nodes_ready_line: bool,
+    /// Jobs and steps tell MPI launchers to start their processes with srun
+    /// (HYDRA_BOOTSTRAP=slurm, OMPI_MCA_plm_slurm_args=--external-launcher, ...).
+    pub mpi_launcher_variables: bool,
+}
+
+/// What slurmctld refuses at submission.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SubmitDeltas {
+    /// A request the nodes can never satisfy (more nodes than there are, more CPUs than a
+    /// node or all of them have) is refused (`Requested node configuration is not
+    /// available`); 22.05 let a batch job pend (PartitionConfig, PartitionNodeLimit).
+    pub refuse_unsatisfiable: bool,
+    /// A dependency on a job that does not exist is refused (`Job dependency problem`);
+    /// 22.05 accepted it.
+    pub refuse_unknown_dependency: bool,
+    /// `--container-id`, `--oom-kill-step`, `--tres-bind`, `--tres-per-task`, sbatch and
+    /// salloc `--resv-ports`; salloc without `--uid`/`--gid`.
+    pub new_options: bool,
+}
+
+const V22_05: Profile = Profile {
+    version: SlurmVersion::V22_05,
+    release: Release {
+        major: 22,
+        minor: 5,
+        micro: 8,
+    },
+    data_parsers: &[],
+    scontrol: ScontrolDeltas {
+        req_and_alloc_tres: false,
+        power_line: true,
+        command_with_args: true,
+        held_num_nodes_range: false,
+        node_resume_after_time: false,
+        partition_topo_fields: false,
+        data_and_list_commands: false,
+    },
+    squeue: SqueueDeltas {
+        gres_tres_spelling: false,
+        std_paths_unexpanded: false,
+        data_default_states: false,
+        new_options: false,
+    },
+    sinfo: SinfoDeltas {
+        long_reservation_column: false,
+        data_groups: false,
+        new_options: false,
+    },
+    sacct: SacctDeltas {
+        unstarted_alloc_cpus_zero: false,
+        cancelled_pending_start_none: false,
+        fields_24_11: false,
+        new_options: false,
+    },
+    job_env: JobEnvDeltas {
+        start_end_oom: false,
+        step_debug_and_group: false,
+        legacy_variables: true,
+        salloc_nodes_ready_line: false,
+        mpi_launcher_variables: false,
+    },
+    submit: SubmitDeltas {
+        refuse_unsatisfiable: false,
+        refuse_unknown_dependency: false,
+        new_options: false,
+    },
+};
+
+const V24_11: Profile = Profile {
+    version: SlurmVersion::V24_11,
+    release: Release {
+        major: 24,
+        minor: 11,
+        micro: 5,
+    },
+    data_parsers: &["v0.0.42", "v0.0.41", "v0.0.40"],
+    scontrol: ScontrolDeltas {
+        req_and_alloc_tres: true,
+        power_line: false,
+        command_with_args: false,
+        held_num_nodes_range: true,
+        node_resume_after_time: true,
+        partition_topo_fields: true,
+        data_and_list_commands: true,
+    },
+    squeue: SqueueDeltas {
+        gres_tres_spelling: true,
+        std_paths_unexpanded: true,
+        data_default_states: true,
+        new_options: true,
+    },
+    sinfo: SinfoDeltas {
+        long_reservation_column: true,
+        data_groups: true,
+        new_options: true,
+    },
+    sacct: SacctDeltas {
+        unstarted_alloc_cpus_zero: true,
+        cancelled_pending_start_none: true,
+        fields_24_11: true,
+        new_options: true,
+    },
+    job_env: JobEnvDeltas {
+        start_end_oom: true,
+        step_debug_and_group: true,
+        legacy_variables: false,
+        salloc_nodes_ready_line: true,
+        mpi_launcher_variables: true,
+    },
+    submit: SubmitDeltas {
+        refuse_unsatisfiable: true,
+        refuse_unknown_dependency: true,
+        new_options: true,
+    },
+};
+
+impl Default for JobEnvDeltas {
+    fn default() -> Self {
+        V22_05.job_env
+    }
+}
+
+impl Profile {
+    /// The profile of a site that chose nothing: Slurm 22.05.
+    pub fn default_profile() -> &'static Profile {
+        SlurmVersion::default().profile()
+    }
+
+    /// Whether this profile is at least `v` (for the rare place a difference is a
+    /// matter of "since").
+    pub fn at_least(&self, v: SlurmVersion) -> bool {
+        self.version >= v
+    }
+
+    /// The data_parser `--json`/`--yaml` use when none is named.
+    pub fn default_data_parser(&self) -> Option<&'static str> {
+        self.data_parsers.first().copied()
+    }
+}
+
+impl Default for &'static Profile {
+    fn default() -> Self {
+        Profile::default_profile()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_are_read_as_series_or_releases_of_them() {
+        assert_eq!(SlurmVersion::parse("22.05"), Ok(SlurmVersion::V22_05));
+        assert_eq!(SlurmVersion::parse("24.11"), Ok(SlurmVersion::V24_11));
+        assert_eq!(SlurmVersion::parse("24.11.5"), Ok(SlurmVersion::V24_11));
+        for bad in ["", "24", "23.11", "24.11.", "24.11.x", "24.110", "v24.11"] {
+            let e = SlurmVersion::parse(bad).unwrap_err();
+            assert!(e.to_string().contains("\"22.05\" or \"24.11\""), "{e}");
+        }
+    }
+
+    #[test]
+    fn each_profile_presents_its_release() {
+        assert_eq!(SlurmVersion::V22_05.profile().release.text(), "22.05.8");
+        assert_eq!(SlurmVersion::V24_11.profile().release.text(), "24.11.5");
+        assert_eq!(Profile::default_profile().version, SlurmVersion::V22_05);
+        assert_eq!(
+            SlurmVersion::V24_11.profile().default_data_parser(),
+            Some("v0.0.42")
+        );
+        assert!(
+            SlurmVersion::V24_11
+                .profile()
+                .at_least(SlurmVersion::V22_05)
+        );
+        for v in SlurmVersion::ALL {
+            assert_eq!(v.profile().version, v);
+            assert_eq!(v.profile().release.series(), v.series());
+        }
+    }
+}

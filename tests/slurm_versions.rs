@@ -1,0 +1,216 @@
+//! The site's `slurm_version` (DESIGN.md §3.11) end to end on the local backend: real
+//! commands, real jobs. Under 24.11 the commands, the controller's records, the submit
+//! checks and the job's environment follow Slurm 24.11.5; an unknown version stops every
+//! command with an error naming where it was set. (Byte-exact comparisons with the real
+//! 24.11.5 are in golden_format_24.rs and golden_sbatch.rs.)
+
+mod harness;
+
+use harness::{Cluster, secs};
+
+const SH: &str = "#!/bin/bash\n";
+
+fn cluster(version: &str) -> Cluster {
+    let mut c = Cluster::new(2, 4096, 2);
+    c.env
+        .insert("BAI_SLURM_SLURM_VERSION".to_string(), version.to_string());
+    c
+}
+
+#[test]
+fn an_unknown_version_stops_every_command_naming_where_it_was_set() {
+    let c = cluster("23.02");
+    for cmd in [
+        "sbatch", "squeue", "sinfo", "sacct", "scontrol", "scancel", "salloc",
+    ] {
+        let r = c.run(cmd, &["--version"]);
+        assert_eq!(r.code, 1, "{cmd}: {r:?}");
+        assert!(
+            r.stderr.contains(
+                "BAI_SLURM_SLURM_VERSION: slurm_version \"23.02\" is not a Slurm release"
+            ) && r.stderr.contains("\"24.11\""),
+            "{cmd}: {}",
+            r.stderr
+        );
+    }
+    // The config file's own setting is named by its path.
+    let c = Cluster::new(2, 4096, 2);
+    let file = c.work.join("site.toml");
+    std::fs::write(&file, "slurm_version = \"24.10\"\n").unwrap();
+    let mut c = c;
+    c.env
+        .insert("BAI_SLURM_CONFIG".to_string(), file.display().to_string());
+    let r = c.run("squeue", &[]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("site.toml"), "{}", r.stderr);
+}
+
+#[test]
+fn each_version_presents_its_release() {
+    for (version, line) in [
+        ("22.05", "slurm-wlm 22.05.8\n"),
+        ("24.11", "slurm-wlm 24.11.5\n"),
+    ] {
+        let c = cluster(version);
+        for cmd in [
+            "sbatch", "srun", "salloc", "squeue", "sinfo", "sacct", "scontrol",
+        ] {
+            let r = c.run(cmd, &["--version"]);
+            assert_eq!((r.code, r.stdout.as_str()), (0, line), "{cmd} {version}");
+        }
+        let r = c.tool(&["doctor"]);
+        assert!(
+            r.stdout.contains(&format!("slurm_version {version}")),
+            "{}",
+            r.stdout
+        );
+    }
+    // 24.11's options exist only under 24.11.
+    let old = cluster("22.05").run("squeue", &["--only-job-state"]);
+    assert_eq!(old.code, 1);
+    assert!(
+        old.stderr
+            .contains("unrecognized option '--only-job-state'")
+    );
+    let new = cluster("24.11").run("squeue", &["--only-job-state"]);
+    assert_eq!(
+        (new.code, new.stdout.as_str()),
+        (0, "             JOBID ST\n")
+    );
+    let list = cluster("24.11").run("sacct", &["--json=list"]);
+    assert_eq!(
+        (list.code, list.stdout.as_str(), list.stderr.as_str()),
+        (
+            0,
+            "data_parser/v0.0.42\ndata_parser/v0.0.40\ndata_parser/v0.0.41\n",
+            "Possible data_parser plugins:\n"
+        )
+    );
+    let sbatch_help = cluster("24.11").run("sbatch", &["--help"]);
+    assert!(sbatch_help.stdout.contains("--oom-kill-step"));
+}
+
+#[test]
+fn a_24_11_job_runs_with_24_11_s_records_environment_and_checks() {
+    let c = cluster("24.11");
+    c.write_script(
+        "env.sh",
+        &format!("{SH}#SBATCH -J env_job -t 10\nenv | grep -E '^SLURM' | sort > env.txt\n"),
+    );
+    let id = c.submit(&["env.sh", "an_argument"]);
+    c.wait_done(&id.to_string(), secs(60));
+    let env = c.read("env.txt");
+    let var = |k: &str| {
+        env.lines()
+            .find_map(|l| l.strip_prefix(&format!("{k}=")))
+            .map(str::to_string)
+    };
+    let start: i64 = var("SLURM_JOB_START_TIME").expect(&env).parse().unwrap();
+    let end: i64 = var("SLURM_JOB_END_TIME").expect(&env).parse().unwrap();
+    assert_eq!(end - start, 600, "{env}");
+    assert_eq!(var("SLURM_OOM_KILL_STEP").as_deref(), Some("0"));
+    assert_eq!(var("SLURM_NODE_ALIASES"), None, "{env}");
+
+    let show = c.run("scontrol", &["show", "job", &id.to_string()]);
+    assert!(show.stdout.contains("   ReqTRES=cpu=1,"), "{}", show.stdout);
+    assert!(
+        show.stdout.contains("   AllocTRES=cpu=1,"),
+        "{}",
+        show.stdout
+    );
+    assert!(!show.stdout.contains("\n   TRES="), "{}", show.stdout);
+    assert!(!show.stdout.contains("Power="), "{}", show.stdout);
+    assert!(show.stdout.contains("/env.sh\n"), "{}", show.stdout);
+    assert!(!show.stdout.contains("an_argument"), "{}", show.stdout);
+
+    // A pending job: squeue -O STDOUT shows the pattern as submitted.
+    let held = c.submit(&["-H", "env.sh"]);
+    let q = c.run(
+        "squeue",
+        &["-h", "-O", "STDOUT:60", "-j", &held.to_string()],
+    );
+    assert_eq!(
+        q.stdout.trim(),
+        c.work.join("slurm-%j.out").display().to_string()
+    );
+    c.run("scancel", &[&held.to_string()]).ok();
+
+    // What 24.11's controller refuses at submission, and 22.05's accepted.
+    for (args, error) in [
+        (
+            &["-n", "64", "env.sh"][..],
+            "Requested node configuration is not available",
+        ),
+        (
+            &["--dependency=afterok:999999", "env.sh"][..],
+            "Job dependency problem",
+        ),
+    ] {
+        let r = c.run("sbatch", args);
+        assert_eq!(r.code, 1, "{args:?}: {r:?}");
+        assert_eq!(
+            r.stderr,
+            format!("sbatch: error: Batch job submission failed: {error}\n")
+        );
+        let old = cluster("22.05");
+        old.write_script("env.sh", "#!/bin/bash\ntrue\n");
+        let r = old.run("sbatch", args);
+        assert_eq!(r.code, 0, "22.05 {args:?}: {r:?}");
+        for id in r
+            .stdout
+            .split_whitespace()
+            .filter_map(|w| w.parse::<u32>().ok())
+        {
+            old.run("scancel", &[&id.to_string()]).ok();
+        }
+    }
+}
+
+#[test]
+fn salloc_says_the_nodes_are_ready_under_24_11_only() {
+    for (version, ready) in [("22.05", false), ("24.11", true)] {
+        let c = cluster(version);
+        let r = c.run("salloc", &["-n", "1", "true"]);
+        assert_eq!(r.code, 0, "{r:?}");
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert!(
+            lines[0].starts_with("salloc: Granted job allocation "),
+            "{lines:?}"
+        );
+        assert_eq!(
+            lines.get(1) == Some(&"salloc: Nodes node01 are ready for job"),
+            ready,
+            "{version}: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn srun_steps_carry_24_11_s_variables() {
+    let show = "echo debug=${SLURMD_DEBUG:-unset} group=${SLURM_JOB_GROUP:-unset} \
+                start=${SLURM_JOB_START_TIME:+set}";
+    for (version, want) in [
+        ("22.05", "debug=unset group=unset start=\n".to_string()),
+        (
+            "24.11",
+            format!("debug=2 group={} start=set\n", harness_group()),
+        ),
+    ] {
+        let c = cluster(version);
+        let r = c.run("srun", &["-n", "1", "bash", "-c", show]);
+        assert_eq!(
+            (r.code, r.stdout.as_str()),
+            (0, want.as_str()),
+            "{version}: {r:?}"
+        );
+    }
+}
+
+/// The group of the user running the tests.
+fn harness_group() -> String {
+    let out = std::process::Command::new("id")
+        .arg("-gn")
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
