@@ -580,6 +580,7 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                     .stderr
                     .as_ref()
                     .map(|p| expand_io(p, plan, alloc, step_id, rank, i, node)),
+                merged: own_out.is_some() && own_out == own_err,
             })
             .collect();
         if specs.is_empty() {

@@ -43,6 +43,10 @@ pub struct TaskSpec {
     /// already expanded); None streams them to srun.
     pub stdout: Option<String>,
     pub stderr: Option<String>,
+    /// Both streams go back to one file srun writes: one pipe for both, so that the file
+    /// holds them in the order the task wrote them.
+    #[serde(default)]
+    pub merged: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

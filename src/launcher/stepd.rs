@@ -354,7 +354,15 @@ fn run_tasks(
             launch_failed.push(t.rank);
             continue;
         };
-        cmd.stdout(stdout).stderr(stderr);
+        // One pipe for both streams when they end in one file (see TaskSpec::merged).
+        let mut merged = None;
+        if t.merged && t.stdout.is_none() && t.stderr.is_none() {
+            let (r, w) = std::io::pipe()?;
+            cmd.stdout(w.try_clone()?).stderr(w);
+            merged = Some(r);
+        } else {
+            cmd.stdout(stdout).stderr(stderr);
+        }
         // PMI: one end of a socket pair stays open across exec as PMI_FD.
         let mut pmi_conn = None;
         if node_pmi.is_some() {
@@ -444,7 +452,8 @@ fn run_tasks(
                 child
                     .stdout
                     .take()
-                    .map(|s| Box::new(s) as Box<dyn Read + Send>),
+                    .map(|s| Box::new(s) as Box<dyn Read + Send>)
+                    .or_else(|| merged.take().map(|r| Box::new(r) as Box<dyn Read + Send>)),
                 false,
             ),
             (
@@ -601,8 +610,11 @@ fn run_tasks(
     let mut open: std::collections::BTreeMap<u32, u32> = tasks
         .iter()
         .map(|t| {
-            // A task on a terminal has one stream, the terminal.
-            let streams = if io.pty.is_some() && t.rank == 0 {
+            // A task on a terminal has one stream, the terminal; so has one whose streams
+            // are merged.
+            let streams = if (io.pty.is_some() && t.rank == 0)
+                || (t.merged && t.stdout.is_none() && t.stderr.is_none())
+            {
                 1
             } else {
                 u32::from(t.stdout.is_none()) + u32::from(t.stderr.is_none())
