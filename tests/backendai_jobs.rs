@@ -410,35 +410,33 @@ fn scancel_cancels_pending_and_running_jobs() {
     assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
 }
 
-/// A cancel sticks whenever it comes: right after sbatch, while the manager is scheduling
-/// or starting the session (23.09 refuses to destroy a session it is preparing, with a 403),
-/// the job never runs its script to the end.
+/// A cancel sticks while the manager starts the job: 23.09 refuses to destroy a session it
+/// is scheduling or preparing (a 403), and scancel keeps ending it until it can; the job
+/// never runs its script to the end. (A cancel of a pending session that the 23.09
+/// scheduler picked in the same moment can still be overridden by it; scancel reads such a
+/// session back twice, at once and 3 s later, which a heavily loaded manager can outlast:
+/// COMPAT.md, "On the Backend.AI backend".)
 #[test]
-fn a_cancel_right_after_submission_sticks() {
+fn a_cancel_while_the_job_starts_sticks() {
     let _shared = shared();
     let site = user();
     let dir = site.workdir("early-cancel");
     let mut ids = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..2 {
         let id = site.sbatch(&dir, &["--wrap", "sleep 20; touch ran-$SLURM_JOB_ID"]);
+        let deadline = Instant::now() + START;
+        loop {
+            let r = site.run(&dir, "squeue", &["-h", "-j", &id, "-o", "%t"]);
+            if matches!(r.stdout.trim(), "CF" | "R") {
+                break;
+            }
+            assert!(Instant::now() < deadline, "never started: {r:?}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
         let r = site.run(&dir, "scancel", &[&id]);
         assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
         ids.push(id);
     }
-    // One more, cancelled once squeue shows it starting (CF) or running.
-    let id = site.sbatch(&dir, &["--wrap", "sleep 20; touch ran-$SLURM_JOB_ID"]);
-    let deadline = Instant::now() + START;
-    loop {
-        let r = site.run(&dir, "squeue", &["-h", "-j", &id, "-o", "%t"]);
-        if matches!(r.stdout.trim(), "CF" | "R") {
-            break;
-        }
-        assert!(Instant::now() < deadline, "never started: {r:?}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    let r = site.run(&dir, "scancel", &[&id]);
-    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
-    ids.push(id);
     let rows = site.wait_finished(&dir, &ids.join(","), START);
     for r in &rows {
         assert!(r[1].starts_with("CANCELLED"), "{rows:?}");
@@ -624,6 +622,42 @@ fn an_ended_job_keeps_its_memory_and_its_eligible_time() {
     assert_eq!(f.len(), 4, "{r:?}");
     assert_eq!(f[1], f[0], "eligible when submitted (no --begin): {r:?}");
     assert!(f[2] >= f[1] && f[3] >= f[2], "{r:?}");
+
+    // A login node whose ids ran ahead of the clock (its counter says the id before this
+    // job's) does not hand out the ended job's id again: Backend.AI would take the name.
+    let counter = find_file(&site.state, "jobid").expect("sbatch keeps a job id counter");
+    let relative = counter.strip_prefix(&site.state).unwrap();
+    // (its state directory private, as sbatch wants it)
+    let node = site.home.join(format!("ahead-{id}"));
+    let ahead = node.join(relative);
+    std::fs::create_dir_all(ahead.parent().unwrap()).unwrap();
+    let before: u32 = id.parse::<u32>().unwrap() - 1;
+    std::fs::write(&ahead, before.to_string()).unwrap();
+    let r = site.run_with(
+        &dir,
+        "sbatch",
+        &["--parsable", "--begin=now+1hour", "--wrap", "true"],
+        &[("XDG_STATE_HOME", node.to_str().unwrap())],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    let next = r.stdout.trim().to_string();
+    site.run(&dir, "scancel", &[&next]);
+    assert!(next.parse::<u32>().unwrap() > before + 1, "{r:?}");
+}
+
+/// The first file called `name` under `dir`.
+fn find_file(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_file(&path, name) {
+                return Some(found);
+            }
+        } else if entry.file_name() == name {
+            return Some(path);
+        }
+    }
+    None
 }
 
 /// The site's vfolders are mounted by id (API v8 and later): 26.9 resolves a vfolder name
@@ -797,7 +831,8 @@ fn requests_per_command_stay_bounded() {
         dir: dir.clone(),
         jobs: Vec::new(),
     };
-    // sbatch: one create (once the server's version is known).
+    // sbatch: whether the id is free (an ended session keeps its name), then one create
+    // (once the server's version is known).
     let first = site.run(
         &dir,
         "sbatch",
@@ -811,7 +846,7 @@ fn requests_per_command_stay_bounded() {
         &["--parsable", "--begin=now+1hour", "--wrap", "true"],
     );
     cleanup.jobs.push(r.stdout.trim().to_string());
-    assert_eq!(r.requests, ["POST /session"], "{r:?}");
+    assert_eq!(r.requests, ["POST /admin/gql", "POST /session"], "{r:?}");
     // translate: the requests sbatch would send, and none sent.
     let r = site.run(
         &dir,
@@ -843,7 +878,7 @@ fn requests_per_command_stay_bounded() {
             "{doc}"
         );
     }
-    // An array: one create per task, nothing else.
+    // An array: whether the id is free, then one create per task, nothing else.
     let range = format!("--array=0-{}", MANY - 1);
     let r = site.run(
         &dir,
@@ -854,7 +889,7 @@ fn requests_per_command_stay_bounded() {
     let array = r.stdout.trim().to_string();
     cleanup.jobs.push(array.clone());
     assert_eq!(count(&r.requests, "POST /session"), MANY, "{:?}", r.stderr);
-    assert_eq!(r.requests.len(), MANY);
+    assert_eq!(r.requests.len(), MANY + 1, "{:?}", r.requests);
     // squeue: one GraphQL request per page of sessions, never one per job.
     let paged = dir.join("paged.toml");
     std::fs::write(&paged, format!("[backendai]\npage_size = {PAGE}\n")).unwrap();

@@ -310,6 +310,13 @@ pub trait Cluster {
     /// Every job the controller still holds: pending, running, and finished ones not yet
     /// purged, each with its steps.
     fn jobs(&self) -> Result<Vec<JobRecord>, BackendError>;
+    /// The jobs of [`Cluster::jobs`] with one of `ids` as job id or array job id. A backend
+    /// that can look them up by id does, so the cost does not grow with the queue.
+    fn jobs_with_ids(&self, ids: &[u32]) -> Result<Vec<JobRecord>, BackendError> {
+        let mut jobs = self.jobs()?;
+        jobs.retain(|j| ids.contains(&j.job_id) || ids.contains(&j.array_job_id()));
+        Ok(jobs)
+    }
     /// Accounting records (finished jobs are kept forever), with steps.
     fn accounting(&self, query: &AccountingQuery) -> Result<Vec<JobRecord>, BackendError>;
     fn partitions(&self) -> Result<Vec<PartitionRecord>, BackendError>;

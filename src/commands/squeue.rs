@@ -730,7 +730,13 @@ pub fn default_partition_of(cluster: &dyn Cluster) -> Option<String> {
 /// `slurm_load_jobs`, or `slurm_load_job` when exactly one job id was given (which fails
 /// for an id the controller does not know).
 fn load_jobs(cluster: &dyn Cluster, p: &Params) -> Result<Vec<JobRecord>, BackendError> {
-    let all = cluster.jobs()?;
+    let all = match &p.view.jobs.jobs {
+        Some(list) if !list.is_empty() => {
+            let ids: Vec<u32> = list.iter().map(|s| s.job_id).collect();
+            cluster.jobs_with_ids(&ids)?
+        }
+        _ => cluster.jobs()?,
+    };
     let single = match &p.view.jobs.jobs {
         Some(list) if list.len() == 1 && !p.view.steps => Some(list[0].job_id),
         _ => None,

@@ -118,6 +118,21 @@ impl BackendAiCluster {
         Ok((partitions::visible(&self.config, &groups), agents))
     }
 
+    /// The controller's jobs (live, or ended less than MinJobAge ago) among the sessions
+    /// `names` selects (all when None).
+    fn queue_where(&self, names: Option<String>) -> Result<Vec<JobRecord>, BackendError> {
+        let since = crate::sys::now() - MIN_JOB_AGE;
+        let filter = views::and(names, Some(views::alive_or_ended_since(since)));
+        let sessions = views::sessions_paged(&self.client, filter.as_deref(), self.page_size())
+            .map_err(backend_error)?;
+        self.remember_server();
+        // A session that never leaves TERMINATING (Session::cancelled_before_start) passes
+        // the filter for good: its job leaves the queue MinJobAge after it ended.
+        let mut recs = self.records(&sessions);
+        recs.retain(|r| !(r.state.is_finished() && r.end_time.is_some_and(|e| e < since)));
+        Ok(recs)
+    }
+
     fn page_size(&self) -> u64 {
         self.config.backendai.page_size.unwrap_or(views::PAGE)
     }
@@ -478,16 +493,20 @@ impl Cluster for BackendAiCluster {
     }
 
     fn jobs(&self) -> Result<Vec<JobRecord>, BackendError> {
-        let filter = views::alive_or_ended_since(crate::sys::now() - MIN_JOB_AGE);
-        let sessions = views::sessions_paged(&self.client, Some(&filter), self.page_size())
-            .map_err(backend_error)?;
-        self.remember_server();
-        // A session that never leaves TERMINATING (Session::cancelled_before_start) passes
-        // the filter for good: its job leaves the queue MinJobAge after it ended.
-        let since = crate::sys::now() - MIN_JOB_AGE;
-        let mut recs = self.records(&sessions);
-        recs.retain(|r| !(r.state.is_finished() && r.end_time.is_some_and(|e| e < since)));
-        Ok(recs)
+        self.queue_where(None)
+    }
+
+    /// By session name: one query for the named jobs, whatever else is queued. Sessions
+    /// bai-slurm did not make have no such name; for their ids every job is read.
+    fn jobs_with_ids(&self, ids: &[u32]) -> Result<Vec<JobRecord>, BackendError> {
+        let by_name = !ids.is_empty() && ids.iter().all(|&id| id < jobid::FOREIGN_BASE);
+        let mut jobs = self.queue_where(if by_name {
+            views::names_of_jobs(ids)
+        } else {
+            None
+        })?;
+        jobs.retain(|j| ids.contains(&j.job_id) || ids.contains(&j.array_job_id()));
+        Ok(jobs)
     }
 
     fn accounting(&self, query: &AccountingQuery) -> Result<Vec<JobRecord>, BackendError> {

@@ -10,7 +10,10 @@
 //! consecutive ids (a small counter file, locked, remembers the last id handed out). Two login
 //! nodes choosing the same id in the same second collide on the session name — Backend.AI
 //! refuses a second live session with the same name for one user — and the loser takes the
-//! next id. An old id is never reused: it would need the clock to go back.
+//! next id. Backend.AI takes the name of an *ended* session again, so sbatch first asks
+//! whether any session it may see carries the id (a node whose ids ran ahead of the clock
+//! after a burst would otherwise reuse another node's id). Users who cannot see each
+//! other's sessions can still be given one id in one second (docs/COMPAT.md).
 //!
 //! Sessions created outside bai-slurm (notebooks, services) get an id from their UUID in
 //! [2^30, 2^31), so they never meet ours.

@@ -640,6 +640,9 @@ pub fn job_record(
         rec.alloc_node = spec.submit_host.split('.').next().unwrap_or("").to_string();
         rec.alloc_sid = spec.submit_sid;
         rec.submit_time = m.submit_time.max(rec.submit_time.min(m.submit_time));
+        // Slurm's job is eligible from its submission, not from when a busy manager got
+        // round to creating the session.
+        rec.eligible_time = Some(begin.map_or(rec.submit_time, |b| b.max(rec.submit_time)));
         let ctx = crate::model::fname::FnameContext {
             job_id: m.job_id,
             array: m.array_task.map(|t| (m.job_id, t)),

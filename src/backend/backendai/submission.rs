@@ -445,25 +445,29 @@ pub fn submit(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<u32,
                 counter.display()
             ))
         })?;
-        let meta = job_meta(ctx, &p, user, id);
-        let outcome = match &p.spec.array {
-            None => create_job(
-                ctx,
-                &meta,
-                &p.spec,
-                &p.settings,
-                &p.dependencies,
-                p.part.as_ref(),
-            ),
-            Some(a) => create_array(
-                ctx,
-                &meta,
-                &p.spec,
-                &p.settings,
-                &p.dependencies,
-                &a.tasks,
-                p.part.as_ref(),
-            ),
+        let outcome = if id_in_use(ctx, id)? {
+            Ok(Created::NameTaken)
+        } else {
+            let meta = job_meta(ctx, &p, user, id);
+            match &p.spec.array {
+                None => create_job(
+                    ctx,
+                    &meta,
+                    &p.spec,
+                    &p.settings,
+                    &p.dependencies,
+                    p.part.as_ref(),
+                ),
+                Some(a) => create_array(
+                    ctx,
+                    &meta,
+                    &p.spec,
+                    &p.settings,
+                    &p.dependencies,
+                    &a.tasks,
+                    p.part.as_ref(),
+                ),
+            }
         };
         match outcome {
             Ok(Created::Yes) => return Ok(id),
@@ -479,6 +483,18 @@ pub fn submit(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<u32,
             Err(e) => return Err(e),
         }
     }
+}
+
+/// Whether a session of any state already carries the id. Backend.AI refuses a second
+/// *live* session of one name, but not the name of an ended one: a login node whose ids ran
+/// ahead of the clock (a burst of submissions) would otherwise give an id another node
+/// already used for a job that has ended, and `sacct -j` would show two jobs.
+fn id_in_use(ctx: &Context<'_>, id: u32) -> Result<bool, SubmitError> {
+    let found =
+        views::sessions(ctx.client, views::names_of_jobs(&[id]).as_deref()).map_err(failure)?;
+    Ok(found
+        .iter()
+        .any(|s| jobid::parse_session_name(&s.name).is_some_and(|(i, _)| i == id)))
 }
 
 fn body_for(
