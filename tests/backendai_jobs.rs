@@ -1097,14 +1097,14 @@ fn placement_mounts_and_workdir_reach_the_containers() {
     if api >= 8 {
         let doc: serde_json::Value = serde_json::from_str(&ro.stdout).expect("JSON");
         let config = &doc["requests"][0]["body"]["config"];
-        let key = config["mounts"]
-            .as_array()
+        // the data folder's id (the launcher's and the working directory's are mounted too)
+        let key = config["mount_map"]
+            .as_object()
             .unwrap()
             .iter()
-            .filter_map(|m| m.as_str())
-            .find(|m| by_id(m))
-            .unwrap()
-            .to_string();
+            .find(|(id, at)| by_id(id) && at.as_str() == Some("/mnt/data"))
+            .map(|(id, _)| id.clone())
+            .unwrap_or_else(|| panic!("{config}"));
         assert_eq!(
             config["mount_options"][&key]["permission"], "ro",
             "{config}"

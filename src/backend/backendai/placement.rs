@@ -152,23 +152,33 @@ pub fn container_mounts(
         return Ok(Vec::new());
     }
     let mut wanted = parse_mounts(&spec.container.mounts, storage)?;
-    // Asked for where the site mounts it anyway: nothing to add.
-    wanted.retain(|w| {
-        !site.iter().any(|(v, p)| {
-            *v == w.vfolder && w.subpath.is_none() && w.path.as_ref() == Some(p) && !w.read_only
-        })
-    });
-    if let Some((v, p)) = site
-        .iter()
-        .find(|(v, _)| wanted.iter().any(|w| w.vfolder == *v))
-    {
-        return Err(SubmitError::from(BackendError::Other(format!(
-            "--container-mounts: vfolder {v} is mounted at {p} for every job here; it cannot be mounted again"
-        ))));
-    }
     let failure = |e: ClientError| SubmitError::from(BackendError::Other(e.to_string()));
     let by_id = client.api_version().map_err(failure)?.major >= 8;
     let ids = vfolder_ids(client).map_err(failure)?;
+    // The site's mounts are named by id from API v8 on.
+    let is_site = |site_vfolder: &str, name: &str| {
+        site_vfolder == name
+            || ids
+                .iter()
+                .any(|(n, id)| n == name && id.as_str() == site_vfolder)
+    };
+    // Asked for where the site mounts it anyway: nothing to add.
+    wanted.retain(|w| {
+        !site.iter().any(|(v, p)| {
+            is_site(v, &w.vfolder)
+                && w.subpath.is_none()
+                && w.path.as_ref() == Some(p)
+                && !w.read_only
+        })
+    });
+    for w in &wanted {
+        if let Some((_, p)) = site.iter().find(|(v, _)| is_site(v, &w.vfolder)) {
+            return Err(SubmitError::from(BackendError::Other(format!(
+                "--container-mounts: vfolder {} is mounted at {p} for every job here; it cannot be mounted again",
+                w.vfolder
+            ))));
+        }
+    }
     wanted
         .into_iter()
         .map(|w| {
