@@ -37,6 +37,8 @@ pub const BAI_SLURM_PATH: &str = "BAI_SLURM_PATH";
 /// bai-slurm's own debugging aid: each Backend.AI request's method and path, appended to
 /// this file.
 pub const BAI_SLURM_REQUEST_LOG: &str = "BAI_SLURM_REQUEST_LOG";
+/// Its local twin: the job records each process has read from the state store.
+pub const BAI_SLURM_ROW_LOG: &str = "BAI_SLURM_ROW_LOG";
 
 /// Whether a variable configures the commands on the login node (the Backend.AI SDK's
 /// `BACKEND_*`, bai-slurm's config, state and backend choice): it means nothing in a job's
@@ -51,6 +53,7 @@ pub fn is_login_node_setting(name: &str) -> bool {
             BAI_SLURM_BACKEND,
             BAI_SLURM_SLURM_VERSION,
             BAI_SLURM_REQUEST_LOG,
+            BAI_SLURM_ROW_LOG,
         ]
         .contains(&name)
 }

@@ -497,7 +497,11 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
         };
         want = Some(w);
     }
-    let jobs = match cluster.jobs() {
+    let loaded = match want {
+        Some((id, _, _)) if id != 0 => cluster.jobs_with_ids(&[id]),
+        _ => cluster.jobs(),
+    };
+    let jobs = match loaded {
         Ok(j) => j,
         Err(e) => {
             st.exit_code = 1;

@@ -275,9 +275,14 @@ impl Ctx<'_> {
         self.jobs.as_deref().unwrap_or_default()
     }
 
-    /// Whether any job is (part of) what `sel` names.
+    /// Whether any job is (part of) what `sel` names: looked up by its id, not in the
+    /// whole queue.
     fn exists(&mut self, sel: &JobSelector) -> bool {
-        self.jobs().iter().any(|j| sel.matches(j))
+        self.cluster
+            .jobs_with_ids(&[sel.job_id])
+            .unwrap_or_default()
+            .iter()
+            .any(|j| sel.matches(j))
     }
 
     fn unsupported(&mut self, inv: &mut Invocation<'_>, verb: &str) {
@@ -700,7 +705,13 @@ fn wait_job(inv: &mut Invocation<'_>, cx: &mut Ctx<'_>, verb: &str, arg: &str) {
         return;
     }
     // `job_node_ready`: the job record itself (an array's task by its own id).
-    let state = cx.jobs().iter().find(|j| j.job_id == job).map(|j| j.state);
+    let state = cx
+        .cluster
+        .jobs_with_ids(&[job])
+        .unwrap_or_default()
+        .iter()
+        .find(|j| j.job_id == job)
+        .map(|j| j.state);
     match state {
         Some(JobState::Running | JobState::Suspended) => {
             cx.exit = 0;

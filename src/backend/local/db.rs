@@ -14,7 +14,9 @@ use std::rc::Rc;
 /// 2: `jobs.restarts` and `jobs.requeue` (scontrol requeue), `jobs.gpus` (the GPU devices
 /// a running job holds), `jobs.reason_prev`, `jobs.acct_reason` and `jobs.acct_tasks`
 /// (what accounting last heard).
-const SCHEMA_VERSION: i64 = 2;
+/// 3: jobs indexed by submission (a job's own copy of a shared submission is found by
+/// index, not by a scan of every record).
+const SCHEMA_VERSION: i64 = 3;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
@@ -73,6 +75,7 @@ CREATE TABLE IF NOT EXISTS jobs (
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state);
 CREATE INDEX IF NOT EXISTS jobs_by_array ON jobs(array_job_id);
 CREATE INDEX IF NOT EXISTS jobs_by_end ON jobs(end_time);
+CREATE INDEX IF NOT EXISTS jobs_by_submission ON jobs(submission_id);
 CREATE TABLE IF NOT EXISTS steps (
     job_id      INTEGER NOT NULL,
     step        TEXT NOT NULL,
@@ -139,6 +142,14 @@ impl DbError {
 
 pub type DbResult<T> = Result<T, DbError>;
 
+/// Job records this process has read from the store: the work a command does, counted
+/// for the test that keeps single-job commands independent of the queue's size.
+static JOB_ROWS_READ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn count_rows(n: u64) {
+    JOB_ROWS_READ.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+}
+
 pub struct Db {
     conn: Connection,
     path: PathBuf,
@@ -146,6 +157,12 @@ pub struct Db {
     first_job_id: u32,
     /// Records that could not be read, each skipped alone ("job N: why").
     skipped: Rc<RefCell<Vec<String>>>,
+}
+
+impl Drop for Db {
+    fn drop(&mut self) {
+        Db::log_rows_read();
+    }
 }
 
 /// One job record as stored.
@@ -400,6 +417,23 @@ impl Db {
         Ok(db)
     }
 
+    /// A debugging aid: with `BAI_SLURM_ROW_LOG` set, each closed database appends
+    /// `PID ROWS` (the job records this process has read so far) to that file.
+    fn log_rows_read() {
+        let Some(path) = std::env::var_os(crate::envvars::BAI_SLURM_ROW_LOG) else {
+            return;
+        };
+        let rows = JOB_ROWS_READ.load(std::sync::atomic::Ordering::Relaxed);
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            use std::io::Write;
+            let _ = writeln!(f, "{} {rows}", std::process::id());
+        }
+    }
+
     fn prepare(&mut self) -> DbResult<()> {
         store_file::ensure_wal(&self.conn)?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
@@ -593,6 +627,19 @@ impl Tx<'_> {
             .is_some())
     }
 
+    /// Whether another job record shares submission `id` with job `job_id`.
+    pub fn submission_is_shared(&self, id: u32, job_id: u32) -> DbResult<bool> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT 1 FROM jobs WHERE submission_id = ?1 AND job_id != ?2 LIMIT 1",
+                params![id, job_id],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
     /// The other job records that share submission `id` with job `job_id`.
     pub fn sharing_submission(&self, id: u32, job_id: u32) -> DbResult<Vec<JobRow>> {
         self.job_rows(
@@ -669,6 +716,7 @@ impl Tx<'_> {
     }
 
     pub fn job(&self, job_id: u32) -> DbResult<Option<JobRow>> {
+        count_rows(1);
         Ok(self
             .tx
             .query_row(
@@ -693,6 +741,7 @@ impl Tx<'_> {
         let rows = stmt.query_map(params, |r| Ok((r.get::<_, i64>(0).ok(), job_from_row(r))))?;
         let mut out = Vec::new();
         for row in rows {
+            count_rows(1);
             match row? {
                 (_, Ok(job)) => out.push(job),
                 (id, Err(e)) => self.skip(id, &e.to_string()),
@@ -737,15 +786,12 @@ impl Tx<'_> {
 
     /// Accounting rows, narrowed by job ids (matching array ids too) and owners when given.
     pub fn accounting_jobs(&self, job_ids: &[u32], uids: &[u32]) -> DbResult<Vec<JobRow>> {
-        let mut rows = self.jobs()?;
-        if !job_ids.is_empty() {
-            rows.retain(|r| {
-                job_ids.contains(&r.job_id)
-                    || r.array
-                        .as_ref()
-                        .is_some_and(|a| job_ids.contains(&a.array_job_id()))
-            });
-        }
+        let mut rows = if job_ids.is_empty() {
+            self.jobs()?
+        } else {
+            // by index (job id, array job id): not the whole history
+            self.jobs_related(job_ids)?
+        };
         if !uids.is_empty() {
             rows.retain(|r| uids.contains(&r.uid));
         }

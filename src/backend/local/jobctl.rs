@@ -134,14 +134,13 @@ fn split_off(tx: &Tx<'_>, meta: &JobRow, tasks: &[u32]) -> crate::backend::local
 
 /// The record's request, made its own first when other records share it.
 fn own_spec(tx: &Tx<'_>, row: &mut JobRow) -> crate::backend::local::db::DbResult<JobSpec> {
-    let others = tx.sharing_submission(row.submission_id, row.job_id)?;
-    if !others.is_empty() {
+    if tx.submission_is_shared(row.submission_id, row.job_id)? {
         if row.job_id != row.submission_id && !tx.has_submission(row.job_id)? {
             tx.copy_submission(row.submission_id, row.job_id)?;
             row.submission_id = row.job_id;
         } else {
             // The record owns the submission: the others move to copies of their own.
-            for mut o in others {
+            for mut o in tx.sharing_submission(row.submission_id, row.job_id)? {
                 if !tx.has_submission(o.job_id)? {
                     tx.copy_submission(o.submission_id, o.job_id)?;
                 }

@@ -29,6 +29,11 @@ struct Use {
 /// backfill's time resolution (bf_resolution, 60 s by default).
 const RESOLUTION: i64 = 60;
 
+/// backfill's queue depth (bf_max_job_test, 500 by default): the jobs after it in priority
+/// order get no expected start, as in Slurm, and the plan's cost stays bounded however
+/// long the queue.
+pub const MAX_JOB_TEST: usize = 500;
+
 /// Sets `start_time`, `end_time` and `sched_nodes` of the pending jobs that wait for
 /// resources.
 pub fn plan(records: &mut [JobRecord], nodes: &[NodeCapacity], now: i64) {
@@ -60,6 +65,7 @@ pub fn plan(records: &mut [JobRecord], nodes: &[NodeCapacity], now: i64) {
         })
         .collect();
     order.sort_by_key(|&i| (std::cmp::Reverse(records[i].priority), records[i].job_id));
+    order.truncate(MAX_JOB_TEST);
     for i in order {
         let r = &records[i];
         let want = r.num_nodes.max(1) as usize;
@@ -190,5 +196,29 @@ mod tests {
         let mut all = vec![running, job(2, JobState::Pending, 1, Some(5))];
         plan(&mut all, &[node], 100);
         assert_eq!(all[1].start_time, None);
+    }
+
+    #[test]
+    fn only_the_first_bf_max_job_test_jobs_are_planned() {
+        let node = NodeCapacity {
+            name: "n".into(),
+            cpus: 1,
+            mem_mb: 1_000_000,
+        };
+        let mut running = job(1, JobState::Running, 1, Some(1));
+        running.nodes = Some("n".into());
+        running.end_time = Some(160);
+        let mut all = vec![running];
+        // priority falls with the id, so the queue's order is the ids' order
+        all.extend((2..=MAX_JOB_TEST as u32 + 11).map(|id| {
+            let mut j = job(id, JobState::Pending, 1, Some(1));
+            j.priority = 100_000 - id;
+            j
+        }));
+        plan(&mut all, &[node], 100);
+        let planned = all.iter().filter(|j| j.start_time.is_some()).count();
+        assert_eq!(planned, MAX_JOB_TEST);
+        assert!(all[MAX_JOB_TEST].start_time.is_some());
+        assert!(all[MAX_JOB_TEST + 1].start_time.is_none());
     }
 }

@@ -259,8 +259,9 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
             .filter_map(|j| j.dependency.as_ref())
             .flat_map(|d| d.items.iter().filter_map(|i| i.target.map(|t| t.job_id())))
             .collect();
+        let known: std::collections::HashSet<u32> = jobs.iter().map(|j| j.job_id).collect();
         for r in tx.jobs_related(&targets)? {
-            if !jobs.iter().any(|j| j.job_id == r.job_id) {
+            if !known.contains(&r.job_id) {
                 jobs.push(r);
             }
         }
@@ -327,8 +328,14 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
             now,
         );
         let mut to_launch = Vec::new();
+        // by id: a pass over a long queue stays linear
+        let index: HashMap<u32, usize> = jobs
+            .iter()
+            .enumerate()
+            .map(|(i, j)| (j.job_id, i))
+            .collect();
         for (job_id, decision) in decisions {
-            let Some(mut row) = jobs.iter().find(|j| j.job_id == job_id).cloned() else {
+            let Some(mut row) = index.get(&job_id).map(|&i| jobs[i].clone()) else {
                 continue;
             };
             match decision {

@@ -1,0 +1,148 @@
+//! Commands about one job do work independent of the queue's size (issue 16): with 10,000
+//! jobs queued, `scontrol show job ID`, `squeue -j ID`, `sacct -j ID` and `scancel ID` read
+//! only that job's records from the state store. Counted, not timed: each command runs with
+//! `BAI_SLURM_ROW_LOG`, where every process notes the job records it has read.
+
+mod harness;
+
+use harness::{Cluster, secs};
+use std::process::Stdio;
+
+const QUEUED: u32 = 10_000;
+
+/// Copies job `template`'s record `n` times, with the ids after the last one: 10,000
+/// sbatch runs would take minutes, and what is measured is reading, not submitting.
+fn queue_copies(c: &Cluster, template: u32, n: u32) -> u32 {
+    let conn = rusqlite::Connection::open(c.state.join("state.db")).expect("state.db");
+    conn.busy_timeout(std::time::Duration::from_secs(30))
+        .unwrap();
+    let columns: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('jobs')")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let first: u32 = conn
+        .query_row("SELECT MAX(job_id) + 1 FROM jobs", [], |r| r.get(0))
+        .unwrap();
+    let values: Vec<String> = columns
+        .iter()
+        .map(|c| match c.as_str() {
+            "job_id" | "submission_id" => format!("{first} + n"),
+            other => other.to_string(),
+        })
+        .collect();
+    let seq = format!(
+        "WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n + 1 < {n})"
+    );
+    // each copy with its own submission, as sbatch makes them
+    let added = conn
+        .execute(
+            &format!(
+                "{seq} INSERT INTO submissions (submission_id, spec, script)
+                 SELECT {first} + n, spec, script FROM submissions, seq
+                 WHERE submission_id = (SELECT submission_id FROM jobs WHERE job_id = {template})"
+            ),
+            [],
+        )
+        .expect("copy the held job's submission");
+    assert_eq!(added, n as usize);
+    let added = conn
+        .execute(
+            &format!(
+                "{seq} INSERT INTO jobs ({}) SELECT {} FROM jobs, seq WHERE job_id = {template}",
+                columns.join(", "),
+                values.join(", ")
+            ),
+            [],
+        )
+        .expect("copy the held job");
+    assert_eq!(added, n as usize);
+    first
+}
+
+/// Runs a command with the row log; returns its exit code and the job records it read.
+fn rows_read(c: &Cluster, name: &str, args: &[&str]) -> (i32, u64, String) {
+    let log = c.path(&format!("rows-{name}-{}", args.join("_").replace('/', "")));
+    let mut cmd = c.cmd(name);
+    cmd.args(args)
+        .env("BAI_SLURM_ROW_LOG", &log)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let started = std::time::Instant::now();
+    let child = cmd.spawn().expect("run the command");
+    let pid = child.id().to_string();
+    let out = child.wait_with_output().unwrap();
+    eprintln!("({name} {}: {:?})", args.join(" "), started.elapsed());
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    // The command's own lines (a runner it woke writes its own pid).
+    let rows = text
+        .lines()
+        .filter_map(|l| l.split_once(' '))
+        .filter(|(p, _)| *p == pid)
+        .filter_map(|(_, n)| n.parse::<u64>().ok())
+        .max()
+        .unwrap_or(0);
+    let shown = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code().unwrap_or(-1), rows, shown)
+}
+
+#[test]
+fn single_job_commands_read_only_their_job_with_10000_queued() {
+    let c = Cluster::new(2, 4096, 2);
+    let done = c.submit(&["--wrap", "true"]);
+    c.wait_done(&done.to_string(), secs(30));
+    let held = c.submit(&["--hold", "--wrap", "true"]);
+    let first = queue_copies(&c, held, QUEUED);
+    let pending = (first + QUEUED / 2).to_string();
+    let other = (first + QUEUED / 2 + 1).to_string();
+    let done = done.to_string();
+
+    // The whole queue is read where it must be: the counter counts.
+    let (code, all, shown) = rows_read(&c, "squeue", &["-h"]);
+    assert_eq!(code, 0, "{shown}");
+    assert!(all > u64::from(QUEUED), "squeue read {all} records");
+
+    for (name, args) in [
+        ("scontrol", vec!["show", "job", done.as_str()]),
+        ("scontrol", vec!["show", "job", pending.as_str()]),
+        ("squeue", vec!["-h", "-t", "all", "-j", done.as_str()]),
+        ("squeue", vec!["-h", "-j", pending.as_str()]),
+        ("sacct", vec!["-n", "-X", "-j", done.as_str()]),
+        (
+            "scontrol",
+            vec!["update", &format!("JobId={other}"), "Comment=x"],
+        ),
+        ("scontrol", vec!["release", other.as_str()]),
+        ("scancel", vec![pending.as_str()]),
+    ] {
+        let (code, rows, shown) = rows_read(&c, name, &args);
+        assert_eq!(code, 0, "{name} {args:?}: {shown}");
+        println!("{name} {}: {rows} job records read", args.join(" "));
+        assert!(
+            rows <= 4,
+            "{name} {args:?} read {rows} job records with {QUEUED} queued: {shown}"
+        );
+    }
+    // and the cancel took
+    let (_, _, shown) = rows_read(
+        &c,
+        "squeue",
+        &["-h", "-t", "all", "-j", &pending, "-o", "%T"],
+    );
+    assert_eq!(shown, "CANCELLED\n");
+    // The copies go as they came (the harness's `scancel -u` at the end would cancel them
+    // one by one).
+    let conn = rusqlite::Connection::open(c.state.join("state.db")).expect("state.db");
+    conn.busy_timeout(std::time::Duration::from_secs(60))
+        .unwrap();
+    conn.execute_batch(&format!(
+        "DELETE FROM jobs WHERE job_id >= {first}; DELETE FROM submissions WHERE submission_id >= {first};"
+    ))
+    .expect("remove the copies");
+}
