@@ -312,7 +312,9 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         full: o.full,
         requester: inv.user.uid,
     };
-    if !o.has_filters() && !o.interactive {
+    // `has_default_opt()`: with a signal, -b or -f, scancel loads the jobs first, and an id
+    // naming no active job is told so (`_verify_job_ids`).
+    if !o.has_filters() && !o.interactive && o.signal.is_none() && !o.batch && !o.full {
         let mut rc = 0;
         for (text, sel) in &ids {
             rc = rc.max(signal_one(inv, cluster, text, sel, &req, o.verbose));
