@@ -53,6 +53,25 @@ fn read_limit_file(path: &std::path::Path) -> Option<Option<Duration>> {
         .map(|s| Some(Duration::from_secs(s)))
 }
 
+/// `*** JOB N ON node CANCELLED AT time ***`, as slurmstepd writes it into the job's error
+/// output.
+fn write_cancel_line(err_log: &mut std::fs::File, plan: &BatchPlan) {
+    let _ = writeln!(
+        err_log,
+        "{}: error: *** JOB {} ON {} CANCELLED AT {} ***",
+        stepd_name(plan),
+        plan.env
+            .get("SLURM_JOB_ID")
+            .map(String::as_str)
+            .unwrap_or("?"),
+        plan.env
+            .get("SLURMD_NODENAME")
+            .map(String::as_str)
+            .unwrap_or("?"),
+        chrono::Local::now().format("%Y-%m-%dT%H:%M:%S")
+    );
+}
+
 /// What slurmstepd's messages begin with: `slurmstepd-<node>` (Slurm's build names each
 /// node's slurmstepd so).
 fn stepd_name(plan: &BatchPlan) -> String {
@@ -103,14 +122,74 @@ fn open_output(path: &PathBuf, append: bool) -> std::io::Result<File> {
     o.open(path)
 }
 
-/// Signals the launcher handles: the first three cancel the job, USR1/USR2 are passed on.
-pub const HANDLED_SIGNALS: [i32; 5] = [
-    libc::SIGTERM,
-    libc::SIGINT,
-    libc::SIGHUP,
-    libc::SIGUSR1,
-    libc::SIGUSR2,
-];
+/// Signals the launcher handles: SIGTERM, SIGINT and SIGHUP cancel the job, USR1/USR2 are
+/// passed on, and the [`relay`] signals carry `scancel -b/-f -s TERM|KILL`.
+pub fn handled_signals() -> Vec<i32> {
+    let mut all = vec![
+        libc::SIGTERM,
+        libc::SIGINT,
+        libc::SIGHUP,
+        libc::SIGUSR1,
+        libc::SIGUSR2,
+    ];
+    all.extend(relay::ALL.iter().map(|r| r.number()));
+    all
+}
+
+/// `scancel -b` or `-f` with SIGTERM or SIGKILL: slurmstepd writes its `*** JOB N ON node
+/// CANCELLED AT ... ***` line (once) whenever one of these reaches a step, then delivers the
+/// signal; the job is not cancelled, it ends as its script does. A command asks the launcher
+/// with a real-time signal, as only the launcher writes the job's output.
+pub mod relay {
+    /// What to send, and to whom.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Relay {
+        pub signal: i32,
+        /// The whole process group (-f), or the batch shell alone (-b).
+        pub group: bool,
+        offset: i32,
+    }
+
+    impl Relay {
+        pub fn number(self) -> i32 {
+            libc::SIGRTMIN() + self.offset
+        }
+    }
+
+    pub const ALL: [Relay; 4] = [
+        Relay {
+            signal: libc::SIGTERM,
+            group: false,
+            offset: 1,
+        },
+        Relay {
+            signal: libc::SIGKILL,
+            group: false,
+            offset: 2,
+        },
+        Relay {
+            signal: libc::SIGTERM,
+            group: true,
+            offset: 3,
+        },
+        Relay {
+            signal: libc::SIGKILL,
+            group: true,
+            offset: 4,
+        },
+    ];
+
+    /// The relay for this signal and target, when slurmstepd would write its line.
+    pub fn for_signal(signal: i32, group: bool) -> Option<Relay> {
+        ALL.into_iter()
+            .find(|r| r.signal == signal && r.group == group)
+    }
+
+    /// The relay a received signal number stands for.
+    pub fn received(number: i32) -> Option<Relay> {
+        ALL.into_iter().find(|r| r.number() == number)
+    }
+}
 
 /// Runs the step. `signals` must be registered for [`HANDLED_SIGNALS`] before the job is
 /// claimed, so no cancel is lost; `started` is told the script's pid (= its process group).
@@ -227,6 +306,8 @@ pub fn run(
     let pgid = Pid::from_raw(pid);
     // Set once termination started: (why, when SIGKILL is due).
     let mut terminating: Option<(bool, Instant)> = None;
+    // slurmstepd writes its CANCELLED line once per step.
+    let mut cancel_line_written = false;
     loop {
         let mut next = [
             deadline,
@@ -258,22 +339,27 @@ pub fn run(
             Ok(Event::Signal(s)) if s == libc::SIGUSR1 || s == libc::SIGUSR2 => {
                 let _ = killpg(pgid, Signal::try_from(s).unwrap_or(Signal::SIGUSR1));
             }
+            Ok(Event::Signal(s)) if relay::received(s).is_some() => {
+                let Some(r) = relay::received(s) else {
+                    continue;
+                };
+                if !cancel_line_written {
+                    cancel_line_written = true;
+                    write_cancel_line(&mut err_log, plan);
+                }
+                let sig = Signal::try_from(r.signal).unwrap_or(Signal::SIGTERM);
+                let _ = if r.group {
+                    killpg(pgid, sig)
+                } else {
+                    nix::sys::signal::kill(pgid, sig)
+                };
+            }
             Ok(Event::Signal(_)) => {
                 if terminating.is_none() {
-                    let _ = writeln!(
-                        err_log,
-                        "{}: error: *** JOB {} ON {} CANCELLED AT {} ***",
-                        stepd_name(plan),
-                        plan.env
-                            .get("SLURM_JOB_ID")
-                            .map(String::as_str)
-                            .unwrap_or("?"),
-                        plan.env
-                            .get("SLURMD_NODENAME")
-                            .map(String::as_str)
-                            .unwrap_or("?"),
-                        chrono::Local::now().format("%Y-%m-%dT%H:%M:%S")
-                    );
+                    if !cancel_line_written {
+                        cancel_line_written = true;
+                        write_cancel_line(&mut err_log, plan);
+                    }
                     terminate(pgid);
                     terminating = Some((false, Instant::now() + plan.kill_wait));
                 }
@@ -373,5 +459,26 @@ pub fn io_text(e: &std::io::Error) -> String {
     match e.raw_os_error() {
         Some(code) => nix::errno::Errno::from_raw(code).desc().to_string(),
         None => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::relay;
+
+    #[test]
+    fn relays_are_distinct_real_time_signals_the_launcher_handles() {
+        let handled = super::handled_signals();
+        for r in relay::ALL {
+            assert!(r.number() > libc::SIGRTMIN() && r.number() <= libc::SIGRTMAX());
+            assert_eq!(relay::received(r.number()), Some(r));
+            assert!(handled.contains(&r.number()));
+        }
+        assert_eq!(
+            relay::for_signal(libc::SIGTERM, false).map(|r| (r.signal, r.group)),
+            Some((libc::SIGTERM, false))
+        );
+        assert_eq!(relay::for_signal(libc::SIGUSR1, false), None);
+        assert_eq!(relay::received(libc::SIGTERM), None);
     }
 }

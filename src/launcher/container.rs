@@ -262,7 +262,7 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
     if in_session {
         put_commands_on_path(&mut env, console);
     }
-    let signals = match signal_hook::iterator::Signals::new(batch::HANDLED_SIGNALS) {
+    let signals = match signal_hook::iterator::Signals::new(batch::handled_signals()) {
         Ok(s) => s,
         Err(e) => {
             let _ = writeln!(console, "bai-slurm launcher: cannot handle signals: {e}");

@@ -186,7 +186,7 @@ enum Claim {
 /// Runs job `job_id`. Returns the launcher's own exit status (0 unless it could not work).
 pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
     // Catch termination signals before claiming the job, so a cancel can never be lost.
-    let signals = match signal_hook::iterator::Signals::new(batch::HANDLED_SIGNALS) {
+    let signals = match signal_hook::iterator::Signals::new(batch::handled_signals()) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("bai-slurm launcher: cannot handle signals: {e}");

@@ -893,12 +893,25 @@ fn deliver(row: &JobRow, req: &SignalRequest, cancel: bool) {
     if !alive {
         return;
     }
+    if !(req.full || req.batch_only) {
+        // Without -b/-f Slurm signals only srun steps; a batch-only job has none to signal.
+        return;
+    }
+    // TERM and KILL go through the launcher, which writes slurmstepd's CANCELLED line.
+    if let (Some(relay), Some(launcher)) = (
+        crate::launcher::batch::relay::for_signal(sig as i32, req.full),
+        row.launcher_pid,
+    ) {
+        // SAFETY: kill(2) of the job's launcher, checked above to be the process that
+        // claimed this job; nix's Signal has no real-time signals.
+        unsafe { libc::kill(launcher, relay.number()) };
+        return;
+    }
     if req.full {
         let _ = killpg(Pid::from_raw(pgid), sig);
-    } else if req.batch_only {
+    } else {
         let _ = kill(Pid::from_raw(pgid), sig);
     }
-    // Without -b/-f Slurm signals only srun steps; a batch-only job has none to signal.
 }
 
 impl Cluster for LocalCluster {
