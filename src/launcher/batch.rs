@@ -53,12 +53,12 @@ fn read_limit_file(path: &std::path::Path) -> Option<Option<Duration>> {
         .map(|s| Some(Duration::from_secs(s)))
 }
 
-/// `*** JOB N ON node CANCELLED AT time ***`, as slurmstepd writes it into the job's error
-/// output.
-fn write_cancel_line(err_log: &mut std::fs::File, plan: &BatchPlan) {
+/// `*** JOB N ON node CANCELLED AT time[ why] ***`, as slurmstepd writes it into the job's
+/// error output.
+fn write_cancel_line(err_log: &mut std::fs::File, plan: &BatchPlan, why: &str) {
     let _ = writeln!(
         err_log,
-        "{}: error: *** JOB {} ON {} CANCELLED AT {} ***",
+        "{}: error: *** JOB {} ON {} CANCELLED AT {}{why} ***",
         stepd_name(plan),
         plan.env
             .get("SLURM_JOB_ID")
@@ -345,7 +345,7 @@ pub fn run(
                 };
                 if !cancel_line_written {
                     cancel_line_written = true;
-                    write_cancel_line(&mut err_log, plan);
+                    write_cancel_line(&mut err_log, plan, "");
                 }
                 let sig = Signal::try_from(r.signal).unwrap_or(Signal::SIGTERM);
                 let _ = if r.group {
@@ -358,7 +358,7 @@ pub fn run(
                 if terminating.is_none() {
                     if !cancel_line_written {
                         cancel_line_written = true;
-                        write_cancel_line(&mut err_log, plan);
+                        write_cancel_line(&mut err_log, plan, "");
                     }
                     terminate(pgid);
                     terminating = Some((false, Instant::now() + plan.kill_wait));
@@ -394,20 +394,7 @@ pub fn run(
                     warn_at = None;
                 }
                 if deadline.is_some_and(|d| now >= d) {
-                    let _ = writeln!(
-                        err_log,
-                        "{}: error: *** JOB {} ON {} CANCELLED AT {} DUE TO TIME LIMIT ***",
-                        stepd_name(plan),
-                        plan.env
-                            .get("SLURM_JOB_ID")
-                            .map(String::as_str)
-                            .unwrap_or("?"),
-                        plan.env
-                            .get("SLURMD_NODENAME")
-                            .map(String::as_str)
-                            .unwrap_or("?"),
-                        chrono::Local::now().format("%Y-%m-%dT%H:%M:%S")
-                    );
+                    write_cancel_line(&mut err_log, plan, " DUE TO TIME LIMIT");
                     terminate(pgid);
                     terminating = Some((true, now + plan.kill_wait));
                 }
