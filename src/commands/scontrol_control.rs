@@ -248,7 +248,12 @@ struct Ctx<'c> {
     exit: i32,
     /// "not supported" is said once per command.
     said_unsupported: bool,
+    /// Jobs looked up by id so far ([`Ctx::exists`]).
+    lookups: u32,
 }
+
+/// Lookups by id before [`Ctx::exists`] loads the whole queue instead.
+const MAX_LOOKUPS: u32 = 16;
 
 impl Ctx<'_> {
     fn max_array_size(&mut self) -> u32 {
@@ -276,13 +281,19 @@ impl Ctx<'_> {
     }
 
     /// Whether any job is (part of) what `sel` names: looked up by its id, not in the
-    /// whole queue.
+    /// whole queue, unless the queue is loaded already or many ids are asked about (one
+    /// load then costs less than a lookup each).
     fn exists(&mut self, sel: &JobSelector) -> bool {
-        self.cluster
-            .jobs_with_ids(&[sel.job_id])
-            .unwrap_or_default()
-            .iter()
-            .any(|j| sel.matches(j))
+        if self.jobs.is_none() && self.lookups < MAX_LOOKUPS {
+            self.lookups += 1;
+            return self
+                .cluster
+                .jobs_with_ids(&[sel.job_id])
+                .unwrap_or_default()
+                .iter()
+                .any(|j| sel.matches(j));
+        }
+        self.jobs().iter().any(|j| sel.matches(j))
     }
 
     fn unsupported(&mut self, inv: &mut Invocation<'_>, verb: &str) {
@@ -346,6 +357,7 @@ pub fn run(
         cluster,
         quiet,
         jobs: None,
+        lookups: 0,
         max_array_size: None,
         errno: None,
         exit: 0,
