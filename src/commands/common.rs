@@ -47,6 +47,35 @@ pub fn data_parser(
     }
 }
 
+/// The command line as typed: the program and its arguments.
+pub fn command_line(inv: &Invocation) -> Vec<String> {
+    let mut words = vec![inv.prog.to_string()];
+    words.extend(inv.args.iter().cloned());
+    words
+}
+
+/// A data_parser document's `meta`: who runs the command, its command line `words` (as
+/// 24.11 keeps them, [`command_words`]), the cluster and its default partition.
+///
+/// [`command_words`]: crate::format::openapi::data_parser::command_words
+pub fn data_parser_client<'a>(
+    inv: &'a Invocation,
+    parser: crate::format::openapi::data_parser::Parser,
+    words: &'a [String],
+    cluster: &'a str,
+    default_partition: Option<&'a str>,
+) -> crate::format::openapi::data_parser::Client<'a> {
+    crate::format::openapi::data_parser::Client {
+        release: inv.profile.release,
+        parser,
+        user: &inv.user.name,
+        group: &inv.user.group,
+        argv: crate::format::openapi::data_parser::command_words(words),
+        cluster,
+        default_partition,
+    }
+}
+
 /// A data_parser document bai-slurm does not build yet: said, not faked (22.05's shape
 /// would be misread by a 24.11 client).
 pub fn data_parser_not_produced(

@@ -586,17 +586,15 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
         && printed > 0
     {
         let refs: Vec<&JobRecord> = documented.iter().collect();
-        let argv = crate::format::openapi::data_parser::command_words(&st.words);
+        let cluster_name = cluster.cluster_name();
         let default_partition = super::squeue::default_partition_of(cluster);
-        let client = crate::format::openapi::data_parser::Client {
-            release: inv.profile.release,
+        let client = common::data_parser_client(
+            inv,
             parser,
-            user: &inv.user.name,
-            group: &inv.user.group,
-            argv: &argv,
-            cluster: &cluster.cluster_name(),
-            default_partition: default_partition.as_deref(),
-        };
+            &st.words,
+            &cluster_name,
+            default_partition.as_deref(),
+        );
         let last_update = if want.is_some_and(|w| w.0 != 0) {
             0
         } else {
@@ -760,16 +758,8 @@ fn show_nodes(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, list:
             n.partitions = part_names(n);
         }
         let refs: Vec<&crate::model::NodeRecord> = shown.iter().collect();
-        let argv = crate::format::openapi::data_parser::command_words(&st.words);
-        let client = crate::format::openapi::data_parser::Client {
-            release: inv.profile.release,
-            parser,
-            user: &inv.user.name,
-            group: &inv.user.group,
-            argv: &argv,
-            cluster: &cluster.cluster_name(),
-            default_partition: None,
-        };
+        let cluster_name = cluster.cluster_name();
+        let client = common::data_parser_client(inv, parser, &st.words, &cluster_name, None);
         let doc = crate::format::openapi::data_parser::nodes_document(&refs, inv.now, &client);
         out(
             inv,

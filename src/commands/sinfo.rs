@@ -125,18 +125,9 @@ fn dump_data_parser(
             return 1;
         }
     };
-    let mut words = vec![inv.prog.to_string()];
-    words.extend(inv.args.iter().cloned());
-    let argv = openapi::data_parser::command_words(&words);
-    let client = openapi::data_parser::Client {
-        release: inv.profile.release,
-        parser,
-        user: &inv.user.name,
-        group: &inv.user.group,
-        argv: &argv,
-        cluster: &cluster.cluster_name(),
-        default_partition: None,
-    };
+    let words = common::command_line(inv);
+    let cluster_name = cluster.cluster_name();
+    let client = common::data_parser_client(inv, parser, &words, &cluster_name, None);
     let mut d = openapi::value::Dict::with_capacity(4);
     d.push(
         "sinfo",

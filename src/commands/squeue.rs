@@ -699,19 +699,16 @@ fn dump_data_parser(
     let rows =
         crate::format::squeue::select::job_rows(&jobs, &p.view.jobs, false, &|_| 1, false, false);
     let selected: Vec<&JobRecord> = rows.iter().map(|r| r.job).collect();
-    let mut words = vec![inv.prog.to_string()];
-    words.extend(inv.args.iter().cloned());
-    let argv = openapi::data_parser::command_words(&words);
+    let words = common::command_line(inv);
+    let cluster_name = cluster.cluster_name();
     let default_partition = default_partition_of(cluster);
-    let client = openapi::data_parser::Client {
-        release: inv.profile.release,
+    let client = common::data_parser_client(
+        inv,
         parser,
-        user: &inv.user.name,
-        group: &inv.user.group,
-        argv: &argv,
-        cluster: &cluster.cluster_name(),
-        default_partition: default_partition.as_deref(),
-    };
+        &words,
+        &cluster_name,
+        default_partition.as_deref(),
+    );
     let doc = openapi::data_parser::jobs_document(&selected, inv.now, &client);
     out(inv, &openapi::data_parser::serialize(&doc, mime));
     0

@@ -60,13 +60,13 @@ pub struct Client<'a> {
 /// `meta.command` as 24.11 fills it: the command line without its last word (its loop
 /// stops one short: `squeue --json -t all` gives `["squeue", "--json", "-t"]`, `squeue
 /// --json` gives `["squeue"]`, scontrol's `show job 2` gives `["show", "job"]`).
-pub fn command_words(words: &[String]) -> Vec<String> {
+pub fn command_words(words: &[String]) -> &[String] {
     let keep = if words.len() > 1 {
         words.len() - 1
     } else {
         words.len()
     };
-    words[..keep].to_vec()
+    &words[..keep]
 }
 
 /// `{set, infinite, number}` of a number that is set.
