@@ -10,12 +10,10 @@
 //! `STARTED_ON_SCHEDULE`/`START_RECEIVED` for a job that ran).
 
 use super::data_parser::{Client, Parser, exit_code, infinite, meta, num, unset};
-use super::db_jobs::{TresIds, elapsed, hex_mask, step_tres};
+use super::db_jobs::{TresIds, elapsed, hex_mask, step_tres, tres_list_of, usage_list_of};
 use super::value::{Dict, Value};
 use crate::model::job::{CpuTime, TresUsage};
-use crate::model::{
-    ArrayPart, JobRecord, JobState, MemoryRequest, StepId, StepRecord, TimeLimit, tres,
-};
+use crate::model::{ArrayPart, JobRecord, JobState, MemoryRequest, StepId, StepRecord, TimeLimit};
 
 /// What the dump needs besides the records.
 pub struct Ctx<'a> {
@@ -44,7 +42,9 @@ fn cpu_time(t: CpuTime) -> Value {
     d.into()
 }
 
-fn entry(ids: &TresIds, name: &str, count: i64) -> Dict {
+/// `{type, name, id, count}`; a count that is unset or does not fit is -2.
+fn entry(ids: &TresIds, name: &str, count: Option<u64>) -> Dict {
+    let count = count.map_or(-2, |c| i64::try_from(c).unwrap_or(-2));
     let (kind, sub) = name.split_once('/').unwrap_or((name, ""));
     let mut d = Dict::with_capacity(6);
     d.push("type", text(kind));
@@ -56,34 +56,18 @@ fn entry(ids: &TresIds, name: &str, count: i64) -> Dict {
 
 /// A TRES string as `[{type, name, id, count}]` by id; `energy` -2 where it is unset.
 fn tres_list(ids: &TresIds, t: &str, energy_unset: bool) -> Value {
-    let mut items: Vec<(u32, Dict)> = tres::entries(t)
-        .into_iter()
-        .map(|(name, v)| {
-            let count = tres::parse_value(v).map_or(0, |c| i64::try_from(c).unwrap_or(-2));
-            (ids.id(name), entry(ids, name, count))
-        })
-        .collect();
-    if energy_unset && !items.iter().any(|(id, _)| *id == 3) {
-        items.push((3, entry(ids, "energy", -2)));
-    }
-    items.sort_by_key(|(id, _)| *id);
-    Value::List(items.into_iter().map(|(_, d)| d.into()).collect())
+    tres_list_of(ids, t, energy_unset, |name, count| entry(ids, name, count))
 }
 
 fn usage(ids: &TresIds, list: &[TresUsage], with_place: bool) -> Value {
-    let mut items: Vec<(u32, Dict)> = list
-        .iter()
-        .map(|u| {
-            let mut d = entry(ids, &u.tres, i64::try_from(u.count).unwrap_or(-2));
-            if with_place {
-                d.push("task", Value::u64_wrapping(u.task));
-                d.push("node", text(u.node.as_deref().unwrap_or("")));
-            }
-            (ids.id(&u.tres), d)
-        })
-        .collect();
-    items.sort_by_key(|(id, _)| *id);
-    Value::List(items.into_iter().map(|(_, d)| d.into()).collect())
+    usage_list_of(ids, list, |u| {
+        let mut d = entry(ids, &u.tres, Some(u.count));
+        if with_place {
+            d.push("task", Value::u64_wrapping(u.task));
+            d.push("node", text(u.node.as_deref().unwrap_or("")));
+        }
+        d
+    })
 }
 
 /// `{max, min, average, total}` of one side of a step's usage; the extremes say on which

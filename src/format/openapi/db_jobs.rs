@@ -122,36 +122,54 @@ fn tres_entry(ids: &TresIds, name: &str, count: Option<u64>) -> Dict {
 
 /// A TRES string as a list sorted by id (memory in MB, as the database keeps it).
 fn tres_list(ids: &TresIds, t: &str, energy_unset: bool) -> Value {
+    tres_list_of(ids, t, energy_unset, |name, count| {
+        tres_entry(ids, name, count)
+    })
+}
+
+/// A TRES string as entries sorted by id, each made by `entry(name, count)` (a count that
+/// does not parse is 0); with `energy_unset`, an `energy` entry of unset count (None) is
+/// added where the string has none. Every data_parser release lists TRES so; only the
+/// entry's encoding differs.
+pub(super) fn tres_list_of(
+    ids: &TresIds,
+    t: &str,
+    energy_unset: bool,
+    entry: impl Fn(&str, Option<u64>) -> Dict,
+) -> Value {
     let mut items: Vec<(u32, Dict)> = tres::entries(t)
         .into_iter()
-        .map(|(name, v)| {
-            (
-                ids.id(name),
-                tres_entry(ids, name, tres::parse_value(v).or(Some(0))),
-            )
-        })
+        .map(|(name, v)| (ids.id(name), entry(name, tres::parse_value(v).or(Some(0)))))
         .collect();
     if energy_unset && !items.iter().any(|(id, _)| *id == 3) {
-        items.push((3, tres_entry(ids, "energy", None)));
+        items.push((3, entry("energy", None)));
     }
-    items.sort_by_key(|(id, _)| *id);
-    Value::List(items.into_iter().map(|(_, d)| d.into()).collect())
+    sorted_by_id(items)
 }
 
 /// Usage figures: averages and totals as `{type, name, id, count}`; maxima and minima
 /// add the `task` and `node` where they were reached.
 fn usage_list(ids: &TresIds, list: &[TresUsage], with_place: bool) -> Value {
-    let mut items: Vec<(u32, Dict)> = list
-        .iter()
-        .map(|u| {
-            let mut d = tres_entry(ids, &u.tres, Some(u.count));
-            if with_place {
-                d.push("task", Value::u64_wrapping(u.task));
-                d.push("node", Value::str_or_null(u.node.as_deref()));
-            }
-            (ids.id(&u.tres), d)
-        })
-        .collect();
+    usage_list_of(ids, list, |u| {
+        let mut d = tres_entry(ids, &u.tres, Some(u.count));
+        if with_place {
+            d.push("task", Value::u64_wrapping(u.task));
+            d.push("node", Value::str_or_null(u.node.as_deref()));
+        }
+        d
+    })
+}
+
+/// Usage figures as entries sorted by their TRES id, each made by `entry`.
+pub(super) fn usage_list_of(
+    ids: &TresIds,
+    list: &[TresUsage],
+    entry: impl Fn(&TresUsage) -> Dict,
+) -> Value {
+    sorted_by_id(list.iter().map(|u| (ids.id(&u.tres), entry(u))).collect())
+}
+
+fn sorted_by_id(mut items: Vec<(u32, Dict)>) -> Value {
     items.sort_by_key(|(id, _)| *id);
     Value::List(items.into_iter().map(|(_, d)| d.into()).collect())
 }
