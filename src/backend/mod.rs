@@ -314,7 +314,7 @@ pub trait Cluster {
     /// that can look them up by id does, so the cost does not grow with the queue.
     fn jobs_with_ids(&self, ids: &[u32]) -> Result<Vec<JobRecord>, BackendError> {
         let mut jobs = self.jobs()?;
-        jobs.retain(|j| ids.contains(&j.job_id) || ids.contains(&j.array_job_id()));
+        jobs.retain(|j| j.named_by(ids));
         Ok(jobs)
     }
     /// Accounting records (finished jobs are kept forever), with steps.

@@ -497,9 +497,20 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
         };
         want = Some(w);
     }
-    let loaded = match want {
-        Some((id, _, _)) if id != 0 => cluster.jobs_with_ids(&[id]),
-        _ => cluster.jobs(),
+    // `slurm_load_job` for an id (the job and its array's records), which fails for one
+    // the controller does not know; all jobs for none (or 0).
+    let one = want.map(|w| w.0).filter(|&id| id != 0);
+    let loaded = match one {
+        Some(id) => cluster.jobs_with_ids(&[id]).and_then(|found| {
+            if found.is_empty() {
+                Err(crate::backend::BackendError::Slurm(
+                    crate::backend::SlurmErrno::InvalidJobId,
+                ))
+            } else {
+                Ok(found)
+            }
+        }),
+        None => cluster.jobs(),
     };
     let jobs = match loaded {
         Ok(j) => j,
@@ -511,29 +522,7 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
             return;
         }
     };
-    let loaded: Vec<&JobRecord> = match want {
-        None | Some((0, _, _)) => jobs.iter().collect(),
-        Some((id, _, _)) => {
-            let found: Vec<&JobRecord> = jobs
-                .iter()
-                .filter(|j| j.job_id == id || (j.array.is_some() && j.array_job_id() == id))
-                .collect();
-            if found.is_empty() {
-                st.exit_code = 1;
-                if !quiet {
-                    common::raw_err(
-                        inv,
-                        &format!(
-                            "slurm_load_jobs error: {}",
-                            crate::backend::SlurmErrno::InvalidJobId.text()
-                        ),
-                    );
-                }
-                return;
-            }
-            found
-        }
-    };
+    let loaded: Vec<&JobRecord> = jobs.iter().collect();
     let clock = common::clock(inv);
     if st.quiet == -1 {
         let line = format!(

@@ -727,33 +727,24 @@ pub fn default_partition_of(cluster: &dyn Cluster) -> Option<String> {
 /// `slurm_load_jobs`, or `slurm_load_job` when exactly one job id was given (which fails
 /// for an id the controller does not know).
 fn load_jobs(cluster: &dyn Cluster, p: &Params) -> Result<Vec<JobRecord>, BackendError> {
-    let all = match &p.view.jobs.jobs {
-        Some(list) if !list.is_empty() => {
-            let ids: Vec<u32> = list.iter().map(|s| s.job_id).collect();
-            cluster.jobs_with_ids(&ids)?
-        }
-        _ => cluster.jobs()?,
-    };
-    let single = match &p.view.jobs.jobs {
-        Some(list) if list.len() == 1 && !p.view.steps => Some(list[0].job_id),
-        _ => None,
-    };
-    match single {
-        None => Ok(all),
-        Some(id) => {
-            let found: Vec<JobRecord> = all
-                .into_iter()
-                .filter(|j| j.job_id == id || (j.array.is_some() && j.array_job_id() == id))
-                .collect();
-            if found.is_empty() {
-                Err(BackendError::Slurm(
-                    crate::backend::SlurmErrno::InvalidJobId,
-                ))
-            } else {
-                Ok(found)
-            }
-        }
+    let ids: Vec<u32> = p
+        .view
+        .jobs
+        .jobs
+        .iter()
+        .flatten()
+        .map(|s| s.job_id)
+        .collect();
+    if ids.is_empty() {
+        return cluster.jobs();
     }
+    let found = cluster.jobs_with_ids(&ids)?;
+    if found.is_empty() && ids.len() == 1 && !p.view.steps {
+        return Err(BackendError::Slurm(
+            crate::backend::SlurmErrno::InvalidJobId,
+        ));
+    }
+    Ok(found)
 }
 
 #[cfg(test)]

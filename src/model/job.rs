@@ -208,6 +208,11 @@ impl JobRecord {
             .map_or(self.job_id, ArrayPart::array_job_id)
     }
 
+    /// Whether one of `ids` names this record: its own job id, or its array's.
+    pub fn named_by(&self, ids: &[u32]) -> bool {
+        ids.contains(&self.job_id) || ids.contains(&self.array_job_id())
+    }
+
     /// Seconds the job has run by `now` (0 while pending).
     pub fn run_seconds(&self, now: i64) -> i64 {
         match self.start_time {

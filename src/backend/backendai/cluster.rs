@@ -505,7 +505,7 @@ impl Cluster for BackendAiCluster {
         } else {
             None
         })?;
-        jobs.retain(|j| ids.contains(&j.job_id) || ids.contains(&j.array_job_id()));
+        jobs.retain(|j| j.named_by(ids));
         Ok(jobs)
     }
 

@@ -6,7 +6,9 @@ use super::store_file::{self, FileProblem};
 use crate::model::{
     ArrayPart, Dependency, ExitStatus, JobSpec, JobState, RequeueRequest, StateFlag, StepId,
 };
-use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+use rusqlite::{
+    Connection, OptionalExtension, Transaction, TransactionBehavior, named_params, params,
+};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -141,6 +143,10 @@ impl DbError {
 }
 
 pub type DbResult<T> = Result<T, DbError>;
+
+/// The records slurmctld still holds: unfinished jobs, and those that ended at `:since` or
+/// later (MinJobAge).
+const CONTROLLER_HOLDS: &str = "state IN ('PENDING','RUNNING','SUSPENDED') OR end_time >= :since";
 
 /// Job records this process has read from the store: the work a command does, counted
 /// for the test that keeps single-job commands independent of the queue's size.
@@ -777,11 +783,25 @@ impl Tx<'_> {
     /// What slurmctld still holds: unfinished jobs and those that ended after `since`.
     pub fn controller_jobs(&self, since: i64) -> DbResult<Vec<JobRow>> {
         self.job_rows(
-            &format!(
-                "SELECT {JOB_COLUMNS} FROM jobs WHERE state IN ('PENDING','RUNNING','SUSPENDED') OR end_time >= ?1 ORDER BY job_id"
-            ),
-            params![since],
+            &format!("SELECT {JOB_COLUMNS} FROM jobs WHERE {CONTROLLER_HOLDS} ORDER BY job_id"),
+            named_params! {":since": since},
         )
+    }
+
+    /// [`Tx::controller_jobs`] with one of these ids as job id or array id, by index.
+    pub fn controller_jobs_of(&self, ids: &[u32], since: i64) -> DbResult<Vec<JobRow>> {
+        let mut out = Vec::new();
+        for &id in ids {
+            out.extend(self.job_rows(
+                &format!(
+                    "SELECT {JOB_COLUMNS} FROM jobs WHERE (job_id = :id OR array_job_id = :id) AND ({CONTROLLER_HOLDS}) ORDER BY job_id"
+                ),
+                named_params! {":id": id, ":since": since},
+            )?);
+        }
+        out.sort_by_key(|r| r.job_id);
+        out.dedup_by_key(|r| r.job_id);
+        Ok(out)
     }
 
     /// Accounting rows, narrowed by job ids (matching array ids too) and owners when given.

@@ -957,41 +957,27 @@ impl Cluster for LocalCluster {
     /// By index: the named jobs' rows only, unless one of them waits for resources: its
     /// expected start needs the queue ahead of it (the plan).
     fn jobs_with_ids(&self, ids: &[u32]) -> Result<Vec<JobRecord>, BackendError> {
-        let wanted = |r: &JobRecord| ids.contains(&r.job_id) || ids.contains(&r.array_job_id());
         let mut db = self.db()?;
         let since = crate::sys::now() - i64::from(self.settings.min_job_age);
         let records = db
             .read(|tx| {
-                let mut rows = tx.jobs_related(ids)?;
-                // what slurmctld still holds (db::controller_jobs)
-                rows.retain(|r| {
-                    matches!(
-                        r.state,
-                        JobState::Pending | JobState::Running | JobState::Suspended
-                    ) || r.end_time.is_some_and(|e| e >= since)
-                });
-                if rows.iter().any(|r| {
-                    r.state == JobState::Pending
-                        && [reason::RESOURCES, reason::PRIORITY].contains(&r.reason.as_str())
-                }) {
+                let rows = tx.controller_jobs_of(ids, since)?;
+                if rows.iter().any(|r| plan::is_planned(r.state, &r.reason)) {
                     return Ok(None);
                 }
                 Ok(Some(self.records(&rows, false, tx)))
             })
             .map_err(sql)?;
-        match records {
+        let mut records = match records {
             Some(records) => {
-                let mut records = records?;
-                records.retain(wanted);
+                let records = records?;
                 self.wake_runner_for(&records);
-                Ok(records)
+                records
             }
-            None => {
-                let mut all = self.jobs()?;
-                all.retain(wanted);
-                Ok(all)
-            }
-        }
+            None => self.jobs()?,
+        };
+        records.retain(|r| r.named_by(ids));
+        Ok(records)
     }
 
     fn accounting(&self, query: &AccountingQuery) -> Result<Vec<JobRecord>, BackendError> {

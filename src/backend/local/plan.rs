@@ -34,6 +34,12 @@ const RESOLUTION: i64 = 60;
 /// long the queue.
 pub const MAX_JOB_TEST: usize = 500;
 
+/// Whether the plan gives a job an expected start: a pending job waiting for resources
+/// (reason Resources or Priority).
+pub fn is_planned(state: JobState, reason: &str) -> bool {
+    state == JobState::Pending && matches!(reason, "Resources" | "Priority")
+}
+
 /// Sets `start_time`, `end_time` and `sched_nodes` of the pending jobs that wait for
 /// resources.
 pub fn plan(records: &mut [JobRecord], nodes: &[NodeCapacity], now: i64) {
@@ -59,10 +65,7 @@ pub fn plan(records: &mut [JobRecord], nodes: &[NodeCapacity], now: i64) {
         }
     }
     let mut order: Vec<usize> = (0..records.len())
-        .filter(|&i| {
-            let r = &records[i];
-            r.state == JobState::Pending && matches!(r.reason.as_str(), "Resources" | "Priority")
-        })
+        .filter(|&i| is_planned(records[i].state, &records[i].reason))
         .collect();
     order.sort_by_key(|&i| (std::cmp::Reverse(records[i].priority), records[i].job_id));
     order.truncate(MAX_JOB_TEST);
