@@ -72,6 +72,16 @@ fn write_cancel_line(err_log: &mut std::fs::File, plan: &BatchPlan, why: &str) {
     );
 }
 
+/// A signal to the job's whole process group, or to its batch shell alone (the group's
+/// leader).
+fn send(pgid: Pid, sig: Signal, group: bool) {
+    let _ = if group {
+        killpg(pgid, sig)
+    } else {
+        nix::sys::signal::kill(pgid, sig)
+    };
+}
+
 /// What slurmstepd's messages begin with: `slurmstepd-<node>` (Slurm's build names each
 /// node's slurmstepd so).
 fn stepd_name(plan: &BatchPlan) -> String {
@@ -191,7 +201,7 @@ pub mod relay {
     }
 }
 
-/// Runs the step. `signals` must be registered for [`HANDLED_SIGNALS`] before the job is
+/// Runs the step. `signals` must be registered for [`handled_signals`] before the job is
 /// claimed, so no cancel is lost; `started` is told the script's pid (= its process group).
 pub fn run(
     plan: &BatchPlan,
@@ -308,6 +318,11 @@ pub fn run(
     let mut terminating: Option<(bool, Instant)> = None;
     // slurmstepd writes its CANCELLED line once per step.
     let mut cancel_line_written = false;
+    let mut say_cancelled = |err_log: &mut File| {
+        if !std::mem::replace(&mut cancel_line_written, true) {
+            write_cancel_line(err_log, plan, "");
+        }
+    };
     loop {
         let mut next = [
             deadline,
@@ -339,31 +354,19 @@ pub fn run(
             Ok(Event::Signal(s)) if s == libc::SIGUSR1 || s == libc::SIGUSR2 => {
                 let _ = killpg(pgid, Signal::try_from(s).unwrap_or(Signal::SIGUSR1));
             }
-            Ok(Event::Signal(s)) if relay::received(s).is_some() => {
-                let Some(r) = relay::received(s) else {
-                    continue;
-                };
-                if !cancel_line_written {
-                    cancel_line_written = true;
-                    write_cancel_line(&mut err_log, plan, "");
+            Ok(Event::Signal(s)) => match relay::received(s) {
+                Some(r) => {
+                    say_cancelled(&mut err_log);
+                    let sig = Signal::try_from(r.signal).unwrap_or(Signal::SIGTERM);
+                    send(pgid, sig, r.group);
                 }
-                let sig = Signal::try_from(r.signal).unwrap_or(Signal::SIGTERM);
-                let _ = if r.group {
-                    killpg(pgid, sig)
-                } else {
-                    nix::sys::signal::kill(pgid, sig)
-                };
-            }
-            Ok(Event::Signal(_)) => {
-                if terminating.is_none() {
-                    if !cancel_line_written {
-                        cancel_line_written = true;
-                        write_cancel_line(&mut err_log, plan, "");
-                    }
+                None if terminating.is_none() => {
+                    say_cancelled(&mut err_log);
                     terminate(pgid);
                     terminating = Some((false, Instant::now() + plan.kill_wait));
                 }
-            }
+                None => {}
+            },
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 let now = Instant::now();
                 if let Some((_, kill_at)) = terminating {
@@ -386,11 +389,7 @@ pub fn run(
                     && now >= at
                 {
                     let sig = Signal::try_from(sig).unwrap_or(Signal::SIGUSR1);
-                    let _ = if batch_only {
-                        nix::sys::signal::kill(pgid, sig)
-                    } else {
-                        killpg(pgid, sig)
-                    };
+                    send(pgid, sig, !batch_only);
                     warn_at = None;
                 }
                 if deadline.is_some_and(|d| now >= d) {
