@@ -64,7 +64,16 @@ fn queue_copies(c: &Cluster, template: u32, n: u32) -> u32 {
 
 /// Runs a command with the row log; returns its exit code and the job records it read.
 fn rows_read(c: &Cluster, name: &str, args: &[&str]) -> (i32, u64, String) {
-    let log = c.path(&format!("rows-{name}-{}", args.join("_").replace('/', "")));
+    let (code, rows, _, shown) = logged_run(c, name, args);
+    (code, rows, shown)
+}
+
+/// Runs a command with the row log; returns its exit code, the job records it read, the
+/// times it opened the database (one line each) and what it printed.
+fn logged_run(c: &Cluster, name: &str, args: &[&str]) -> (i32, u64, usize, String) {
+    let mut tag = args.join("_").replace('/', "");
+    tag.truncate(64);
+    let log = c.path(&format!("rows-{name}-{tag}"));
     let mut cmd = c.cmd(name);
     cmd.args(args)
         .env("BAI_SLURM_ROW_LOG", &log)
@@ -74,22 +83,22 @@ fn rows_read(c: &Cluster, name: &str, args: &[&str]) -> (i32, u64, String) {
     let child = cmd.spawn().expect("run the command");
     let pid = child.id().to_string();
     let out = child.wait_with_output().unwrap();
-    eprintln!("({name} {}: {:?})", args.join(" "), started.elapsed());
+    eprintln!("({name} {tag}: {:?})", started.elapsed());
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     // The command's own lines (a runner it woke writes its own pid).
-    let rows = text
+    let own: Vec<u64> = text
         .lines()
         .filter_map(|l| l.split_once(' '))
         .filter(|(p, _)| *p == pid)
         .filter_map(|(_, n)| n.parse::<u64>().ok())
-        .max()
-        .unwrap_or(0);
+        .collect();
+    let rows = own.iter().copied().max().unwrap_or(0);
     let shown = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    (out.status.code().unwrap_or(-1), rows, shown)
+    (out.status.code().unwrap_or(-1), rows, own.len(), shown)
 }
 
 #[test]
@@ -136,6 +145,31 @@ fn single_job_commands_read_only_their_job_with_10000_queued() {
         &["-h", "-t", "all", "-j", &pending, "-o", "%T"],
     );
     assert_eq!(shown, "CANCELLED\n");
+    // A long list of ids is answered from one load of the queue, not a lookup each (the
+    // command fuzzer found a hold of thousands of ids taking seconds).
+    let unknown: Vec<String> = (1..=5000)
+        .map(|i| (first + QUEUED + i).to_string())
+        .collect();
+    let list = unknown.join(",");
+    for verb in ["hold", "uhold", "release", "suspend", "resume"] {
+        let (code, _, opens, shown) = logged_run(&c, "scontrol", &[verb, &list]);
+        assert_eq!(
+            code,
+            1,
+            "scontrol {verb}: {}",
+            &shown[..shown.len().min(500)]
+        );
+        assert_eq!(
+            shown.lines().filter(|l| l.contains(" for job ")).count(),
+            5000,
+            "scontrol {verb}: one line per id"
+        );
+        println!("scontrol {verb} of 5000 unknown ids: {opens} database opens");
+        assert!(
+            opens <= 20,
+            "scontrol {verb} of 5000 ids opened the database {opens} times"
+        );
+    }
     // The copies go as they came (the harness's `scancel -u` at the end would cancel them
     // one by one).
     let conn = rusqlite::Connection::open(c.state.join("state.db")).expect("state.db");
