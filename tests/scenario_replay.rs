@@ -32,8 +32,12 @@
 //! recording's did and its priorities where the recording shows them ([`first_priority`]).
 //!
 //! `BAI_SCENARIO_RECORD=1 cargo test --test scenario_replay -- --nocapture` records every
-//! scenario from the live oracle into `tests/scenarios/NAME.22.05` (start it first:
-//! `scripts/record-scenarios.sh` does both). Without it, the test replays bai-slurm against
+//! scenario from the live oracle into `tests/scenarios/NAME.22.05` (`scripts/record-scenarios.sh`
+//! restarts the oracle clean first, so that job ids and priorities start where they did at
+//! every recording); `BAI_SCENARIO_VERIFY=1` (`scripts/record-scenarios.sh --check`, run by
+//! `scripts/test.sh`) replays the live oracle against the committed recordings instead and
+//! fails on a step that differs, unless `tests/scenarios/ORACLE-VARIES` lists it as one of
+//! the oracle's own races. Without it, the test replays bai-slurm against
 //! the recordings and prints `scenarios: N/M identical` per command. `BAI_SCENARIO_ONLY=a,b`
 //! records or replays only those scenarios (the score then covers only them). Steps that differ
 //! today are listed, with the reason, in `tests/scenarios/KNOWN-DIFFERENCES`: the test
@@ -740,12 +744,24 @@ fn scenarios_against_slurm_22_05() {
     let all = scenarios();
     assert!(!all.is_empty(), "no scenarios in {SCENARIOS}");
     if std::env::var_os("BAI_SCENARIO_RECORD").is_some() {
+        // BAI_SCENARIO_KEEP=a,b: all are played (their job ids follow one another from the
+        // oracle's clean start), only these recordings are written.
+        let keep = std::env::var("BAI_SCENARIO_KEEP").ok();
         for s in &all {
             let steps = play(s, &Target::Oracle);
+            if keep
+                .as_deref()
+                .is_some_and(|k| !k.split(',').any(|n| n.trim() == s.name))
+            {
+                continue;
+            }
             println!("recorded {}: {} steps", s.name, steps.len());
             write_recording(&s.name, &steps);
         }
         return;
+    }
+    if std::env::var_os("BAI_SCENARIO_VERIFY").is_some() {
+        return recordings_match_the_live_oracle(&all);
     }
     let known = known_differences();
     let mut per_command: BTreeMap<String, (usize, usize)> = BTreeMap::new();
@@ -814,6 +830,90 @@ fn scenarios_against_slurm_22_05() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `BAI_SCENARIO_VERIFY=1`: every scenario played against the live 22.05 oracle and compared
+/// byte for byte with its committed recording, so that a recording that no longer says what
+/// Slurm says fails (`scripts/check-oracle.sh` starts the oracle clean and runs this; the
+/// recordings are made the same way, so job ids and priorities follow from the same start).
+/// The oracle's own races (which of two answers a step gets depends on when its scheduler
+/// or accounting daemon ran) are listed in `ORACLE-VARIES` with the reason: such a step is
+/// counted apart, whichever answer it gets.
+fn recordings_match_the_live_oracle(all: &[Scenario]) {
+    let varies = known_differences_in("ORACLE-VARIES");
+    // A second run (BAI_SCENARIO_VERIFY_AGAIN=FILE, the steps that differed in the first):
+    // only a step that differs again fails, so that a race of the oracle's not yet listed
+    // does not, and a recording that is no longer true does.
+    let again: Option<Vec<String>> = std::env::var_os("BAI_SCENARIO_VERIFY_AGAIN").map(|f| {
+        std::fs::read_to_string(f)
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    });
+    let mut differed = Vec::new();
+    let (mut same, mut total, mut varied) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for s in all {
+        let recorded = read_recording(&s.name);
+        let live = play(s, &Target::Oracle);
+        assert_eq!(
+            live.len(),
+            recorded.len(),
+            "{}: the scenario changed since it was recorded",
+            s.name
+        );
+        for (n, ((cmd, want), (_, have))) in recorded.iter().zip(&live).enumerate() {
+            let key = format!("{}:{}", s.name, n + 1);
+            total += 1;
+            if want == have {
+                same += 1;
+            } else if varies.contains_key(&key) {
+                varied += 1;
+                println!("{key} (varies: {}): {cmd}", varies[&key]);
+            } else if again.as_ref().is_some_and(|a| !a.contains(&key)) {
+                println!("{key} differs this time only: {cmd}");
+            } else {
+                differed.push(key.clone());
+                failures.push(format!(
+                    "{key}: {cmd}\n  recorded rc={} stdout={:?} stderr={:?}\n  live     rc={} stdout={:?} stderr={:?}",
+                    want.rc, want.stdout, want.stderr, have.rc, have.stdout, have.stderr
+                ));
+            }
+        }
+    }
+    println!(
+        "oracle 22.05: {same}/{total} steps as recorded, {varied} of the {} steps in ORACLE-VARIES differed this time",
+        varies.len()
+    );
+    let played: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
+    for k in varies.keys() {
+        let (name, step) = k.split_once(':').unwrap_or((k, ""));
+        if !played.contains(&name) && recording_path_of(name, "22.05").exists() {
+            continue; // not played this time (BAI_SCENARIO_ONLY)
+        }
+        let steps = if played.contains(&name) {
+            read_recording(name).len()
+        } else {
+            0
+        };
+        if step.parse::<usize>().map_or(true, |n| n == 0 || n > steps) {
+            failures.push(format!(
+                "{k}: listed in ORACLE-VARIES but there is no such step"
+            ));
+        }
+    }
+    // BAI_SCENARIO_VERIFY_DIFFERED=FILE: where the steps that differed go, for a second run.
+    if let Some(f) = std::env::var_os("BAI_SCENARIO_VERIFY_DIFFERED") {
+        std::fs::write(f, differed.iter().map(|k| format!("{k}\n")).collect::<String>()).expect("write the steps that differed");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} steps of the recordings are not what the live Slurm 22.05 says now (a recording made \
+         from a clean start: scripts/record-scenarios.sh):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
