@@ -905,7 +905,14 @@ fn recordings_match_the_live_oracle(all: &[Scenario]) {
     }
     // BAI_SCENARIO_VERIFY_DIFFERED=FILE: where the steps that differed go, for a second run.
     if let Some(f) = std::env::var_os("BAI_SCENARIO_VERIFY_DIFFERED") {
-        std::fs::write(f, differed.iter().map(|k| format!("{k}\n")).collect::<String>()).expect("write the steps that differed");
+        std::fs::write(
+            f,
+            differed
+                .iter()
+                .map(|k| format!("{k}\n"))
+                .collect::<String>(),
+        )
+        .expect("write the steps that differed");
     }
     assert!(
         failures.is_empty(),
