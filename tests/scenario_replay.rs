@@ -723,6 +723,37 @@ fn first_priority(recorded: &[(String, Output)]) -> Option<u32> {
     None
 }
 
+/// Each step a scenario played beside its recording: `(NAME:N, command, recorded, played)`.
+fn beside_recording<'a>(
+    name: &str,
+    recorded: &'a [(String, Output)],
+    played: &'a [(String, Output)],
+) -> Vec<(String, &'a str, &'a Output, &'a Output)> {
+    assert_eq!(
+        played.len(),
+        recorded.len(),
+        "{name}: the scenario changed since it was recorded"
+    );
+    recorded
+        .iter()
+        .zip(played)
+        .enumerate()
+        .map(|(n, ((cmd, want), (_, have)))| {
+            (format!("{name}:{}", n + 1), cmd.as_str(), want, have)
+        })
+        .collect()
+}
+
+/// A step's two outputs, one under the other, labelled (`want`/`got`, `recorded`/`live`).
+fn difference(key: &str, cmd: &str, labels: [&str; 2], a: &Output, b: &Output) -> String {
+    let width = labels[0].len().max(labels[1].len());
+    let [la, lb] = labels;
+    format!(
+        "{key}: {cmd}\n  {la:width$} rc={} stdout={:?} stderr={:?}\n  {lb:width$} rc={} stdout={:?} stderr={:?}",
+        a.rc, a.stdout, a.stderr, b.rc, b.stdout, b.stderr
+    )
+}
+
 fn known_differences() -> BTreeMap<String, String> {
     known_differences_in("KNOWN-DIFFERENCES")
 }
@@ -772,14 +803,7 @@ fn scenarios_against_slurm_22_05() {
         let _lock = scenario_lock(&s.name);
         let target = local_target(&s.name, first_job_id(&recorded), first_priority(&recorded));
         let got = play(s, &target);
-        assert_eq!(
-            got.len(),
-            recorded.len(),
-            "{}: the scenario changed since it was recorded",
-            s.name
-        );
-        for (n, ((cmd, want), (_, have))) in recorded.iter().zip(&got).enumerate() {
-            let key = format!("{}:{}", s.name, n + 1);
+        for (key, cmd, want, have) in beside_recording(&s.name, &recorded, &got) {
             let command = cmd.split_whitespace().next().unwrap_or("").to_string();
             let e = per_command.entry(command).or_default();
             e.1 += 1;
@@ -788,17 +812,16 @@ fn scenarios_against_slurm_22_05() {
                 e.0 += 1;
             }
             match (same, known.contains_key(&key)) {
-                (true, true) => failures.push(format!("{key} ({cmd}) is identical now: take it off KNOWN-DIFFERENCES")),
-                (false, false) => failures.push(format!(
-                    "{key}: {cmd}\n  want rc={} stdout={:?} stderr={:?}\n  got  rc={} stdout={:?} stderr={:?}",
-                    want.rc, want.stdout, want.stderr, have.rc, have.stdout, have.stderr
+                (true, true) => failures.push(format!(
+                    "{key} ({cmd}) is identical now: take it off KNOWN-DIFFERENCES"
                 )),
+                (false, false) => failures.push(difference(&key, cmd, ["want", "got"], want, have)),
                 (false, true) => {
                     // BAI_SCENARIO_SHOW=1 prints the listed differences too.
                     if std::env::var_os("BAI_SCENARIO_SHOW").is_some() {
                         println!(
-                            "{key} (known): {cmd}\n  want rc={} stdout={:?} stderr={:?}\n  got  rc={} stdout={:?} stderr={:?}",
-                            want.rc, want.stdout, want.stderr, have.rc, have.stdout, have.stderr
+                            "{}",
+                            difference(&format!("{key} (known)"), cmd, ["want", "got"], want, have)
                         );
                     }
                     seen.push(key)
@@ -857,14 +880,7 @@ fn recordings_match_the_live_oracle(all: &[Scenario]) {
     for s in all {
         let recorded = read_recording(&s.name);
         let live = play(s, &Target::Oracle);
-        assert_eq!(
-            live.len(),
-            recorded.len(),
-            "{}: the scenario changed since it was recorded",
-            s.name
-        );
-        for (n, ((cmd, want), (_, have))) in recorded.iter().zip(&live).enumerate() {
-            let key = format!("{}:{}", s.name, n + 1);
+        for (key, cmd, want, have) in beside_recording(&s.name, &recorded, &live) {
             total += 1;
             if want == have {
                 same += 1;
@@ -874,11 +890,8 @@ fn recordings_match_the_live_oracle(all: &[Scenario]) {
             } else if again.as_ref().is_some_and(|a| !a.contains(&key)) {
                 println!("{key} differs this time only: {cmd}");
             } else {
-                differed.push(key.clone());
-                failures.push(format!(
-                    "{key}: {cmd}\n  recorded rc={} stdout={:?} stderr={:?}\n  live     rc={} stdout={:?} stderr={:?}",
-                    want.rc, want.stdout, want.stderr, have.rc, have.stdout, have.stderr
-                ));
+                failures.push(difference(&key, cmd, ["recorded", "live"], want, have));
+                differed.push(key);
             }
         }
     }
@@ -971,23 +984,15 @@ fn scenarios_against_slurm_24_11() {
         let _lock = scenario_lock(&s.name);
         let target = local_target_of(&s.name, first_job_id(&want_all), None, RELEASE);
         let got = play(s, &target);
-        assert_eq!(
-            got.len(),
-            want_all.len(),
-            "{}: changed since recorded",
-            s.name
-        );
-        for (i, ((cmd, want), (_, have))) in want_all.iter().zip(&got).enumerate() {
-            let key = format!("{}:{}", s.name, i + 1);
+        for (key, cmd, want, have) in beside_recording(&s.name, &want_all, &got) {
             m += 1;
             let same = want == have;
             n += usize::from(same);
             match (same, known.contains_key(&key)) {
-                (true, true) => failures.push(format!("{key} ({cmd}) is identical now: take it off KNOWN-DIFFERENCES-24.11")),
-                (false, false) => failures.push(format!(
-                    "{key}: {cmd}\n  want rc={} stdout={:?} stderr={:?}\n  got  rc={} stdout={:?} stderr={:?}",
-                    want.rc, want.stdout, want.stderr, have.rc, have.stdout, have.stderr
+                (true, true) => failures.push(format!(
+                    "{key} ({cmd}) is identical now: take it off KNOWN-DIFFERENCES-24.11"
                 )),
+                (false, false) => failures.push(difference(&key, cmd, ["want", "got"], want, have)),
                 (false, true) => seen.push(key),
                 (true, false) => {}
             }
