@@ -233,8 +233,30 @@ fn create_failure(e: ClientError, part: Option<&Partition>) -> SubmitError {
 }
 
 fn is_name_clash(e: &ClientError) -> bool {
-    matches!(e, ClientError::BadRequest { body, .. }
-        if body["type"].as_str().is_some_and(|t| t.ends_with("session-already-exists")))
+    /// The index behind 26.x's "Unique constraint violated" (409): two creates of one
+    /// name at once both pass the manager's own check and meet it instead.
+    const UNIQUE_NAME_INDEX: &str = "ix_sessions_unique_name_per_user_nonterminal";
+    match e {
+        ClientError::BadRequest { body, .. }
+            if body["type"]
+                .as_str()
+                .is_some_and(|t| t.ends_with("session-already-exists")) =>
+        {
+            true
+        }
+        ClientError::BadRequest {
+            status: 409,
+            title,
+            message,
+            body,
+            ..
+        } => {
+            title.contains(UNIQUE_NAME_INDEX)
+                || message.contains(UNIQUE_NAME_INDEX)
+                || body.to_string().contains(UNIQUE_NAME_INDEX)
+        }
+        _ => false,
+    }
 }
 
 enum Created {
@@ -642,5 +664,28 @@ mod tests {
             body: serde_json::json!({"type": "https://api.backend.ai/probs/session-already-exists"}),
         };
         assert!(is_name_clash(&e));
+    }
+
+    /// 26.9, two login nodes creating one name in the same moment (seen in CI): the
+    /// database's unique index answers, and the next id is tried as for any clash.
+    #[test]
+    fn a_clash_is_recognised_by_the_unique_index_too() {
+        let detail = "Unique constraint violated. (<class 'asyncpg.exceptions.UniqueViolationError'>: duplicate key value violates unique constraint \"ix_sessions_unique_name_per_user_nonterminal\"\nDETAIL:  Key (name, user_uuid)=(j92148507, dfa9da54-4b28-432f-be29-c0d680c7a412) already exists.)";
+        let e = ClientError::BadRequest {
+            status: 409,
+            title: String::new(),
+            message: detail.into(),
+            error_code: None,
+            body: serde_json::json!({"msg": detail}),
+        };
+        assert!(is_name_clash(&e));
+        let other = ClientError::BadRequest {
+            status: 409,
+            title: "Unique constraint violated.".into(),
+            message: "duplicate key value violates unique constraint \"vfolders_pkey\"".into(),
+            error_code: None,
+            body: serde_json::json!({}),
+        };
+        assert!(!is_name_clash(&other));
     }
 }
