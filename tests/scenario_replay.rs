@@ -779,6 +779,8 @@ fn scenarios_against_slurm_22_05() {
         // oracle's clean start), only these recordings are written.
         let keep = std::env::var("BAI_SCENARIO_KEEP").ok();
         for s in &all {
+            // The scenario's directory is shared with replays running beside it.
+            let _lock = scenario_lock(&s.name);
             let steps = play(s, &Target::Oracle);
             if keep
                 .as_deref()
@@ -879,6 +881,8 @@ fn recordings_match_the_live_oracle(all: &[Scenario]) {
     let mut failures = Vec::new();
     for s in all {
         let recorded = read_recording(&s.name);
+        // The scenario's directory is shared with replays running beside it.
+        let _lock = scenario_lock(&s.name);
         let live = play(s, &Target::Oracle);
         for (key, cmd, want, have) in beside_recording(&s.name, &recorded, &live) {
             total += 1;
@@ -964,6 +968,8 @@ fn scenarios_against_slurm_24_11() {
     if std::env::var_os("BAI_SCENARIO_RECORD").is_some() {
         if std::env::var("BAI_SCENARIO_RELEASE").as_deref() == Ok(RELEASE) {
             for s in &all {
+                // The scenario's directory is shared with replays running beside it.
+                let _lock = scenario_lock(&s.name);
                 let steps = play(s, &Target::Oracle24);
                 println!("recorded {} ({RELEASE}): {} steps", s.name, steps.len());
                 write_recording_of(&s.name, RELEASE, &steps);
