@@ -110,6 +110,8 @@ pub struct JobSpec {
     /// when it is gone, so is the allocation.
     pub owner: Option<(i32, u64)>,
     pub begin: Option<i64>,
+    /// `--deadline`: the job is ended (DEADLINE) when it can no longer end before this.
+    pub deadline: Option<i64>,
     pub nice: Option<i32>,
     pub priority: Option<u32>,
     pub requeue: Option<bool>,
@@ -188,6 +190,7 @@ pub enum Field {
     Dependency,
     Hold,
     Begin,
+    Deadline,
     Nice,
     Priority,
     Requeue,
@@ -241,6 +244,7 @@ impl Field {
             Field::Dependency => "--dependency",
             Field::Hold => "--hold",
             Field::Begin => "--begin",
+            Field::Deadline => "--deadline",
             Field::Nice => "--nice",
             Field::Priority => "--priority",
             Field::Requeue => "--requeue",
@@ -309,6 +313,7 @@ impl JobSpec {
             interactive: _,
             owner: _,
             begin,
+            deadline,
             nice,
             priority,
             requeue,
@@ -377,6 +382,7 @@ impl JobSpec {
         add(dependency.is_some(), Field::Dependency);
         add(*hold, Field::Hold);
         add(begin.is_some(), Field::Begin);
+        add(deadline.is_some(), Field::Deadline);
         add(nice.is_some(), Field::Nice);
         add(priority.is_some(), Field::Priority);
         add(requeue.is_some(), Field::Requeue);
@@ -436,6 +442,7 @@ impl JobSpec {
             Field::Dependency => format!("{:?}", self.dependency),
             Field::Hold => format!("{:?}", self.hold),
             Field::Begin => format!("{:?}", self.begin),
+            Field::Deadline => format!("{:?}", self.deadline),
             Field::Nice => format!("{:?}", self.nice),
             Field::Priority => format!("{:?}", self.priority),
             Field::Requeue => format!("{:?}", self.requeue),
@@ -460,7 +467,7 @@ impl JobSpec {
 }
 
 impl Field {
-    pub const ALL: [Field; 47] = [
+    pub const ALL: [Field; 48] = [
         Field::Name,
         Field::Script,
         Field::ScriptArgs,
@@ -489,6 +496,7 @@ impl Field {
         Field::Dependency,
         Field::Hold,
         Field::Begin,
+        Field::Deadline,
         Field::Nice,
         Field::Priority,
         Field::Requeue,

@@ -176,6 +176,11 @@ pub struct SubmitDeltas {
     /// A dependency on a job that does not exist is refused (`Job dependency problem`);
     /// 22.05 accepted it.
     pub refuse_unknown_dependency: bool,
+    /// `--deadline` as 24.11 checks it: at submission against the job's earliest start
+    /// (its `--begin`) and its time limit too, and afterwards for every pending job, held
+    /// or not; 22.05 checked it against now (the limit only with `--time-min=0`) and only
+    /// for a job its scheduler could start.
+    pub deadline_of_every_pending_job: bool,
     /// `--container-id`, `--oom-kill-step`, `--tres-bind`, `--tres-per-task`, sbatch and
     /// salloc `--resv-ports`; salloc without `--uid`/`--gid`.
     pub new_options: bool,
@@ -225,6 +230,7 @@ const V22_05: Profile = Profile {
     submit: SubmitDeltas {
         refuse_unsatisfiable: false,
         refuse_unknown_dependency: false,
+        deadline_of_every_pending_job: false,
         new_options: false,
     },
 };
@@ -273,6 +279,7 @@ const V24_11: Profile = Profile {
     submit: SubmitDeltas {
         refuse_unsatisfiable: true,
         refuse_unknown_dependency: true,
+        deadline_of_every_pending_job: true,
         new_options: true,
     },
 };

@@ -35,6 +35,7 @@ pub struct JobOptions {
     pub array: Option<values::array::ArraySpec>,
     pub array_raw: Option<String>,
     pub begin: Option<i64>,
+    pub deadline: Option<i64>,
     pub chdir: Option<String>,
     pub comment: Option<String>,
     pub cpus_per_task: Option<u32>,
@@ -188,6 +189,9 @@ impl JobOptions {
             }
             "begin" => {
                 self.begin = Some(values::begin::parse_begin(v, now)?);
+            }
+            "deadline" => {
+                self.deadline = Some(values::begin::parse_deadline(v, now)?);
             }
             "chdir" => self.chdir = Some(v.to_string()),
             "comment" => self.comment = Some(v.to_string()),
@@ -527,6 +531,18 @@ pub fn build(
 ) -> Result<(JobSpec, Vec<String>), Failure> {
     let input = ctx;
     let error_exit = ctx.error_exit;
+    // `_opt_verify` of sbatch, salloc and srun.
+    if let (Some(deadline), Some(begin)) = (raw.deadline, raw.begin)
+        && deadline < begin
+    {
+        return Err(Failure {
+            stderr: format!(
+                "{}: error: Incompatible begin and deadline time specification\n",
+                ctx.prog
+            ),
+            code: error_exit,
+        });
+    }
     let mut messages = Vec::new();
     let work_dir = match &raw.chdir {
         Some(d) => make_absolute(d, input.cwd),
@@ -684,6 +700,7 @@ pub fn build(
         interactive: false,
         owner: None,
         begin: raw.begin,
+        deadline: raw.deadline,
         nice: raw.nice,
         priority: raw.priority,
         requeue: raw.requeue,

@@ -274,7 +274,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SALLOC | SBATCH | SRUN,
         sbatch_env: &[],
-        support: Support::Rejected("it is not implemented yet"),
+        support: Support::Honoured,
     },
     Opt {
         long: "debugger-test",

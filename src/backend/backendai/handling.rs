@@ -49,6 +49,9 @@ pub fn handling(f: Field) -> Handling {
             "is not supported by the Backend.AI backend",
         )),
         Field::Begin => Honoured("`startsAt`"),
+        Field::Deadline => Refused(Refusal::Unsupported(
+            "is not supported by the Backend.AI backend",
+        )),
         Field::Priority => Honoured("`priority` (at most 100)"),
         Field::Nice => Warned("does not change Backend.AI's order of sessions (--priority does)"),
         Field::Requeue => Recorded("scontrol Requeue="),

@@ -46,6 +46,9 @@ pub fn handling(f: Field) -> Handling {
         Field::Dependency => Honoured("every dependency type, `,` and `?`"),
         Field::Hold => Honoured("the job waits with reason JobHeldUser"),
         Field::Begin => Honoured("the job waits with reason BeginTime"),
+        Field::Deadline => Honoured(
+            "a pending job that can no longer end by then ends DEADLINE (reason DeadLine); one that starts gets at most the time left",
+        ),
         Field::Nice | Field::Priority => Honoured("the order pending jobs start in"),
         Field::Requeue => Recorded("scontrol Requeue=; nothing here requeues a job by itself"),
         Field::Signal => Launcher("the signal sent before the time limit"),

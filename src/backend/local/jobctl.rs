@@ -133,7 +133,10 @@ fn split_off(tx: &Tx<'_>, meta: &JobRow, tasks: &[u32]) -> crate::backend::local
 }
 
 /// The record's request, made its own first when other records share it.
-fn own_spec(tx: &Tx<'_>, row: &mut JobRow) -> crate::backend::local::db::DbResult<JobSpec> {
+pub(super) fn own_spec(
+    tx: &Tx<'_>,
+    row: &mut JobRow,
+) -> crate::backend::local::db::DbResult<JobSpec> {
     if tx.submission_is_shared(row.submission_id, row.job_id)? {
         if row.job_id != row.submission_id && !tx.has_submission(row.job_id)? {
             tx.copy_submission(row.submission_id, row.job_id)?;

@@ -328,6 +328,11 @@ impl LocalCluster {
                 .with_detail(format!("invalid partition specified: {p}")));
         }
         let partition = s.partition_of(spec);
+        deadline_check(
+            spec,
+            crate::sys::now(),
+            self.profile().submit.deadline_of_every_pending_job,
+        )?;
         // `-N 0` reaches the controller, which refuses it (a batch job needs a node).
         if spec.nodes_min == Some(0) {
             return Err(SubmitError::errno(SlurmErrno::InvalidNodeCount));
@@ -816,6 +821,10 @@ impl LocalCluster {
             if chosen.iter().any(|r| r.uid != requester && requester != 0) {
                 return Ok(Err(SlurmErrno::AccessDenied));
             }
+            // `_update_job`: a finished job is refused before anything else is looked at.
+            if chosen.iter().all(|r| r.state.is_finished()) {
+                return Ok(Err(SlurmErrno::JobFinished));
+            }
             let pending: Vec<JobRow> = chosen
                 .into_iter()
                 .filter(|r| r.state == JobState::Pending)
@@ -1281,5 +1290,41 @@ impl Cluster for LocalCluster {
 
     fn notify(&self, job_id: u32, message: &str, requester: u32) -> Result<(), BackendError> {
         self.notify_job(job_id, message, requester)
+    }
+}
+
+/// `_valid_job_part`'s look at `--deadline` at submission: already past, or too close for
+/// the job's `--time-min` (or its time limit: on 22.05 only with a time-min of 0; on 24.11,
+/// `as_of_24_11`, whenever it has no time-min, and from its `--begin` time on).
+fn deadline_check(spec: &JobSpec, now: i64, as_of_24_11: bool) -> Result<(), SubmitError> {
+    use crate::model::TimeLimit;
+    let Some(deadline) = spec.deadline else {
+        return Ok(());
+    };
+    let earliest = if as_of_24_11 {
+        spec.begin.unwrap_or(now).max(now)
+    } else {
+        now
+    };
+    if deadline < earliest {
+        return Err(SubmitError::errno(SlurmErrno::InvalidTimeLimit));
+    }
+    let by_limit = |l: u32| deadline < earliest + i64::from(l) * 60;
+    match (spec.time_min, spec.time_limit) {
+        (Some(TimeLimit::Minutes(m)), _) if m > 0 => {
+            if by_limit(m) {
+                Err(SubmitError::errno(SlurmErrno::InvalidTimeMinLimit))
+            } else {
+                Ok(())
+            }
+        }
+        // `--time-min=0` (which bai-slurm reads as no minimum), or on 24.11 none at all
+        (Some(TimeLimit::Infinite), Some(TimeLimit::Minutes(l))) if by_limit(l) => {
+            Err(SubmitError::errno(SlurmErrno::InvalidTimeLimit))
+        }
+        (None, Some(TimeLimit::Minutes(l))) if as_of_24_11 && by_limit(l) => {
+            Err(SubmitError::errno(SlurmErrno::InvalidTimeLimit))
+        }
+        _ => Ok(()),
     }
 }

@@ -139,6 +139,11 @@ pub fn job_record(
     if accounting && matches!(row.state, JobState::Cancelled | JobState::Timeout) {
         exit_code = ExitStatus::OK;
     }
+    // slurmdbd (`as_mysql_job_complete`) takes a raw status of 1 as set by Slurm itself
+    // (a deadline, a launch failure), not as signal 1: exit code 1.
+    if accounting && exit_code == ExitStatus::signal(1) {
+        exit_code = ExitStatus::code(1);
+    }
     let started = row.start_time.is_some() && row.node.is_some();
     let partition = ctx.settings.partition_of(spec);
     let mut array = row.array.clone();
@@ -254,10 +259,13 @@ pub fn job_record(
         mail_type: spec.mail_type.clone(),
         cpus_per_tres: spec.cpus_per_gpu.map(|c| format!("gres:gpu:{c}")),
         mem_per_tres: spec.mem_per_gpu.map(|m| format!("gres:gpu:{m}")),
-        time_min: spec.time_min.and_then(|t| match t {
-            crate::model::TimeLimit::Minutes(m) => Some(m),
-            crate::model::TimeLimit::Infinite => None,
-        }),
+        time_min: match (spec.time_min, spec.time_limit, spec.deadline) {
+            (Some(crate::model::TimeLimit::Minutes(m)), _, _) => Some(m),
+            // slurmctld gives a job with a deadline and no limit at all a minute's minimum.
+            (None, None, Some(_)) => Some(1),
+            _ => None,
+        },
+        deadline: spec.deadline,
         max_nodes: spec.nodes_max.unwrap_or(0),
         // A task keeps its array's throttle (scontrol ArrayTaskThrottle).
         array_throttle: match &row.array {

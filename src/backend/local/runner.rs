@@ -4,7 +4,7 @@
 //! for one second, and leaves when it has had nothing to do for `idle_exit` seconds.
 
 use super::db::{DbResult, JobRow, Tx};
-use super::schedule::{self, Capacity, Decision, Request, reason};
+use super::schedule::{self, Capacity, Deadline, Decision, Request, reason};
 use super::{LocalCluster, control, executor, gres, procs};
 use crate::backend::Cluster;
 use crate::model::{ArrayPart, JobState, StateFlag};
@@ -237,9 +237,11 @@ fn file_id(path: &std::path::Path) -> Option<(u64, u64)> {
     std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
 }
 
-/// Seconds after submission before a job over its partition's limits shows which limit
-/// (until then: PartitionConfig, as slurmctld's submission sets it).
-const PARTITION_LIMIT_DELAY: i64 = 2;
+/// Seconds after submission before the scheduler's own look at a job shows: which limit
+/// a job over its partition's limits is over (until then: PartitionConfig, as slurmctld's
+/// submission sets it), and why a job with a deadline waits (until then: None, as
+/// slurmctld does not try such a job at submission).
+const FIRST_LOOK_DELAY: i64 = 2;
 
 /// One scheduling pass. Returns how many jobs are still pending or running.
 fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
@@ -273,6 +275,7 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
         let specs = tx.submissions(&sub_ids)?;
         let before: HashMap<u32, JobRow> = jobs.iter().map(|j| (j.job_id, j.clone())).collect();
         let settings = &cluster.settings;
+        let cluster_profile = cluster.profile();
         let names = settings.node_names();
         // GPU devices running jobs hold, per node.
         let mut taken: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
@@ -315,6 +318,9 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                             .is_err()
                     }),
                     begin: spec.and_then(|s| s.begin),
+                    deadline: spec.and_then(|s| {
+                        deadline_of(s, cluster_profile.submit.deadline_of_every_pending_job)
+                    }),
                     required: named(spec.and_then(|s| s.nodelist.as_ref())),
                     excluded: named(spec.and_then(|s| s.exclude.as_ref())),
                 }
@@ -351,6 +357,17 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                         .get(&row.submission_id)
                         .map_or(0, |s| gres::gpus_per_node(s).unwrap_or(0));
                     let started = start(tx, &mut row, tasks, &lists, now)?;
+                    if let Some(spec) = specs.get(&row.submission_id)
+                        && let Some(at) = spec.deadline
+                    {
+                        let limit = settings
+                            .partition_of(spec)
+                            .times()
+                            .job_limit(spec.time_limit);
+                        for id in &started {
+                            cap_at_deadline(tx, *id, limit, at, now)?;
+                        }
+                    }
                     for (job_id, on) in started.iter().zip(&placements) {
                         let held: Vec<Vec<u32>> = on
                             .iter()
@@ -364,6 +381,16 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                         tx.set_job_gpus(*job_id, text.as_deref())?;
                     }
                     to_launch.extend(started)
+                }
+                Decision::Deadline => {
+                    // `deadline_ok`: ended where it waits, its start and end now.
+                    row.state = JobState::Deadline;
+                    row.reason = reason::DEADLINE.into();
+                    row.exit = crate::model::ExitStatus::from_wait_status(1);
+                    row.start_time = Some(now);
+                    row.end_time = Some(now);
+                    row.record_in_accounting();
+                    tx.update_job(&row)?;
                 }
                 Decision::Wait { reason: why }
                     if why == reason::DEPENDENCY_NEVER
@@ -404,9 +431,17 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     if matches!(
                         why,
                         reason::PARTITION_NODE_LIMIT | reason::PARTITION_TIME_LIMIT
-                    ) && now - row.submit_time < PARTITION_LIMIT_DELAY
+                    ) && now - row.submit_time < FIRST_LOOK_DELAY
                     {
                         row.reason = reason::PARTITION_CONFIG.into();
+                    }
+                    if matches!(why, reason::PRIORITY | reason::RESOURCES)
+                        && now - row.submit_time < FIRST_LOOK_DELAY
+                        && specs
+                            .get(&row.submission_id)
+                            .is_some_and(|s| s.deadline.is_some())
+                    {
+                        row.reason = reason::NONE.into();
                     }
                     if row.accounting_is_stale() {
                         row.record_in_accounting();
@@ -473,6 +508,48 @@ fn check_running(
 }
 
 /// Marks a job (or `tasks` tasks of an array) as started. Returns the job ids to launch.
+/// A job's `--deadline` with the time it needs at least before it (`deadline_ok`): its
+/// `--time-min`, else its time limit; one minute when it has neither (slurmctld sets
+/// TimeMin=1 then), nothing for an unlimited one.
+fn deadline_of(spec: &crate::model::JobSpec, while_waiting: bool) -> Option<Deadline> {
+    use crate::model::TimeLimit;
+    let at = spec.deadline?;
+    let needs = match (spec.time_min, spec.time_limit) {
+        (Some(TimeLimit::Minutes(m)), _) if m > 0 => Some(i64::from(m) * 60),
+        (_, Some(TimeLimit::Minutes(m))) => Some(i64::from(m) * 60),
+        (None, None) => Some(60),
+        _ => None,
+    };
+    Some(Deadline {
+        at,
+        needs,
+        while_waiting,
+    })
+}
+
+/// A job with a deadline starts with at most the whole minutes left before it
+/// (`_schedule`'s deadline_time_limit), kept as its time limit.
+fn cap_at_deadline(
+    tx: &Tx<'_>,
+    job_id: u32,
+    limit: crate::model::TimeLimit,
+    at: i64,
+    now: i64,
+) -> DbResult<()> {
+    use crate::model::TimeLimit;
+    let left = u32::try_from((at - now).max(0) / 60).unwrap_or(u32::MAX);
+    if matches!(limit, TimeLimit::Minutes(m) if m <= left) {
+        return Ok(());
+    }
+    let Some(mut row) = tx.job(job_id)? else {
+        return Ok(());
+    };
+    let mut spec = super::jobctl::own_spec(tx, &mut row)?;
+    spec.time_limit = Some(TimeLimit::Minutes(left));
+    tx.replace_submission(row.submission_id, &spec)?;
+    tx.update_job(&row)
+}
+
 fn start(
     tx: &Tx<'_>,
     row: &mut JobRow,

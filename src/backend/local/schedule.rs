@@ -33,6 +33,10 @@ pub struct Request {
     /// Its time limit is over its partition's MaxTime (it waits: EnforcePartLimits=NO).
     pub over_time_limit: bool,
     pub begin: Option<i64>,
+    /// `--deadline`, with the time the job needs at least before it: its `--time-min`
+    /// (one minute when it has neither that nor a time limit, as slurmctld sets it at
+    /// submission), else its time limit ([`deadline_ok`]).
+    pub deadline: Option<Deadline>,
     /// Nodes (indexes) the job must run on (`--nodelist`), and may not (`--exclude`).
     pub required: Vec<usize>,
     pub excluded: Vec<usize>,
@@ -50,6 +54,22 @@ impl Request {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deadline {
+    pub at: i64,
+    /// Seconds the job needs at least (None: an unlimited time limit, never too late).
+    pub needs: Option<i64>,
+    /// Checked for a held, deferred or dependent job too (24.11's periodic look at every
+    /// pending job), not only when the scheduler could start it (22.05).
+    pub while_waiting: bool,
+}
+
+/// `deadline_ok` (job_scheduler.c): whether the job can still end by its deadline if it
+/// starts now.
+pub fn deadline_ok(d: &Deadline, now: i64) -> bool {
+    d.needs.is_none_or(|n| now + n <= d.at)
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
     /// Start the job (for an array's meta record: start this many of its tasks), each
@@ -61,6 +81,8 @@ pub enum Decision {
     Wait {
         reason: &'static str,
     },
+    /// It can no longer end by its deadline: it ends DEADLINE (reason DeadLine).
+    Deadline,
 }
 
 pub mod reason {
@@ -79,6 +101,8 @@ pub mod reason {
     pub const PARTITION_TIME_LIMIT: &str = "PartitionTimeLimit";
     /// What a job over its partition's limits shows until the scheduler has looked at it.
     pub const PARTITION_CONFIG: &str = "PartitionConfig";
+    /// FAIL_DEADLINE: the reason of a job ended at its deadline.
+    pub const DEADLINE: &str = "DeadLine";
 }
 
 /// Decides every pending job. `jobs` holds all records (for dependencies and running load);
@@ -127,6 +151,12 @@ pub fn plan(
         let req = request_of(&jobs[i]);
         let job = &mut jobs[i];
         let decision = 'decide: {
+            if req
+                .deadline
+                .is_some_and(|d| d.while_waiting && !deadline_ok(&d, now))
+            {
+                break 'decide Decision::Deadline;
+            }
             if job.held {
                 break 'decide Decision::Wait {
                     reason: if job.reason == reason::HELD_ADMIN {
@@ -166,6 +196,11 @@ pub fn plan(
                     };
                 }
                 DepOutcome::None | DepOutcome::Satisfied => {}
+            }
+            // The scheduler's look at a job it could start (held, deferred and dependent
+            // jobs are not in its queue, so their deadlines wait).
+            if req.deadline.is_some_and(|d| !deadline_ok(&d, now)) {
+                break 'decide Decision::Deadline;
             }
             let mut wanted = 1;
             if let Some(ArrayPart::Pending {
@@ -523,6 +558,50 @@ mod tests {
             jobs[3].dependency.as_ref().unwrap().items[0].status,
             DepStatus::Failed
         );
+    }
+
+    /// `deadline_ok`: a job the scheduler could start ends DEADLINE once it can no longer
+    /// end in time; a held one is not looked at, and one with room to spare starts.
+    #[test]
+    fn deadline_ends_only_jobs_the_scheduler_looks_at() {
+        let with = |at: i64, needs: i64| {
+            move |r: &JobRow| Request {
+                deadline: Some(Deadline {
+                    at: at + i64::from(r.job_id),
+                    needs: Some(needs),
+                    while_waiting: false,
+                }),
+                ..req(r)
+            }
+        };
+        let mut held = row(2, JobState::Pending);
+        held.held = true;
+        let mut jobs = vec![row(1, JobState::Pending), held];
+        // Deadlines at 100+id, 60 s needed: at 41 both could still end in time.
+        let d = plan(&mut jobs, with(100, 60), NODE, on_node0, 41);
+        assert_eq!(d[0], (1, start(1, &[&[0]])));
+        let mut jobs = vec![row(1, JobState::Pending), jobs[1].clone()];
+        // At 50 neither could: the held one waits all the same.
+        let d = plan(&mut jobs, with(100, 60), NODE, on_node0, 50);
+        assert_eq!(d[0], (1, Decision::Deadline));
+        assert_eq!(
+            d[1],
+            (
+                2,
+                Decision::Wait {
+                    reason: reason::HELD_USER
+                }
+            )
+        );
+        // Unlimited: never too late.
+        assert!(deadline_ok(
+            &Deadline {
+                at: 0,
+                needs: None,
+                while_waiting: false
+            },
+            1_000
+        ));
     }
 
     #[test]
