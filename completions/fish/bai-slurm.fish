@@ -68,7 +68,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l cores-per
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l cpu-freq -d 'requested cpu frequency (and governor) [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l cpus-per-gpu -d 'number of CPUs required per allocated GPU' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -s c -l cpus-per-task -d 'number of cpus required per task' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min])) [bai-slurm: rejected with an error (it is not implemented yet)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min]))' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l delay-boot -d 'delay boot for desired node features [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -s d -l dependency -d 'defer job until condition on jobid is satisfied' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary) [bai-slurm: ignored with a warning (has no effect here)]' -r
@@ -251,7 +251,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cpu_bind -d
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cpu-freq -d 'requested cpu frequency (and governor) [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l cpus-per-gpu -d 'number of CPUs required per allocated GPU' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s c -l cpus-per-task -d 'number of cpus required per task' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min])) [bai-slurm: rejected with an error (it is not implemented yet)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min]))' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l delay-boot -d 'delay boot for desired node features [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s d -l dependency -d 'defer job until condition on jobid is satisfied' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary)' -r
@@ -389,7 +389,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l cores-per
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l cpu-freq -d 'requested cpu frequency (and governor) [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l cpus-per-gpu -d 'number of CPUs required per allocated GPU' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s c -l cpus-per-task -d 'number of cpus required per task' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min])) [bai-slurm: rejected with an error (it is not implemented yet)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min]))' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l delay-boot -d 'delay boot for desired node features [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s d -l dependency -d 'defer job until condition on jobid is satisfied' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary) [bai-slurm: ignored with a warning (has no effect here)]' -r

@@ -16,7 +16,7 @@ complete -c salloc -l cores-per-socket -d 'number of cores per socket to allocat
 complete -c salloc -l cpu-freq -d 'requested cpu frequency (and governor) [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c salloc -l cpus-per-gpu -d 'number of CPUs required per allocated GPU' -r
 complete -c salloc -s c -l cpus-per-task -d 'number of cpus required per task' -r
-complete -c salloc -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min])) [bai-slurm: rejected with an error (it is not implemented yet)]' -r
+complete -c salloc -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min]))' -r
 complete -c salloc -l delay-boot -d 'delay boot for desired node features [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c salloc -s d -l dependency -d 'defer job until condition on jobid is satisfied' -r
 complete -c salloc -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary) [bai-slurm: ignored with a warning (has no effect here)]' -r

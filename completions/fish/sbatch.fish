@@ -18,7 +18,7 @@ complete -c sbatch -l cores-per-socket -d 'number of cores per socket to allocat
 complete -c sbatch -l cpu-freq -d 'requested cpu frequency (and governor) [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c sbatch -l cpus-per-gpu -d 'number of CPUs required per allocated GPU' -r
 complete -c sbatch -s c -l cpus-per-task -d 'number of cpus required per task' -r
-complete -c sbatch -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min])) [bai-slurm: rejected with an error (it is not implemented yet)]' -r
+complete -c sbatch -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min]))' -r
 complete -c sbatch -l delay-boot -d 'delay boot for desired node features [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c sbatch -s d -l dependency -d 'defer job until condition on jobid is satisfied' -r
 complete -c sbatch -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary) [bai-slurm: ignored with a warning (has no effect here)]' -r

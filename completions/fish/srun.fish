@@ -22,7 +22,7 @@ complete -c srun -l cpu_bind -d 'the same as --cpu-bind [bai-slurm: ignored with
 complete -c srun -l cpu-freq -d 'requested cpu frequency (and governor) [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c srun -l cpus-per-gpu -d 'number of CPUs required per allocated GPU' -r
 complete -c srun -s c -l cpus-per-task -d 'number of cpus required per task' -r
-complete -c srun -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min])) [bai-slurm: rejected with an error (it is not implemented yet)]' -r
+complete -c srun -l deadline -d 'remove the job if no ending possible before this deadline (start > (deadline - time[-min]))' -r
 complete -c srun -l delay-boot -d 'delay boot for desired node features [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c srun -s d -l dependency -d 'defer job until condition on jobid is satisfied' -r
 complete -c srun -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary)' -r
