@@ -304,16 +304,17 @@ fn a_held_job_runs_only_after_release() {
     c.run("scontrol", &["release", &id.to_string()]).ok();
     c.wait_done(&id.to_string(), secs(30));
     assert_eq!(c.read(&format!("slurm-{id}.out")), "ran\n");
-    // Holding again after the fact is refused as Slurm refuses it, and scontrol adds
-    // its `slurm_perror("slurm_suspend error")` line.
+    // Holding again after the fact is refused as Slurm 22.05.8 refuses it (checked live:
+    // `_update_job` refuses a finished job first), and scontrol adds its
+    // `slurm_perror("slurm_suspend error")` line.
     let r = c.run("scontrol", &["hold", &id.to_string()]);
     assert_eq!(
         (r.code, r.stderr),
         (
             1,
             format!(
-                "Job is no longer pending execution for job {id}\n\
-                 slurm_suspend error: Job is no longer pending execution\n"
+                "Job has already finished for job {id}\n\
+                 slurm_suspend error: Job has already finished\n"
             )
         )
     );
