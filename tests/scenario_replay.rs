@@ -878,7 +878,7 @@ fn scenarios_against_slurm_22_05() {
 
 /// `BAI_SCENARIO_VERIFY=1`: every scenario played against the live 22.05 oracle and compared
 /// byte for byte with its committed recording, so that a recording that no longer says what
-/// Slurm says fails (`scripts/check-oracle.sh` starts the oracle clean and runs this; the
+/// Slurm says fails (`scripts/record-scenarios.sh --check` starts the oracle clean and runs this; the
 /// recordings are made the same way, so job ids and priorities follow from the same start).
 /// The oracle's own races (which of two answers a step gets depends on when its scheduler
 /// or accounting daemon ran) are listed in `ORACLE-VARIES` with the reason: such a step is
@@ -896,6 +896,7 @@ fn recordings_match_the_live_oracle(all: &[Scenario]) {
             .collect()
     });
     let mut differed = Vec::new();
+    let mut steps_of: BTreeMap<&str, usize> = BTreeMap::new();
     let (mut same, mut total, mut varied) = (0, 0, 0);
     let mut failures = Vec::new();
     for s in all {
@@ -903,6 +904,7 @@ fn recordings_match_the_live_oracle(all: &[Scenario]) {
         // The scenario's directory is shared with replays running beside it.
         let _lock = scenario_lock(&s.name);
         let live = play(s, &Target::Oracle);
+        steps_of.insert(&s.name, recorded.len());
         for (key, cmd, want, have) in beside_recording(&s.name, &recorded, &live) {
             total += 1;
             if want == have {
@@ -922,16 +924,13 @@ fn recordings_match_the_live_oracle(all: &[Scenario]) {
         "oracle 22.05: {same}/{total} steps as recorded, {varied} of the {} steps in ORACLE-VARIES differed this time",
         varies.len()
     );
-    let played: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
     for k in varies.keys() {
         let (name, step) = k.split_once(':').unwrap_or((k, ""));
-        if !played.contains(&name) && recording_path_of(name, "22.05").exists() {
-            continue; // not played this time (BAI_SCENARIO_ONLY)
-        }
-        let steps = if played.contains(&name) {
-            read_recording(name).len()
-        } else {
-            0
+        let steps = match steps_of.get(name) {
+            Some(&n) => n,
+            // not played this time (BAI_SCENARIO_ONLY)
+            None if recording_path_of(name, "22.05").exists() => continue,
+            None => 0,
         };
         if step.parse::<usize>().map_or(true, |n| n == 0 || n > steps) {
             failures.push(format!(

@@ -155,6 +155,16 @@ impl JobSpec {
     pub fn nodes(&self) -> u32 {
         self.nodes_min.unwrap_or(1).max(1)
     }
+
+    /// The job's TimeMin in minutes as slurmctld holds it: `--time-min`, or one minute for
+    /// a job with a deadline and neither a time-min nor a time limit (`_job_create`).
+    pub fn time_min_minutes(&self) -> Option<u32> {
+        match (self.time_min, self.time_limit, self.deadline) {
+            (Some(TimeLimit::Minutes(m)), _, _) => Some(m),
+            (None, None, Some(_)) => Some(1),
+            _ => None,
+        }
+    }
 }
 
 /// A part of a job request that a user sets with an option, as a backend sees it: each

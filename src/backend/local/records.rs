@@ -259,12 +259,7 @@ pub fn job_record(
         mail_type: spec.mail_type.clone(),
         cpus_per_tres: spec.cpus_per_gpu.map(|c| format!("gres:gpu:{c}")),
         mem_per_tres: spec.mem_per_gpu.map(|m| format!("gres:gpu:{m}")),
-        time_min: match (spec.time_min, spec.time_limit, spec.deadline) {
-            (Some(crate::model::TimeLimit::Minutes(m)), _, _) => Some(m),
-            // slurmctld gives a job with a deadline and no limit at all a minute's minimum.
-            (None, None, Some(_)) => Some(1),
-            _ => None,
-        },
+        time_min: spec.time_min_minutes(),
         deadline: spec.deadline,
         max_nodes: spec.nodes_max.unwrap_or(0),
         // A task keeps its array's throttle (scontrol ArrayTaskThrottle).

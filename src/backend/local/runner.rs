@@ -507,17 +507,14 @@ fn check_running(
     Ok(())
 }
 
-/// Marks a job (or `tasks` tasks of an array) as started. Returns the job ids to launch.
 /// A job's `--deadline` with the time it needs at least before it (`deadline_ok`): its
-/// `--time-min`, else its time limit; one minute when it has neither (slurmctld sets
-/// TimeMin=1 then), nothing for an unlimited one.
+/// TimeMin as slurmctld holds it, else its time limit; nothing for an unlimited one.
 fn deadline_of(spec: &crate::model::JobSpec, while_waiting: bool) -> Option<Deadline> {
     use crate::model::TimeLimit;
     let at = spec.deadline?;
-    let needs = match (spec.time_min, spec.time_limit) {
-        (Some(TimeLimit::Minutes(m)), _) if m > 0 => Some(i64::from(m) * 60),
+    let needs = match (spec.time_min_minutes(), spec.time_limit) {
+        (Some(m), _) if m > 0 => Some(i64::from(m) * 60),
         (_, Some(TimeLimit::Minutes(m))) => Some(i64::from(m) * 60),
-        (None, None) => Some(60),
         _ => None,
     };
     Some(Deadline {
@@ -550,6 +547,7 @@ fn cap_at_deadline(
     tx.update_job(&row)
 }
 
+/// Marks a job (or `tasks` tasks of an array) as started. Returns the job ids to launch.
 fn start(
     tx: &Tx<'_>,
     row: &mut JobRow,
