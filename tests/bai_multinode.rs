@@ -48,6 +48,21 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
     // `srun` in the job's PATH, as installed by `bai-slurm install-links`.
     let _ = std::fs::remove_file(tools.join("srun"));
     std::os::unix::fs::symlink("bai-slurm", tools.join("srun")).expect("the srun link");
+    // A task prolog every container reads from the shared folder.
+    let prolog = tools.join("tpro.sh");
+    std::fs::write(
+        &prolog,
+        "#!/bin/sh\necho \"print prolog $SLURMD_NODENAME\"\necho \"export FROM_PROLOG=from-$SLURMD_NODENAME\"\n",
+    )
+    .expect("the task prolog");
+    std::fs::write(
+        tools.join("mp.conf"),
+        // (quoted text is taken as written: %t outside the quotes)
+        "0 echo mp %t %o\n1 bash -c 'echo other $0 $SLURMD_NODENAME' %t\n",
+    )
+    .expect("the multi-prog file");
+    std::fs::set_permissions(&prolog, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("an executable task prolog");
 
     let t = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -57,7 +72,9 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
     let script = "#!/bin/bash\necho \"path: $PATH\"\n\
                   srun -N 2 hostname | sort | sed 's/^/host: /'\n\
                   srun -N 2 -l bash -c 'echo $SLURMD_NODENAME $SLURM_NODEID $SLURM_STEP_NODELIST'\n\
-                  srun -N 2 -n 2 -l bash -c 'exit $SLURM_NODEID'\necho rc=$?\n";
+                  srun -N 2 -n 2 -l bash -c 'exit $SLURM_NODEID'\necho rc=$?\n\
+                  srun -N 2 -n 2 -l --multi-prog /opt/bai-slurm-mn/mp.conf\n\
+                  srun -N 2 -n 2 -l --task-prolog=/opt/bai-slurm-mn/tpro.sh bash -c 'echo task $FROM_PROLOG'\n";
     let spec = JobSpec {
         name: "mn".into(),
         script: script.as_bytes().to_vec(),
@@ -172,8 +189,16 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
     assert_eq!(
         rest,
         [
+            // --multi-prog: each rank its own line of the file, across both containers.
             "0: main1 0 main1,sub1",
+            "0: mp 0 0",
+            // --task-prolog: run in each container before its task.
+            "0: prolog main1",
+            "0: task from-main1",
+            "1: other 1 sub1",
+            "1: prolog sub1",
             "1: sub1 1 main1,sub1",
+            "1: task from-sub1",
             "rc=1",
             "srun: error: sub1: task 1: Exited with exit code 1",
         ],

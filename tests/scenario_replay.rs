@@ -602,7 +602,7 @@ fn local_target_of(name: &str, first: u32, first_priority: Option<u32>, release:
         format!(
             "cluster_name = \"refcluster\"\nslurm_version = \"{release}\"\n\
              [local]\nnode_name = \"node01\"\ncpus = 2\nmemory_mb = 16000\ngpus = 2\n\
-             def_mem_per_cpu = 1024\nkill_wait = 2\nidle_exit = 5\nfirst_job_id = {first}\n\
+             def_mem_per_cpu = 1024\nkill_wait = 5\nidle_exit = 5\nfirst_job_id = {first}\n\
              {priority}\
              [[partitions]]\nname = \"debug\"\ndefault = true\nmax_time = \"INFINITE\"\n\
              [[partitions]]\nname = \"gpu\"\nmax_time = \"1-00:00:00\"\ndefault_time = \"01:00:00\"\n\

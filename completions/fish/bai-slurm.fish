@@ -255,7 +255,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l deadline -d
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l delay-boot -d 'delay boot for desired node features [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s d -l dependency -d 'defer job until condition on jobid is satisfied' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary)' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l epilog -d 'run "program" after launching job step [bai-slurm: rejected with an error (it is not implemented yet)]' -r -f -a "(__fish_complete_command)"
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l epilog -d 'run "program" after launching job step' -r -f -a "(__fish_complete_command)"
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s e -l error -d 'location of stderr redirection' -r -F
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s x -l exclude -d 'exclude a specific list of hosts' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l exclusive -d 'for job allocation, this allocates nodes in in exclusive mode for job steps, this is equivalent to --exact' -r
@@ -310,7 +310,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l power -d 'p
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l prefer -d 'node features to prefer, but not require [bai-slurm: ignored with a warning (has no meaning without node features)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l priority -d 'set the priority of the job to value' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l profile -d 'enable acct_gather_profile for detailed data value is all or none or any combination of energy, lustre, network or task [bai-slurm: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l prolog -d 'run "program" before launching job step [bai-slurm: rejected with an error (it is not implemented yet)]' -r -f -a "(__fish_complete_command)"
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l prolog -d 'run "program" before launching job step' -r -f -a "(__fish_complete_command)"
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l propagate -d 'propagate all [or specific list of] rlimits [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s q -l qos -d 'quality of service' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s r -l relative -d 'run job step relative to node n of allocation [bai-slurm: ignored with a warning (has no effect here)]' -r
@@ -321,8 +321,8 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l signal -d '
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l slurmd-debug -d 'slurmd debug level [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l sockets-per-node -d 'number of sockets per node to allocate [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l switches -d 'Optimum switches and max time to wait for optimum [bai-slurm: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l task-epilog -d 'run "program" after launching task [bai-slurm: rejected with an error (it is not implemented yet)]' -r -f -a "(__fish_complete_command)"
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l task-prolog -d 'run "program" before launching task [bai-slurm: rejected with an error (it is not implemented yet)]' -r -f -a "(__fish_complete_command)"
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l task-epilog -d 'run "program" after launching task' -r -f -a "(__fish_complete_command)"
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l task-prolog -d 'run "program" before launching task' -r -f -a "(__fish_complete_command)"
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l tasks-per-node -d 'the same as --ntasks-per-node' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l thread-spec -d 'count of reserved threads [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l threads-per-core -d 'number of threads per core to allocate [bai-slurm: ignored with a warning (has no effect here)]' -r
@@ -346,7 +346,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s h -l help -
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s H -l hold -d 'submit job in held state'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l interactive -d 'run the step in interactive mode [bai-slurm: rejected with an error (it needs a Slurm controller)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s l -l label -d 'prepend task number to lines of stdout/err'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l multi-prog -d 'if set the program name specified is the configuration specification for multiple programs [bai-slurm: rejected with an error (it is not implemented yet)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l multi-prog -d 'if set the program name specified is the configuration specification for multiple programs'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s Z -l no-allocate -d 'don\'t allocate nodes (must supply -w) [bai-slurm: rejected with an error (it needs a Slurm controller)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s O -l overcommit -d 'overcommit resources [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s s -l oversubscribe -d 'over-subscribe resources with other jobs [bai-slurm: ignored with a warning (has no effect here)]'

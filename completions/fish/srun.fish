@@ -26,7 +26,7 @@ complete -c srun -l deadline -d 'remove the job if no ending possible before thi
 complete -c srun -l delay-boot -d 'delay boot for desired node features [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c srun -s d -l dependency -d 'defer job until condition on jobid is satisfied' -r
 complete -c srun -s m -l distribution -d 'distribution method for processes to nodes (type = block|cyclic|arbitrary)' -r
-complete -c srun -l epilog -d 'run "program" after launching job step [bai-slurm: rejected with an error (it is not implemented yet)]' -r -f -a "(__fish_complete_command)"
+complete -c srun -l epilog -d 'run "program" after launching job step' -r -f -a "(__fish_complete_command)"
 complete -c srun -s e -l error -d 'location of stderr redirection' -r -F
 complete -c srun -s x -l exclude -d 'exclude a specific list of hosts' -r
 complete -c srun -l exclusive -d 'for job allocation, this allocates nodes in in exclusive mode for job steps, this is equivalent to --exact' -r
@@ -81,7 +81,7 @@ complete -c srun -l power -d 'power management options [bai-slurm: ignored with 
 complete -c srun -l prefer -d 'node features to prefer, but not require [bai-slurm: ignored with a warning (has no meaning without node features)]' -r
 complete -c srun -l priority -d 'set the priority of the job to value' -r
 complete -c srun -l profile -d 'enable acct_gather_profile for detailed data value is all or none or any combination of energy, lustre, network or task [bai-slurm: ignored with a warning (has no effect here)]' -r
-complete -c srun -l prolog -d 'run "program" before launching job step [bai-slurm: rejected with an error (it is not implemented yet)]' -r -f -a "(__fish_complete_command)"
+complete -c srun -l prolog -d 'run "program" before launching job step' -r -f -a "(__fish_complete_command)"
 complete -c srun -l propagate -d 'propagate all [or specific list of] rlimits [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c srun -s q -l qos -d 'quality of service' -r
 complete -c srun -s r -l relative -d 'run job step relative to node n of allocation [bai-slurm: ignored with a warning (has no effect here)]' -r
@@ -92,8 +92,8 @@ complete -c srun -l signal -d 'send signal when time limit within time seconds' 
 complete -c srun -l slurmd-debug -d 'slurmd debug level [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c srun -l sockets-per-node -d 'number of sockets per node to allocate [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c srun -l switches -d 'Optimum switches and max time to wait for optimum [bai-slurm: ignored with a warning (has no effect here)]' -r
-complete -c srun -l task-epilog -d 'run "program" after launching task [bai-slurm: rejected with an error (it is not implemented yet)]' -r -f -a "(__fish_complete_command)"
-complete -c srun -l task-prolog -d 'run "program" before launching task [bai-slurm: rejected with an error (it is not implemented yet)]' -r -f -a "(__fish_complete_command)"
+complete -c srun -l task-epilog -d 'run "program" after launching task' -r -f -a "(__fish_complete_command)"
+complete -c srun -l task-prolog -d 'run "program" before launching task' -r -f -a "(__fish_complete_command)"
 complete -c srun -l tasks-per-node -d 'the same as --ntasks-per-node' -r
 complete -c srun -l thread-spec -d 'count of reserved threads [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c srun -l threads-per-core -d 'number of threads per core to allocate [bai-slurm: ignored with a warning (has no effect here)]' -r
@@ -117,7 +117,7 @@ complete -c srun -s h -l help -d 'show this help message'
 complete -c srun -s H -l hold -d 'submit job in held state'
 complete -c srun -l interactive -d 'run the step in interactive mode [bai-slurm: rejected with an error (it needs a Slurm controller)]'
 complete -c srun -s l -l label -d 'prepend task number to lines of stdout/err'
-complete -c srun -l multi-prog -d 'if set the program name specified is the configuration specification for multiple programs [bai-slurm: rejected with an error (it is not implemented yet)]'
+complete -c srun -l multi-prog -d 'if set the program name specified is the configuration specification for multiple programs'
 complete -c srun -s Z -l no-allocate -d 'don\'t allocate nodes (must supply -w) [bai-slurm: rejected with an error (it needs a Slurm controller)]'
 complete -c srun -s O -l overcommit -d 'overcommit resources [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c srun -s s -l oversubscribe -d 'over-subscribe resources with other jobs [bai-slurm: ignored with a warning (has no effect here)]'

@@ -174,6 +174,7 @@ pub fn run_in_new_allocation(
     inv: &mut Invocation<'_>,
     cluster: &dyn Cluster,
     req: &SrunRequest,
+    multi_prog: Option<Vec<u8>>,
 ) -> i32 {
     let name = std::path::Path::new(&req.argv[0])
         .file_name()
@@ -204,6 +205,11 @@ pub fn run_in_new_allocation(
         kill_wait: kill_wait(cluster),
     };
     let mut plan = super::srun::step_plan(inv, req);
+    plan.multi_prog = multi_prog;
+    // srun sets the allocation's variables in its own environment, which its prolog and
+    // epilog inherit.
+    plan.srun_env = inv.env.clone();
+    plan.srun_env.extend(env.clone());
     plan.env = env;
     plan.array = None;
     plan.job_name = details.record.name.clone();

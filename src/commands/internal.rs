@@ -80,6 +80,12 @@ pub fn stepd(inv: &mut Invocation<'_>) -> i32 {
     )
 }
 
+/// `bai-slurm __task-prolog WORDING PROLOG PROGRAM ARGS...`: a task that runs its
+/// `--task-prolog` first (see `launcher::task_scripts::task_prolog_then_exec`).
+pub fn task_prolog(inv: &mut Invocation<'_>) -> i32 {
+    crate::launcher::task_scripts::task_prolog_then_exec(&inv.args)
+}
+
 /// stdout until the first line is out, then /dev/null in its place (fd 1 itself), so the
 /// step server and its tasks hold no pipe of whoever started it.
 struct StdoutThenNull<'a>(&'a mut std::io::StdoutLock<'static>);

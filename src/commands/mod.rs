@@ -60,6 +60,10 @@ pub const INTERNAL_COMMANDS: &[(&str, Run)] = &[
     ("__launch", internal::launch),
     ("__bai-launch", internal::bai_launch),
     ("__stepd", internal::stepd),
+    (
+        crate::launcher::task_scripts::TASK_PROLOG_COMMAND,
+        internal::task_prolog,
+    ),
     ("__generate", generate::generate),
     ("__complete", generate::complete),
 ];

@@ -13,7 +13,7 @@ use std::path::Path;
 /// configured backend for an allocation.
 pub fn run(inv: &mut Invocation<'_>) -> i32 {
     let args = inv.args.clone();
-    let req = match srun::parse_for(inv.profile, &args, &inv.env, inv.now) {
+    let mut req = match srun::parse_for(inv.profile, &args, &inv.env, inv.now) {
         SrunOutcome::Exit {
             stdout,
             stderr,
@@ -21,17 +21,72 @@ pub fn run(inv: &mut Invocation<'_>) -> i32 {
         } => return inv.finish(&stdout, &stderr, code),
         SrunOutcome::Run(req) => req,
     };
+    let multi_prog = match load_multi_prog(inv, &mut req) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
     match Allocation::find(&inv.env) {
         Some(alloc) if req.opts.jobid.is_none_or(|j| j == alloc.job_id) => {
             for w in req.step_warnings() {
                 let _ = writeln!(inv.err, "{w}");
             }
-            let plan = step_plan(inv, &req);
+            let mut plan = step_plan(inv, &req);
+            plan.multi_prog = multi_prog;
             srun_client::run(&plan, &alloc, inv.out, inv.err)
         }
         _ => super::with_cluster(inv, |inv, cluster: &dyn Cluster| {
-            super::allocate::run_in_new_allocation(inv, cluster, &req)
+            super::allocate::run_in_new_allocation(inv, cluster, &req, multi_prog)
         }),
+    }
+}
+
+/// `--multi-prog`: srun reads the file and checks it before it asks for anything
+/// (`_load_multi`, `verify_multi_name`); without a task count, its ranks give one.
+fn load_multi_prog(
+    inv: &mut Invocation<'_>,
+    req: &mut SrunRequest,
+) -> Result<Option<Vec<u8>>, i32> {
+    use crate::model::multi_prog;
+    use std::io::Read;
+    if !req.opts.multi_prog {
+        return Ok(None);
+    }
+    let name = req.argv[0].clone();
+    let read = || -> Result<Vec<u8>, String> {
+        let mut f = std::fs::File::open(inv.cwd.join(&name))
+            .map_err(|_| format!("Could not open multi_prog config file {name}"))?;
+        let size = f
+            .metadata()
+            .map_err(|_| format!("Could not stat multi_prog config file {name}"))?
+            .len();
+        if size > multi_prog::MAX_FILE_SIZE {
+            return Err(format!("Multi_prog config file {name} is too large"));
+        }
+        let mut text = Vec::new();
+        f.read_to_end(&mut text)
+            .map_err(|_| format!("Error reading multi_prog config file {name}"))?;
+        Ok(text)
+    };
+    let checked = read().map_err(|e| vec![e]).and_then(|text| {
+        let n = multi_prog::verify(
+            &text,
+            &name,
+            req.opts.ntasks.unwrap_or(1),
+            req.opts.ntasks.is_some(),
+        )?;
+        Ok((text, n))
+    });
+    match checked {
+        Ok((text, ntasks)) => {
+            req.opts.ntasks = Some(ntasks);
+            Ok(Some(text))
+        }
+        Err(lines) => {
+            for line in lines {
+                let _ = writeln!(inv.err, "srun: error: {line}");
+            }
+            Err(1)
+        }
     }
 }
 
@@ -88,6 +143,12 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
             .zip(inv.var("SLURM_ARRAY_TASK_ID").and_then(|t| t.parse().ok())),
         job_name: inv.var("SLURM_JOB_NAME").unwrap_or_default().to_string(),
         user: inv.user.name.clone(),
+        multi_prog: None,
+        prolog: o.prolog.clone(),
+        epilog: o.epilog.clone(),
+        task_prolog: o.task_prolog.clone(),
+        task_epilog: o.task_epilog.clone(),
+        srun_env: inv.env.clone(),
         gpus: step_gpus(
             inv.var("SLURM_JOB_GPUS")
                 .unwrap_or_default()

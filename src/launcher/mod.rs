@@ -12,3 +12,4 @@ pub mod pty;
 pub mod srun_client;
 pub mod step_proto;
 pub mod stepd;
+pub mod task_scripts;

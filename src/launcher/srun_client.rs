@@ -4,7 +4,8 @@
 
 use super::pmi::{FenceCollector, PmiJob};
 use super::step_proto::{self, Control, Frame, TaskSpec};
-use crate::model::hostlist;
+use super::task_scripts;
+use crate::model::{hostlist, multi_prog};
 use std::collections::BTreeMap;
 use std::io::{BufReader, Read, Write};
 use std::net::TcpStream;
@@ -146,6 +147,72 @@ pub struct StepPlan {
     pub distribution: Option<String>,
     /// What the site's Slurm release sets differently in a step's environment.
     pub release: crate::model::profile::JobEnvDeltas,
+    /// `--multi-prog`: the configuration file's contents (`argv` is then the file's name
+    /// and srun's arguments after it, which every task gets after its own).
+    pub multi_prog: Option<Vec<u8>>,
+    /// `--prolog`/`--epilog` (srun runs them) and `--task-prolog`/`--task-epilog` (the
+    /// nodes run them around each task).
+    pub prolog: Option<String>,
+    pub epilog: Option<String>,
+    pub task_prolog: Option<String>,
+    pub task_epilog: Option<String>,
+    /// srun's own environment, as its prolog and epilog get it (not filtered by --export).
+    pub srun_env: BTreeMap<String, String>,
+}
+
+impl StepPlan {
+    /// A task's command line: the step's, or with `--multi-prog` its rank's line of the
+    /// file (empty when the file gives it none).
+    fn argv_of(&self, rank: u32) -> Vec<String> {
+        match &self.multi_prog {
+            Some(text) => multi_prog::task_argv(text, rank, &self.argv[1..]).unwrap_or_default(),
+            None => self.argv.clone(),
+        }
+    }
+
+    /// The arguments srun's prolog and epilog get: the step's command line (with
+    /// `--multi-prog`, the file's contents after its name, as srun passes them on).
+    fn script_args(&self) -> Vec<String> {
+        let mut args = self.argv.clone();
+        if let Some(text) = &self.multi_prog {
+            let text = text.split(|&b| b == 0).next().unwrap_or_default();
+            args.insert(
+                1.min(args.len()),
+                String::from_utf8_lossy(text).into_owned(),
+            );
+        }
+        args
+    }
+
+    /// Runs srun's `--prolog` or `--epilog` (`prolog_srun`, `epilog_srun`) for step
+    /// `step_id`: its exit code, after printing what srun says about it.
+    fn run_script(
+        &self,
+        script: &Option<String>,
+        context: &str,
+        job_id: u32,
+        step_id: u32,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> i32 {
+        let Some(path) = script else {
+            return 0;
+        };
+        let mut env = self.srun_env.clone();
+        env.insert("SLURM_JOB_ID".into(), job_id.to_string());
+        env.insert("SLURM_JOBID".into(), job_id.to_string());
+        env.insert("SLURM_STEP_ID".into(), step_id.to_string());
+        env.insert("SLURM_STEPID".into(), step_id.to_string());
+        // The script writes to srun's own stdout and stderr, after what srun wrote.
+        let _ = out.flush();
+        let _ = err.flush();
+        let (code, said) =
+            task_scripts::run_srun_script(path, context, &self.script_args(), &env, &self.cwd);
+        if let Some(line) = said {
+            let _ = writeln!(err, "{line}");
+        }
+        code
+    }
 }
 
 /// Which node each task goes to: block (fill each node's share in turn) or cyclic.
@@ -504,6 +571,42 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
         cpus,
         launch_host,
     };
+    // srun's prolog runs once the step exists and before it starts; when it fails, srun
+    // aborts the step, which has its tasks started and at once killed.
+    let prolog_rc = plan.run_script(
+        &plan.prolog,
+        "prolog_srun",
+        alloc.job_id,
+        step_id,
+        &mut *out,
+        &mut *err,
+    );
+    let aborted = prolog_rc != 0;
+    let prolog_context = plan
+        .prolog
+        .as_deref()
+        .is_some_and(|p| !p.eq_ignore_ascii_case("none"));
+    if aborted {
+        let _ = writeln!(
+            err,
+            "srun: error: srun prolog failed rc = {prolog_rc}. Aborting step."
+        );
+        let plugin = if plan.release.step_messages_24 {
+            ""
+        } else {
+            "launch/slurm: launch_p_step_launch: "
+        };
+        let _ = writeln!(
+            err,
+            "srun: {plugin}StepId={}.{step_id} aborted before step completely launched.",
+            alloc.job_id
+        );
+        let _ = writeln!(
+            err,
+            "srun: Job step aborted: Waiting up to {} seconds for job step to finish.",
+            alloc.kill_wait + 2
+        );
+    }
     // Every step is one PMI-1 job (MPICH's simple PMI), whether or not it runs MPI.
     let pmi_job = PmiJob {
         kvsname: format!("kvs_{}_{step_id}", alloc.job_id),
@@ -569,8 +672,16 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             .map(|(local, &rank)| TaskSpec {
                 rank,
                 local_rank: local as u32,
-                argv: plan.argv.clone(),
-                env: task_env(&l, i, rank, local as u32),
+                argv: plan.argv_of(rank),
+                env: {
+                    let mut env = task_env(&l, i, rank, local as u32);
+                    // srun set it in its own environment for its prolog, and the tasks
+                    // get srun's environment.
+                    if prolog_context {
+                        env.insert("SLURM_SCRIPT_CONTEXT".into(), "prolog_srun".into());
+                    }
+                    env
+                },
                 cwd: plan.cwd.clone(),
                 stdout: plan
                     .stdout
@@ -581,6 +692,9 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                     .as_ref()
                     .map(|p| expand_io(p, plan, alloc, step_id, rank, i, node)),
                 merged: own_out.is_some() && own_out == own_err,
+                prolog: plan.task_prolog.clone(),
+                epilog: plan.task_epilog.clone(),
+                messages_24: plan.release.step_messages_24,
             })
             .collect();
         if specs.is_empty() {
@@ -660,6 +774,19 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
         let _ = writeln!(err, "srun: error: Application launch failed");
         finish_step(alloc, step_id, ("FAILED", 1, 0));
         return 1;
+    }
+    if aborted {
+        for w in &live {
+            send_to(
+                w,
+                &Control::Cancel {
+                    job_id: alloc.job_id,
+                    step_id,
+                    kill_wait: 0,
+                    at_once: true,
+                },
+            );
+        }
     }
     if !plan.no_stdin
         && let Some(node0) = tasks.iter().position(|t| t.contains(&0))
@@ -745,6 +872,7 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                                 job_id: alloc.job_id,
                                 step_id,
                                 kill_wait: alloc.kill_wait,
+                                at_once: false,
                             },
                         );
                     }
@@ -773,10 +901,13 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
     let _ = out.flush();
     drop(raw_mode);
     report_exits(err, &mut unreported, &step_nodes, node_of);
-    // slurm_step_launch_wait_finish: a task that ended by SIGKILL or SIGTERM.
-    if exits.values().any(|&s| {
-        libc::WIFSIGNALED(s) && matches!(libc::WTERMSIG(s), libc::SIGKILL | libc::SIGTERM)
-    }) {
+    // slurm_step_launch_wait_finish: a task that ended by SIGKILL or SIGTERM (not said
+    // of a step srun aborted itself).
+    if !aborted
+        && exits.values().any(|&s| {
+            libc::WIFSIGNALED(s) && matches!(libc::WTERMSIG(s), libc::SIGKILL | libc::SIGTERM)
+        })
+    {
         let _ = writeln!(
             err,
             "srun: Force Terminated StepId={}.{step_id}",
@@ -784,7 +915,21 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
         );
     }
     let code = exit_code(&exits, ntasks);
-    finish_step(alloc, step_id, step_end(&exits, code));
+    // A step srun aborted was cancelled by its user (slurm_kill_job_step).
+    let end = step_end(&exits, code);
+    let by = (aborted && end.0 == "CANCELLED").then(|| nix::unistd::getuid().as_raw());
+    finish_step_by(alloc, step_id, end, by);
+    let epilog_rc = plan.run_script(
+        &plan.epilog,
+        "epilog_srun",
+        alloc.job_id,
+        step_id,
+        &mut *out,
+        &mut *err,
+    );
+    if epilog_rc != 0 {
+        let _ = writeln!(err, "srun: error: srun epilog failed status={epilog_rc}");
+    }
     code
 }
 
@@ -800,6 +945,16 @@ fn open_own(name: &str) -> std::io::Result<std::fs::File> {
 }
 
 fn finish_step(alloc: &Allocation, step_id: u32, (state, code, signal): (&str, i32, i32)) {
+    finish_step_by(alloc, step_id, (state, code, signal), None);
+}
+
+/// Records how the step ended, and who cancelled it.
+fn finish_step_by(
+    alloc: &Allocation,
+    step_id: u32,
+    (state, code, signal): (&str, i32, i32),
+    cancelled_by: Option<u32>,
+) {
     let _ = ask(
         &alloc.nodes[0].1,
         &alloc.secret,
@@ -808,6 +963,7 @@ fn finish_step(alloc: &Allocation, step_id: u32, (state, code, signal): (&str, i
             state: state.into(),
             code,
             signal,
+            cancelled_by,
         },
     );
 }

@@ -47,6 +47,14 @@ pub struct TaskSpec {
     /// holds them in the order the task wrote them.
     #[serde(default)]
     pub merged: bool,
+    /// `--task-prolog`/`--task-epilog`: run around this task on its node.
+    #[serde(default)]
+    pub prolog: Option<String>,
+    #[serde(default)]
+    pub epilog: Option<String>,
+    /// Word slurmstepd's messages as 24.11 does (see `JobEnvDeltas::step_messages_24`).
+    #[serde(default)]
+    pub messages_24: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,6 +83,9 @@ pub enum Control {
         state: String,
         code: i32,
         signal: i32,
+        /// Who cancelled it (srun's user, aborting a step it could not start).
+        #[serde(default)]
+        cancelled_by: Option<u32>,
     },
     /// Server -> client: done.
     Ok,
@@ -101,6 +112,10 @@ pub enum Control {
         job_id: u32,
         step_id: u32,
         kill_wait: u32,
+        /// SIGKILL at once (srun aborting a step it could not start, as
+        /// `slurm_step_launch_abort` does), not SIGCONT and SIGTERM first.
+        #[serde(default)]
+        at_once: bool,
     },
     /// Server -> client: a line for srun's stderr from the step server itself.
     Message { text: String },

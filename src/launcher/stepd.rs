@@ -6,6 +6,7 @@
 use super::admission::{Door, Limits, Throttle};
 use super::pmi::{NodePmi, PmiJob};
 use super::step_proto::{self, Control, Frame, TaskSpec};
+use super::task_scripts;
 use std::io::{BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
@@ -25,7 +26,17 @@ pub trait StepRegistry: Send + Sync {
         nodes: &str,
         cpus: u32,
     ) -> Result<u32, String>;
-    fn finish(&self, step_id: u32, state: &str, code: i32, signal: i32);
+    /// Records how a step ended (and who cancelled it: sacct's `CANCELLED by <uid>`).
+    fn finish(&self, step_id: u32, end: StepEnd<'_>);
+}
+
+/// How a step ended, as srun reports it.
+#[derive(Debug, Clone, Copy)]
+pub struct StepEnd<'a> {
+    pub state: &'a str,
+    pub code: i32,
+    pub signal: i32,
+    pub cancelled_by: Option<u32>,
 }
 
 /// Numbers steps in memory only (nodes other than 0, and tests).
@@ -42,7 +53,7 @@ impl StepRegistry for CountingRegistry {
         *n += 1;
         Ok(id)
     }
-    fn finish(&self, _: u32, _: &str, _: i32, _: i32) {}
+    fn finish(&self, _: u32, _: StepEnd<'_>) {}
 }
 
 pub struct StepServer {
@@ -196,8 +207,15 @@ impl StepServer {
                     state,
                     code,
                     signal,
+                    cancelled_by,
                 }) => {
-                    self.registry.finish(step_id, &state, code, signal);
+                    let end = StepEnd {
+                        state: &state,
+                        code,
+                        signal,
+                        cancelled_by,
+                    };
+                    self.registry.finish(step_id, end);
                     send(&writer, &Control::Ok)?;
                 }
                 Frame::Control(Control::Ping) => send(&writer, &Control::Ok)?,
@@ -260,6 +278,16 @@ fn find_program(
         .find(|p| p.is_file())
 }
 
+/// A task epilog's environment: the task's, without what slurmstepd sets only for the
+/// task's own start.
+fn epilog_env(t: &TaskSpec) -> std::collections::BTreeMap<String, String> {
+    let mut env = t.env.clone();
+    for k in ["SLURM_GTIDS", "SLURM_CPUS_ON_NODE"] {
+        env.remove(k);
+    }
+    env
+}
+
 enum Event {
     Output(u32, bool, Vec<u8>),
     /// One of a task's streams reached its end.
@@ -302,8 +330,15 @@ fn run_tasks(
     let mut failed_to_start = Vec::new();
     let mut launch_failed = Vec::new();
     for t in &tasks {
-        let Some(program) = t.argv.first().and_then(|a| find_program(a, &t.env, &t.cwd)) else {
-            let name = t.argv.first().cloned().unwrap_or_default();
+        let Some(name) = t.argv.first() else {
+            // `--multi-prog` gave this rank nothing to run.
+            let msg = format!(
+                "slurmstepd-{node}: error: No executable program specified for this task\n"
+            );
+            failed_to_start.push((t.rank, msg));
+            continue;
+        };
+        let Some(program) = find_program(name, &t.env, &t.cwd) else {
             let msg =
                 format!("slurmstepd-{node}: error: execve(): {name}: No such file or directory\n");
             failed_to_start.push((t.rank, msg));
@@ -323,11 +358,24 @@ fn run_tasks(
             }
             "/tmp".to_string()
         };
-        let mut cmd = Command::new("/bin/sh");
-        // sh records the task's own pid (SLURM_TASK_PID), then becomes the task.
-        cmd.arg("-c")
-            .arg("SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec \"$0\" \"$@\"")
-            .arg(&program)
+        let mut cmd = match &t.prolog {
+            // The task's own process runs its prolog, then becomes the task.
+            Some(prolog) => {
+                let mut c = Command::new(crate::sys::own_executable()?);
+                c.arg(task_scripts::TASK_PROLOG_COMMAND)
+                    .arg(task_scripts::qualified_wording(t.messages_24))
+                    .arg(prolog);
+                c
+            }
+            // sh records the task's own pid (SLURM_TASK_PID), then becomes the task.
+            None => {
+                let mut c = Command::new("/bin/sh");
+                c.arg("-c")
+                    .arg("SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec \"$0\" \"$@\"");
+                c
+            }
+        };
+        cmd.arg(&program)
             .args(&t.argv[1..])
             .env_clear()
             .envs(&t.env)
@@ -510,14 +558,32 @@ fn run_tasks(
             },
         )?;
     }
-    // Exits are reported only after the task's output ended, so srun sees output first.
+    // Exits are reported only after the task's output ended, so srun sees output first;
+    // a task's epilog runs before its exit is reported, as slurmstepd runs it.
+    let first_rank = tasks.first().map_or(0, |t| t.rank);
     for (rank, mut child) in children {
         let tx = tx.clone();
+        let epilog = tasks.iter().find(|t| t.rank == rank).and_then(|t| {
+            Some((
+                t.epilog.clone()?,
+                epilog_env(t),
+                t.cwd.clone(),
+                t.messages_24,
+            ))
+        });
+        let node = node.to_string();
         std::thread::spawn(move || {
             let status = child
                 .wait()
                 .map(std::os::unix::process::ExitStatusExt::into_raw)
                 .unwrap_or(1 << 8);
+            // slurmstepd's own stderr is the stderr of the node's first task: what the
+            // epilog and slurmstepd say about it arrives there (labelled so with -l).
+            if let Some((path, env, cwd, messages_24)) = epilog {
+                for line in task_scripts::run_task_epilog(&path, &env, &cwd, &node, messages_24) {
+                    let _ = tx.send(Event::Output(first_rank, true, format!("{line}\n").into()));
+                }
+            }
             let _ = tx.send(Event::Exited(rank, status));
         });
     }
@@ -542,8 +608,10 @@ fn run_tasks(
                     job_id,
                     step_id,
                     kill_wait,
+                    at_once,
                 }))) => {
-                    // As slurmstepd cancels a step: say so, SIGCONT + SIGTERM, then SIGKILL.
+                    // As slurmstepd cancels a step: say so, SIGCONT + SIGTERM, then SIGKILL
+                    // (at once when srun aborts a step it could not start).
                     let alive: Vec<i32> = control_groups
                         .iter()
                         .copied()
@@ -565,8 +633,12 @@ fn run_tasks(
                     for pg in &alive {
                         // SAFETY: killpg(2) on this step's own process groups.
                         unsafe {
-                            libc::killpg(*pg, libc::SIGCONT);
-                            libc::killpg(*pg, libc::SIGTERM);
+                            if at_once {
+                                libc::killpg(*pg, libc::SIGKILL);
+                            } else {
+                                libc::killpg(*pg, libc::SIGCONT);
+                                libc::killpg(*pg, libc::SIGTERM);
+                            }
                         }
                     }
                     std::thread::spawn(move || {

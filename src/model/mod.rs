@@ -28,6 +28,7 @@ pub use timestamp::TimeFormat;
 pub mod dependency;
 pub mod job_update;
 pub mod jobspec;
+pub mod multi_prog;
 pub use dependency::{DepItem, DepKind, DepStatus, DepTarget, Dependency};
 pub use job_update::{DependencyChange, JobUpdate, RequeueRequest};
 pub use jobspec::{ArrayRequest, JobSpec, OpenMode, WarnSignal};

@@ -164,6 +164,10 @@ pub struct JobEnvDeltas {
     /// Jobs and steps tell MPI launchers to start their processes with srun
     /// (HYDRA_BOOTSTRAP=slurm, OMPI_MCA_plm_slurm_args=--external-launcher, ...).
     pub mpi_launcher_variables: bool,
+    /// srun's and slurmstepd's step messages as 24.11 words them: no launch plugin in
+    /// `srun: StepId=J.S aborted before step completely launched.`, and run_command's `is
+    /// not a fully qualified pathname` (22.05: `is not fully qualified pathname`).
+    pub step_messages_24: bool,
 }
 
 /// What slurmctld refuses at submission.
@@ -226,6 +230,7 @@ const V22_05: Profile = Profile {
         legacy_variables: true,
         salloc_nodes_ready_line: false,
         mpi_launcher_variables: false,
+        step_messages_24: false,
     },
     submit: SubmitDeltas {
         refuse_unsatisfiable: false,
@@ -275,6 +280,7 @@ const V24_11: Profile = Profile {
         legacy_variables: false,
         salloc_nodes_ready_line: true,
         mpi_launcher_variables: true,
+        step_messages_24: true,
     },
     submit: SubmitDeltas {
         refuse_unsatisfiable: true,

@@ -89,6 +89,14 @@ pub struct JobOptions {
     pub pty: bool,
     pub unbuffered: bool,
     pub kill_on_bad_exit: bool,
+    /// `--multi-prog`: the command is a file giving each task rank its own program.
+    pub multi_prog: bool,
+    /// `--prolog`/`--epilog`: srun runs these around the step; `--task-prolog`/
+    /// `--task-epilog`: the node runs these around each task.
+    pub prolog: Option<String>,
+    pub epilog: Option<String>,
+    pub task_prolog: Option<String>,
+    pub task_epilog: Option<String>,
     pub distribution: Option<String>,
     pub jobid: Option<u32>,
     pub preserve_env: bool,
@@ -153,6 +161,7 @@ impl JobOptions {
             "test-only" => self.test_only = false,
             "label" => self.label = false,
             "pty" => self.pty = false,
+            "multi-prog" => self.multi_prog = false,
             "unbuffered" => self.unbuffered = false,
             "preserve-env" => self.preserve_env = false,
             "verbose" => self.verbose = 0,
@@ -333,6 +342,11 @@ impl JobOptions {
             }
             "label" => self.label = true,
             "pty" => self.pty = true,
+            "multi-prog" => self.multi_prog = true,
+            "prolog" => self.prolog = Some(v.to_string()),
+            "epilog" => self.epilog = Some(v.to_string()),
+            "task-prolog" => self.task_prolog = Some(v.to_string()),
+            "task-epilog" => self.task_epilog = Some(v.to_string()),
             "unbuffered" => self.unbuffered = true,
             "kill-on-bad-exit" => {
                 self.kill_on_bad_exit = value.is_none_or(|v| !matches!(v.parse::<i64>(), Ok(0)))

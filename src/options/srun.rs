@@ -288,6 +288,11 @@ pub const STEP_OPTIONS: &[&str] = &[
     "unbuffered",
     "pty",
     "kill-on-bad-exit",
+    "multi-prog",
+    "prolog",
+    "epilog",
+    "task-prolog",
+    "task-epilog",
     "chdir",
     "output",
     "error",
@@ -372,10 +377,12 @@ mod tests {
         assert!(r.opts.ignored.contains("slurmd-debug"));
         let mut env = BTreeMap::new();
         env.insert("SLURM_SRUN_MULTI".to_string(), "1".to_string());
-        let SrunOutcome::Exit { stderr, .. } = parse(&args(&["true"]), &env, 0) else {
+        env.insert("SLURM_TASK_PROLOG".to_string(), "/bin/true".to_string());
+        let SrunOutcome::Run(r) = parse(&args(&["x.conf"]), &env, 0) else {
             panic!()
         };
-        assert!(stderr.contains("--multi-prog is not supported"), "{stderr}");
+        assert!(r.opts.multi_prog);
+        assert_eq!(r.opts.task_prolog.as_deref(), Some("/bin/true"));
     }
 
     #[test]

@@ -330,7 +330,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SRUN,
         sbatch_env: &[],
-        support: Support::Rejected("it is not implemented yet"),
+        support: Support::Honoured,
     },
     Opt {
         long: "error",
@@ -684,7 +684,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::No,
         cmds: SRUN,
         sbatch_env: &[],
-        support: Support::Rejected("it is not implemented yet"),
+        support: Support::Honoured,
     },
     Opt {
         long: "network",
@@ -932,7 +932,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SRUN,
         sbatch_env: &[],
-        support: Support::Rejected("it is not implemented yet"),
+        support: Support::Honoured,
     },
     Opt {
         long: "propagate",
@@ -1069,7 +1069,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SRUN,
         sbatch_env: &[],
-        support: Support::Rejected("it is not implemented yet"),
+        support: Support::Honoured,
     },
     Opt {
         long: "task-prolog",
@@ -1077,7 +1077,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SRUN,
         sbatch_env: &[],
-        support: Support::Rejected("it is not implemented yet"),
+        support: Support::Honoured,
     },
     Opt {
         long: "tasks-per-node",

@@ -18,7 +18,7 @@ use std::rc::Rc;
 /// (what accounting last heard).
 /// 3: jobs indexed by submission (a job's own copy of a shared submission is found by
 /// index, not by a scan of every record).
-const SCHEMA_VERSION: i64 = 3;
+const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
@@ -92,6 +92,7 @@ CREATE TABLE IF NOT EXISTS steps (
     nnodes      INTEGER NOT NULL,
     nodes       TEXT NOT NULL,
     pgid        INTEGER,
+    cancelled_by INTEGER,
     PRIMARY KEY (job_id, step)
 );
 "#;
@@ -250,6 +251,8 @@ pub struct StepRow {
     pub nnodes: u32,
     pub nodes: String,
     pub pgid: Option<i32>,
+    /// Who cancelled the step (sacct's `CANCELLED by <uid>`).
+    pub cancelled_by: Option<u32>,
 }
 
 fn state_from(s: &str) -> rusqlite::Result<JobState> {
@@ -390,6 +393,7 @@ fn step_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StepRow> {
         nnodes: r.get(10)?,
         nodes: r.get(11)?,
         pgid: r.get(12)?,
+        cancelled_by: r.get(13)?,
     })
 }
 
@@ -520,6 +524,13 @@ fn migrate(tx: &Transaction<'_>) -> rusqlite::Result<()> {
         if !columns.iter().any(|c| c == column) {
             tx.execute_batch(&format!("ALTER TABLE jobs ADD COLUMN {column} {decl}"))?;
         }
+    }
+    let step_columns: Vec<String> = tx
+        .prepare("SELECT name FROM pragma_table_info('steps')")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    if !step_columns.is_empty() && !step_columns.iter().any(|c| c == "cancelled_by") {
+        tx.execute_batch("ALTER TABLE steps ADD COLUMN cancelled_by INTEGER")?;
     }
     Ok(())
 }
@@ -916,12 +927,13 @@ impl Tx<'_> {
 
     pub fn upsert_step(&self, s: &StepRow) -> DbResult<()> {
         self.tx.execute(
-            "INSERT INTO steps (job_id, step, name, state, start_time, end_time, exit_code, exit_signal, ncpus, ntasks, nnodes, nodes, pgid)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+            "INSERT INTO steps (job_id, step, name, state, start_time, end_time, exit_code, exit_signal, ncpus, ntasks, nnodes, nodes, pgid, cancelled_by)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
              ON CONFLICT(job_id, step) DO UPDATE SET name = excluded.name, state = excluded.state,
                start_time = excluded.start_time, end_time = excluded.end_time, exit_code = excluded.exit_code,
                exit_signal = excluded.exit_signal, ncpus = excluded.ncpus, ntasks = excluded.ntasks,
-               nnodes = excluded.nnodes, nodes = excluded.nodes, pgid = excluded.pgid",
+               nnodes = excluded.nnodes, nodes = excluded.nodes, pgid = excluded.pgid,
+               cancelled_by = excluded.cancelled_by",
             params![
                 s.job_id,
                 s.step.suffix(),
@@ -935,7 +947,8 @@ impl Tx<'_> {
                 s.ntasks,
                 s.nnodes,
                 s.nodes,
-                s.pgid
+                s.pgid,
+                s.cancelled_by
             ],
         )?;
         Ok(())
@@ -943,7 +956,7 @@ impl Tx<'_> {
 
     pub fn steps(&self) -> DbResult<Vec<StepRow>> {
         let mut stmt = self.tx.prepare_cached(
-            "SELECT job_id, step, name, state, start_time, end_time, exit_code, exit_signal, ncpus, ntasks, nnodes, nodes, pgid FROM steps",
+            "SELECT job_id, step, name, state, start_time, end_time, exit_code, exit_signal, ncpus, ntasks, nnodes, nodes, pgid, cancelled_by FROM steps",
         )?;
         let rows = stmt
             .query_map([], step_from_row)?
@@ -953,7 +966,7 @@ impl Tx<'_> {
 
     pub fn steps_of(&self, job_id: u32) -> DbResult<Vec<StepRow>> {
         let mut stmt = self.tx.prepare_cached(
-            "SELECT job_id, step, name, state, start_time, end_time, exit_code, exit_signal, ncpus, ntasks, nnodes, nodes, pgid FROM steps WHERE job_id = ?1",
+            "SELECT job_id, step, name, state, start_time, end_time, exit_code, exit_signal, ncpus, ntasks, nnodes, nodes, pgid, cancelled_by FROM steps WHERE job_id = ?1",
         )?;
         let rows = stmt
             .query_map(params![job_id], step_from_row)?
@@ -1051,10 +1064,13 @@ mod tests {
                  ALTER TABLE jobs DROP COLUMN gpus;
                  ALTER TABLE jobs DROP COLUMN requeue;
                  ALTER TABLE jobs DROP COLUMN restarts;
+                 ALTER TABLE steps DROP COLUMN cancelled_by;
                  INSERT INTO submissions VALUES (5, '{}', x'');
                  INSERT INTO jobs (job_id, submission_id, name, uid, state, priority,
                                    submit_time, alloc_cpus, alloc_mem_mb)
                    VALUES (5, 5, 'old', 0, 'COMPLETED', 1, 0, 1, 100);
+                 INSERT INTO steps (job_id, step, name, state, ncpus, ntasks, nnodes, nodes)
+                   VALUES (5, '0', 'echo', 'CANCELLED', 1, 1, 1, 'node01');
                  PRAGMA user_version = 1;",
             )
             .unwrap();
@@ -1065,5 +1081,7 @@ mod tests {
         assert_eq!(rows[0].reason_prev, "None");
         assert_eq!(rows[0].acct_reason, None);
         assert_eq!((rows[0].restarts, rows[0].requeue), (0, None));
+        let steps = db.read(|tx| tx.steps_of(5)).unwrap();
+        assert_eq!((steps.len(), steps[0].cancelled_by), (1, None));
     }
 }

@@ -246,6 +246,7 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
                 // The batch step runs on the job's first node.
                 nodes: job_nodes(cluster, &row)[0].clone(),
                 pgid: None,
+                cancelled_by: None,
             })?;
         }
         Ok(Claim::Run(Box::new((spec, row))))

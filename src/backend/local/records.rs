@@ -101,6 +101,7 @@ pub fn step_record(s: &StepRow) -> StepRecord {
         num_tasks: s.ntasks,
         num_nodes: s.nnodes,
         nodes: s.nodes.clone(),
+        cancelled_by: s.cancelled_by,
         ..Default::default()
     }
 }

@@ -5,7 +5,7 @@ use super::LocalCluster;
 use super::db::StepRow;
 use crate::launcher::jobfile::JobFile;
 use crate::launcher::step_proto;
-use crate::launcher::stepd::{StepRegistry, StepServer, StepdProcess};
+use crate::launcher::stepd::{StepEnd, StepRegistry, StepServer, StepdProcess};
 use crate::model::{ExitStatus, JobState, StepId};
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -58,13 +58,14 @@ impl StepRegistry for DbRegistry {
                 nnodes,
                 nodes: nodes.to_string(),
                 pgid: None,
+                cancelled_by: None,
             })?;
             Ok(next)
         })
         .map_err(|e| e.to_string())
     }
 
-    fn finish(&self, step_id: u32, state: &str, code: i32, signal: i32) {
+    fn finish(&self, step_id: u32, end: StepEnd<'_>) {
         let Ok(cluster) = self.cluster() else { return };
         let Ok(mut db) = cluster.db() else { return };
         let job_id = self.job_id;
@@ -74,8 +75,12 @@ impl StepRegistry for DbRegistry {
                 .into_iter()
                 .find(|s| s.step == StepId::Numbered(step_id))
             {
-                s.state = JobState::parse(state).unwrap_or(JobState::Completed);
-                s.exit = ExitStatus { code, signal };
+                s.state = JobState::parse(end.state).unwrap_or(JobState::Completed);
+                s.exit = ExitStatus {
+                    code: end.code,
+                    signal: end.signal,
+                };
+                s.cancelled_by = end.cancelled_by;
                 s.end_time = Some(crate::sys::now());
                 tx.upsert_step(&s)?;
             }
