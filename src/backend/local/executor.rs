@@ -97,9 +97,13 @@ fn finalize(tx: &Tx<'_>, row: &mut JobRow, result: ResultFile) -> DbResult<()> {
         return super::jobctl::requeue_reset(tx, row, how, result.end_time, true);
     }
     let (state, step_state, reason) = match result.kind {
-        EndKind::Exited if result.exit.is_success() => {
-            (JobState::Completed, JobState::Completed, "None")
-        }
+        // slurmctld leaves the reason a running job had: None, or the hold's when it was
+        // held while it ran.
+        EndKind::Exited if result.exit.is_success() => (
+            JobState::Completed,
+            JobState::Completed,
+            row.reason.as_str(),
+        ),
         EndKind::Exited if result.exit.signal != 0 => {
             (JobState::Failed, JobState::Failed, "RaisedSignal")
         }

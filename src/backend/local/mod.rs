@@ -825,15 +825,16 @@ impl LocalCluster {
             if chosen.iter().all(|r| r.state.is_finished()) {
                 return Ok(Err(SlurmErrno::JobFinished));
             }
-            let pending: Vec<JobRow> = chosen
+            // slurmctld holds and releases running jobs too (priority 0 and the hold's
+            // reason while the job runs on); only a finished one is refused.
+            let live: Vec<JobRow> = chosen
                 .into_iter()
-                .filter(|r| r.state == JobState::Pending)
+                .filter(|r| !r.state.is_finished())
                 .collect();
-            if pending.is_empty() {
-                return Ok(Err(SlurmErrno::JobNotPending));
-            }
-            for mut row in pending {
+            for mut row in live {
                 match kind {
+                    // Held already: only an operator may change the kind of hold.
+                    Some(_) if row.held && requester != 0 => continue,
                     Some(k) => {
                         row.held = true;
                         row.priority = 0;
@@ -1180,11 +1181,10 @@ impl Cluster for LocalCluster {
                 } else {
                     JobState::Failed
                 };
-                row.reason = if exit.is_success() {
-                    "None".into()
-                } else {
-                    "NonZeroExitCode".into()
-                };
+                // A success leaves the reason the job had (a hold's, when held).
+                if !exit.is_success() {
+                    row.reason = "NonZeroExitCode".into();
+                }
                 row.exit = exit;
                 row.end_time = Some(now);
                 row.flag = Default::default();
