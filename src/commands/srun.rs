@@ -53,7 +53,7 @@ fn load_multi_prog(
     }
     let name = req.argv[0].clone();
     let read = || -> Result<Vec<u8>, String> {
-        let mut f = std::fs::File::open(inv.cwd.join(&name))
+        let f = std::fs::File::open(inv.cwd.join(&name))
             .map_err(|_| format!("Could not open multi_prog config file {name}"))?;
         let size = f
             .metadata()
@@ -62,8 +62,10 @@ fn load_multi_prog(
         if size > multi_prog::MAX_FILE_SIZE {
             return Err(format!("Multi_prog config file {name} is too large"));
         }
+        // As many bytes as the file's size says, as srun reads it (a device reads as empty).
         let mut text = Vec::new();
-        f.read_to_end(&mut text)
+        f.take(size)
+            .read_to_end(&mut text)
             .map_err(|_| format!("Error reading multi_prog config file {name}"))?;
         Ok(text)
     };
