@@ -217,6 +217,16 @@ fn srun_outside_a_job_makes_its_own_allocation() {
             "srun: unrecognized option '--bogus'\nTry \"srun --help\" for more information\n"
         )
     );
+    // A --multi-prog file is read for as many bytes as its size says (`_load_multi`): a
+    // device reads as empty, and no job is asked for.
+    let r = c.run("srun", &["-n", "1", "--multi-prog", "/dev/zero"]);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            1,
+            "srun: error: Configuration file /dev/zero invalid, no record for task id 0\n"
+        )
+    );
 }
 
 #[test]
