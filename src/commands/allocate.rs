@@ -208,7 +208,6 @@ pub fn run_in_new_allocation(
     plan.multi_prog = multi_prog;
     // srun sets the allocation's variables in its own environment, which its prolog and
     // epilog inherit.
-    plan.srun_env = inv.env.clone();
     plan.srun_env.extend(env.clone());
     plan.env = env;
     plan.array = None;

@@ -175,7 +175,7 @@ impl StepPlan {
     fn script_args(&self) -> Vec<String> {
         let mut args = self.argv.clone();
         if let Some(text) = &self.multi_prog {
-            let text = text.split(|&b| b == 0).next().unwrap_or_default();
+            let text = multi_prog::until_nul(text);
             args.insert(
                 1.min(args.len()),
                 String::from_utf8_lossy(text).into_owned(),

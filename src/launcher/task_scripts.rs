@@ -33,17 +33,8 @@ pub fn run_srun_script(
     }
     // access(R_OK | X_OK) relative to srun's directory, as srun checks it.
     let full = Path::new(cwd).join(path);
-    if let Err(e) = nix::unistd::access(
-        &full,
-        nix::unistd::AccessFlags::R_OK | nix::unistd::AccessFlags::X_OK,
-    ) {
-        return (
-            0,
-            Some(format!(
-                "srun: Access denied for {path}: {}",
-                crate::sys::strerror(e as i32)
-            )),
-        );
+    if let Err(e) = runnable(&full) {
+        return (0, Some(format!("srun: Access denied for {path}: {e}")));
     }
     let status = Command::new(&full)
         .arg0(path)
@@ -66,6 +57,15 @@ pub fn run_srun_script(
             )),
         ),
     }
+}
+
+/// Slurm's `access(path, R_OK | X_OK)` check of a script, failing with `%m`'s text.
+fn runnable(path: &Path) -> Result<(), String> {
+    nix::unistd::access(
+        path,
+        nix::unistd::AccessFlags::R_OK | nix::unistd::AccessFlags::X_OK,
+    )
+    .map_err(|e| crate::sys::strerror(e as i32))
 }
 
 /// Which of Slurm's two wordings of run_command's refusal of a relative path to use.
@@ -95,17 +95,9 @@ pub fn task_prolog_then_exec(args: &[String]) -> i32 {
             "run_command: {name} is not {a}fully qualified pathname ({prolog})"
         ))
     } else {
-        nix::unistd::access(
-            Path::new(prolog),
-            nix::unistd::AccessFlags::R_OK | nix::unistd::AccessFlags::X_OK,
-        )
-        .err()
-        .map(|e| {
-            format!(
-                "run_command: {name} can not be executed ({prolog}) {}",
-                crate::sys::strerror(e as i32)
-            )
-        })
+        runnable(Path::new(prolog))
+            .err()
+            .map(|e| format!("run_command: {name} can not be executed ({prolog}) {e}"))
     };
     let status = if let Some(refusal) = refusal {
         say(&refusal);
@@ -240,12 +232,7 @@ pub fn run_task_epilog(
     messages_24: bool,
 ) -> Vec<String> {
     let name = "user task_epilog";
-    let executable = messages_24
-        || nix::unistd::access(
-            Path::new(cwd).join(path).as_path(),
-            nix::unistd::AccessFlags::R_OK | nix::unistd::AccessFlags::X_OK,
-        )
-        .is_ok();
+    let executable = messages_24 || runnable(&Path::new(cwd).join(path)).is_ok();
     if !executable {
         return vec![
             format!("slurmstepd-{node}: error: Could not run {name} [{path}]: access denied"),

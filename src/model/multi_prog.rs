@@ -331,7 +331,7 @@ fn trim_leading_space(s: &[u8]) -> &[u8] {
 }
 
 /// The file as the C string Slurm passes around: up to its first NUL.
-fn until_nul(text: &[u8]) -> &[u8] {
+pub fn until_nul(text: &[u8]) -> &[u8] {
     text.split(|&b| b == 0).next().unwrap_or_default()
 }
 
