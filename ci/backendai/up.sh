@@ -128,14 +128,24 @@ apt_install postgresql redis-server redis-tools etcd-server etcd-client debootst
 command -v dockerd >/dev/null || apt_install docker.io
 $PY -c 'import ensurepip' 2>/dev/null || apt_install python3-venv
 cleanup_policy
-if ! docker info >/dev/null 2>&1; then   # no init system in a container: start dockerd ourselves
+# No init system in a container: start dockerd ourselves. Up to three tries: its docker0 can be
+# deleted under it while it starts (another dockerd's start-up did that once, see
+# ci/backendai26/up.sh), and it then exits at once; a second start makes the bridge again.
+for try in 1 2 3; do
+  docker info >/dev/null 2>&1 && break
   if ! alive "$STATE/run/dockerd.pid" dockerd; then
-    rm -f /var/run/docker.pid   # stale after a killed session
+    rm -f /var/run/docker.pid "$STATE/run/dockerd.pid"   # stale after a killed session
+    [ "$try" = 1 ] || { echo "dockerd exited while starting (try $((try - 1))): $(tail -1 "$STATE/logs/dockerd.log")"; sleep 2; }
     (setsid bash -c 'echo $$ > "$0"; exec dockerd' "$STATE/run/dockerd.pid" > "$STATE/logs/dockerd.log" 2>&1 < /dev/null &)
+    for _ in $(seq 1 50); do [ -s "$STATE/run/dockerd.pid" ] && break; sleep 0.1; done
   fi
-  for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
-  docker info >/dev/null 2>&1 || { echo "dockerd did not start; see $STATE/logs/dockerd.log" >&2; tail -20 "$STATE/logs/dockerd.log" >&2; exit 1; }
-fi
+  for _ in $(seq 1 60); do
+    docker info >/dev/null 2>&1 && break
+    alive "$STATE/run/dockerd.pid" dockerd || break
+    sleep 1
+  done
+done
+docker info >/dev/null 2>&1 || { echo "dockerd did not start; see $STATE/logs/dockerd.log" >&2; tail -20 "$STATE/logs/dockerd.log" >&2; exit 1; }
 phase "apt + dockerd"
 
 # ---------------------------------------------------------------- 2. Python venv (pinned to the 23.09.10 python.lock)

@@ -144,6 +144,12 @@ if command -v iptables >/dev/null && ! iptables -C FORWARD -s "$DOCKER_POOL" -d 
   iptables -I FORWARD -s "$DOCKER_POOL" -d "$DOCKER_POOL" -m comment --comment bai-stack-26 -j ACCEPT || true
 fi
 if ! docker info >/dev/null 2>&1; then
+  # moby 20.10 (daemon_unix.go, initNetworkController): a dockerd started with a default address
+  # pool that finds its previous "bridge" network deletes the interface named docker0, which is
+  # the HOST dockerd's bridge and not ours; with both stacks starting at once, the host dockerd
+  # then fails ("Failed to set link up for docker0: no such device"). Our network store holds
+  # nothing worth keeping across a restart (leftover containers are removed below), so it goes.
+  rm -f "$DK/root/network/files/local-kv.db"
   start_bg dockerd "$STATE/run/dockerd.pid" "$DK" dockerd --data-root "$DK/root" --exec-root "$DK/exec" \
     --host "$DOCKER_HOST" --pidfile "$DK/dockerd.pid" --bridge "$DOCKER_BRIDGE" \
     --default-address-pool "base=$DOCKER_POOL,size=24" --iptables=false --ip-masq=false --ip-forward=false
