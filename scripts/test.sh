@@ -100,7 +100,7 @@ failed=()
 # The whole Backend.AI suite again, against 26.9.
 ci/backendai26/host-bridge.sh
 BACKENDAI_TESTS=(--test backendai_client --test backendai_jobs --test backendai_login
-                 --test bai_multinode --test option_effects)
+                 --test bai_multinode --test bai_interactive --test option_effects)
 (. ci/backendai26/env.sh && cargo test --locked --no-fail-fast "${BACKENDAI_TESTS[@]}" -- --nocapture) \
     || failed+=("the Backend.AI tests against Backend.AI 26.9.6 (ci/backendai26)")
 # The scenario recordings against the live Slurm 22.05.8 they were recorded from

@@ -281,6 +281,8 @@ pub struct AllocationDetails {
     /// GPU devices the job holds on its first node.
     pub gpus: Vec<u32>,
     pub record: JobRecord,
+    /// The nodes are containers reached through the platform's tunnel.
+    pub remote: bool,
 }
 
 /// What `--test-only` tells: `Job N to start at T using C processors on nodes L in

@@ -166,6 +166,7 @@ pub fn job_file(cluster: &dyn Cluster, id: u32, details: &AllocationDetails) -> 
         nodes: details.nodes.clone(),
         secret: details.secret.clone(),
         kill_wait: kill_wait(cluster),
+        remote: details.remote,
     }
 }
 
@@ -203,6 +204,7 @@ pub fn run_in_new_allocation(
         secret: details.secret.as_bytes().to_vec(),
         cpus_per_node: vec![details.cpus_per_node; details.nodes.len()],
         kill_wait: kill_wait(cluster),
+        remote: details.remote,
     };
     let mut plan = super::srun::step_plan(inv, req);
     plan.multi_prog = multi_prog;

@@ -408,7 +408,7 @@ pub fn run(
 /// Holds an allocation that has no batch script: waits for a termination signal (its owner
 /// giving it back, or a cancel), the time limit, or its owner process to disappear.
 pub fn hold(
-    plan: &BatchPlan,
+    time_limit: Option<Duration>,
     mut signals: signal_hook::iterator::Signals,
     owner_alive: impl Fn() -> bool,
 ) -> Ending {
@@ -420,7 +420,7 @@ pub fn hold(
             }
         }
     });
-    let deadline = plan.time_limit.map(|l| Instant::now() + l);
+    let deadline = time_limit.map(|l| Instant::now() + l);
     loop {
         if rx.recv_timeout(Duration::from_millis(500)).is_ok() {
             return Ending::Cancelled(ExitStatus::signal(libc::SIGTERM));

@@ -8,7 +8,7 @@ use super::env::{BatchEnvFacts, batch_env};
 use super::jobfile::JobFile;
 use super::meta::{self, JobMeta, LaunchResult, ResultKind};
 use super::step_proto;
-use super::stepd::{CountingRegistry, StepServer, StepdProcess};
+use super::stepd::{CountingRegistry, StepEnd, StepRegistry, StepServer, StepdProcess};
 use crate::model::fname::{FnameContext, expand};
 use crate::model::{ExitStatus, MemoryRequest};
 use std::collections::BTreeMap;
@@ -126,12 +126,23 @@ struct JobStepServers {
 }
 
 impl JobStepServers {
-    fn start(hosts: &[String], kill_wait: u32, ssh: &Ssh) -> std::io::Result<JobStepServers> {
-        let secret = step_proto::random_hex(32);
+    /// `reached`: an allocation made from the login node, whose servers the login node
+    /// reaches through Backend.AI's tunnel to this port, with the secret it gave.
+    fn start(
+        hosts: &[String],
+        kill_wait: u32,
+        ssh: &Ssh,
+        reached: Option<&Reached>,
+        registry: std::sync::Arc<dyn StepRegistry>,
+    ) -> std::io::Result<JobStepServers> {
+        let secret = reached.map_or_else(|| step_proto::random_hex(32), |r| r.secret.clone());
         let exe = crate::sys::own_executable()?;
         // This container's server listens on its address in the session's network only (a
-        // job of one container, or a name that does not resolve: on loopback).
-        let bind = if hosts.len() > 1 {
+        // job of one container, or a name that does not resolve: on loopback); an
+        // allocation's on the port the tunnel leads to.
+        let bind = if let Some(r) = reached {
+            format!("0.0.0.0:{}", r.port)
+        } else if hosts.len() > 1 {
             let own = format!("{}:0", hosts[0]);
             own.to_socket_addrs()
                 .ok()
@@ -145,7 +156,7 @@ impl JobStepServers {
         let local = std::sync::Arc::new(StepServer::new(
             hosts[0].clone(),
             secret.as_bytes().to_vec(),
-            std::sync::Arc::new(CountingRegistry::default()),
+            registry,
             Box::new(std::io::stderr()),
         ));
         let s = std::sync::Arc::clone(&local);
@@ -187,6 +198,13 @@ impl JobStepServers {
                 }
             }
         }
+        if let Some(r) = reached {
+            // The tunnel reaches this container only: node k's server through port + k.
+            for (k, (_, addr)) in nodes.iter().enumerate().skip(1) {
+                let port = r.port as usize + k;
+                super::relay::start(&format!("0.0.0.0:{port}"), addr.clone())?;
+            }
+        }
         Ok(JobStepServers {
             local,
             remote,
@@ -202,6 +220,7 @@ impl JobStepServers {
             nodes: self.nodes.clone(),
             secret: self.secret.clone(),
             kill_wait: self.kill_wait,
+            remote: false,
         }
     }
 
@@ -259,6 +278,11 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
     if let Some(path) = env.remove(meta::PATH_ENV) {
         env.insert("PATH".into(), path);
     }
+    if let Some(names) = env.remove(meta::BLANK_ENV) {
+        for name in names.lines().filter(|n| !n.is_empty()) {
+            env.entry(name.to_string()).or_default();
+        }
+    }
     if in_session {
         put_commands_on_path(&mut env, console);
     }
@@ -286,7 +310,16 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
     let hosts = cluster_hosts(&env, &node);
     // The step servers: this container's in this process, the others' over SSH. Their
     // stderr (refusals, failures) goes to ours: the session log.
-    let servers = JobStepServers::start(&hosts, meta.kill_wait.max(1), &Ssh::from_env(&env));
+    if meta.spec.interactive {
+        return run_allocation(&meta, &hosts, env, signals, console);
+    }
+    let servers = JobStepServers::start(
+        &hosts,
+        meta.kill_wait.max(1),
+        &Ssh::from_env(&env),
+        None,
+        std::sync::Arc::new(CountingRegistry::default()),
+    );
     let ending = match (&servers, prepare(&meta, &script, env, console)) {
         // srun in the job finds the step servers in the job file we hold, not in the
         // job's environment.
@@ -328,6 +361,129 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
     if in_session {
         linger(launched);
     }
+    if exit.signal != 0 {
+        128 + exit.signal
+    } else {
+        exit.code
+    }
+}
+
+/// How the login node reaches an allocation it made (salloc, srun outside a job): the port
+/// of node 0 the session preopened for Backend.AI's tunnel (node k's server at port + k)
+/// and the secret the login node derived for the job (`submit::allocation_secret`).
+pub struct Reached {
+    pub port: u16,
+    pub secret: String,
+}
+
+/// The session environ's names for [`Reached`] (taken out of the environment at once: the
+/// secret must not reach a task).
+pub const STEP_PORT_ENV: &str = "BAI_SLURM_STEP_PORT";
+pub const STEP_SECRET_ENV: &str = "BAI_SLURM_STEP_SECRET";
+
+impl Reached {
+    fn take(env: &mut BTreeMap<String, String>) -> Option<Reached> {
+        let port = env.remove(STEP_PORT_ENV)?.parse().ok()?;
+        let secret = env.remove(STEP_SECRET_ENV).filter(|s| !s.is_empty())?;
+        Some(Reached { port, secret })
+    }
+}
+
+/// Node 0's registry of an allocation: numbers steps, and takes the login node's release.
+#[derive(Default)]
+struct AllocationRegistry {
+    steps: CountingRegistry,
+    released: std::sync::Mutex<Option<ExitStatus>>,
+}
+
+impl AllocationRegistry {
+    fn released(&self) -> Option<ExitStatus> {
+        *self.released.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl StepRegistry for AllocationRegistry {
+    fn allocate(
+        &self,
+        name: &str,
+        ntasks: u32,
+        nnodes: u32,
+        nodes: &str,
+        cpus: u32,
+    ) -> Result<u32, String> {
+        self.steps.allocate(name, ntasks, nnodes, nodes, cpus)
+    }
+    fn finish(&self, step_id: u32, end: StepEnd<'_>) {
+        self.steps.finish(step_id, end);
+    }
+    fn release(&self, exit: ExitStatus) -> Result<(), String> {
+        let mut released = self.released.lock().unwrap_or_else(|e| e.into_inner());
+        released.get_or_insert(exit);
+        Ok(())
+    }
+}
+
+/// An allocation made from the login node: no script; the step servers serve the login
+/// node's srun through the tunnel until the allocation is given back (its exit status is
+/// the job's), cancelled (the session ends), or past its time limit.
+fn run_allocation(
+    meta: &JobMeta,
+    hosts: &[String],
+    mut env: BTreeMap<String, String>,
+    signals: signal_hook::iterator::Signals,
+    console: &mut dyn Write,
+) -> i32 {
+    let launched = std::time::Instant::now();
+    let node = hosts[0].clone();
+    let registry = std::sync::Arc::new(AllocationRegistry::default());
+    let servers = match Reached::take(&mut env) {
+        Some(reached) => JobStepServers::start(
+            hosts,
+            meta.kill_wait.max(1),
+            &Ssh::from_env(&env),
+            Some(&reached),
+            std::sync::Arc::clone(&registry) as std::sync::Arc<dyn StepRegistry>,
+        ),
+        None => Err(std::io::Error::other(
+            "the allocation's port and secret are missing from the session's environment",
+        )),
+    };
+    let (kind, exit) = match servers {
+        Ok(servers) => {
+            let limit = meta
+                .spec
+                .time_limit
+                .and_then(|l| l.seconds())
+                .map(|s| Duration::from_secs(s as u64));
+            // srun in a task (a task's own steps) finds the step servers in it.
+            let _job_file = servers.job_file(meta.job_id).hold();
+            let held = || registry.released().is_none();
+            let ending = batch::hold(limit, signals, held);
+            servers.stop();
+            match (registry.released(), ending) {
+                (Some(exit), _) => (ResultKind::Exited, exit),
+                (None, Ending::TimedOut(s)) => (ResultKind::TimedOut, s),
+                (None, Ending::Exited(s)) => (ResultKind::Exited, s),
+                (None, Ending::Cancelled(s)) => (ResultKind::Cancelled, s),
+                (None, Ending::LaunchFailed(s)) => (ResultKind::LaunchFailed, s),
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(console, "slurmstepd-{node}: error: {e}");
+            (ResultKind::LaunchFailed, ExitStatus::code(1))
+        }
+    };
+    let _ = writeln!(
+        console,
+        "{}",
+        meta::result_line(&LaunchResult {
+            kind,
+            exit,
+            end: Some(crate::sys::now()),
+        })
+    );
+    let _ = console.flush();
+    linger(launched);
     if exit.signal != 0 {
         128 + exit.signal
     } else {

@@ -27,6 +27,9 @@ pub struct JobFile {
     pub secret: String,
     /// Seconds between SIGTERM and SIGKILL when a step is cancelled.
     pub kill_wait: u32,
+    /// The step servers are reached through a platform's tunnel (`srun_client::Allocation`).
+    #[serde(default)]
+    pub remote: bool,
 }
 
 /// The job file, held open for as long as this value lives.
@@ -130,6 +133,7 @@ mod tests {
             nodes: vec![("node01".into(), "127.0.0.1:5000".into())],
             secret: "s3cret".into(),
             kill_wait: 5,
+            remote: true,
         };
         let held = f.hold().unwrap();
         let me = std::process::id() as i32;

@@ -26,6 +26,9 @@ pub const META_ENV: &str = "BAI_SLURM_META";
 pub const META_MARKER: &str = "__BAI_SLURM_META__";
 /// Environ key holding the job's PATH (the container's entrypoint needs the image's own).
 pub const PATH_ENV: &str = "BAI_SLURM_PATH";
+/// The names of the job's variables whose value is empty, one per line (Backend.AI refuses
+/// a blank environ value; the launcher sets them again).
+pub const BLANK_ENV: &str = "BAI_SLURM_BLANK";
 /// The line the launcher prints last: `__BAI_SLURM_RESULT__ <kind> <rc>:<sig>`.
 pub const RESULT_MARKER: &str = "__BAI_SLURM_RESULT__";
 

@@ -9,6 +9,7 @@ pub mod jobfile;
 pub mod meta;
 pub mod pmi;
 pub mod pty;
+pub mod relay;
 pub mod srun_client;
 pub mod step_proto;
 pub mod stepd;

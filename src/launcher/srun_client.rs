@@ -30,6 +30,9 @@ pub struct Allocation {
     /// CPUs of the job on each node, in node order.
     pub cpus_per_node: Vec<u32>,
     pub kill_wait: u32,
+    /// The step servers are in a platform's containers, reached through its tunnel: the
+    /// login node's own settings (`BACKEND_*`, ...) stay behind, as they do for a batch job.
+    pub remote: bool,
 }
 
 /// `2(x3),1` -> [2, 2, 2, 1] (SLURM_JOB_CPUS_PER_NODE, SLURM_TASKS_PER_NODE).
@@ -93,6 +96,7 @@ impl Allocation {
                 .and_then(|v| v.parse().ok())
                 .or(file.as_ref().map(|f| f.kill_wait))
                 .unwrap_or(30),
+            remote: file.as_ref().is_some_and(|f| f.remote),
         })
     }
 
@@ -675,6 +679,9 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                 argv: plan.argv_of(rank),
                 env: {
                     let mut env = task_env(&l, i, rank, local as u32);
+                    if alloc.remote {
+                        env.retain(|k, _| !crate::envvars::is_login_node_setting(k));
+                    }
                     // srun set it in its own environment for its prolog, and the tasks
                     // get srun's environment.
                     if prolog_context {

@@ -87,6 +87,9 @@ pub enum Control {
         #[serde(default)]
         cancelled_by: Option<u32>,
     },
+    /// Client -> server (node 0 of an allocation made from the login node, salloc's or
+    /// srun's): the allocation is given back with this exit status; the job ends.
+    Release { code: i32, signal: i32 },
     /// Server -> client: done.
     Ok,
     /// Client -> server: start these tasks of step `step_id` on this node (with a PMI

@@ -28,6 +28,11 @@ pub trait StepRegistry: Send + Sync {
     ) -> Result<u32, String>;
     /// Records how a step ended (and who cancelled it: sacct's `CANCELLED by <uid>`).
     fn finish(&self, step_id: u32, end: StepEnd<'_>);
+    /// The allocation is given back (`Control::Release`): only an allocation's node 0
+    /// takes it.
+    fn release(&self, _exit: crate::model::ExitStatus) -> Result<(), String> {
+        Err("this job is not an allocation".into())
+    }
 }
 
 /// How a step ended, as srun reports it.
@@ -219,6 +224,15 @@ impl StepServer {
                     send(&writer, &Control::Ok)?;
                 }
                 Frame::Control(Control::Ping) => send(&writer, &Control::Ok)?,
+                Frame::Control(Control::Release { code, signal }) => {
+                    match self
+                        .registry
+                        .release(crate::model::ExitStatus { code, signal })
+                    {
+                        Ok(()) => send(&writer, &Control::Ok)?,
+                        Err(reason) => send(&writer, &Control::Refused { reason })?,
+                    }
+                }
                 Frame::Control(Control::Launch {
                     tasks, pmi, pty, ..
                 }) => {

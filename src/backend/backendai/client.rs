@@ -421,6 +421,11 @@ impl Client {
     }
 
     /// The endpoint in use (no trailing slash).
+    /// The `Host` header every request is signed with.
+    pub fn host(&self) -> &str {
+        &self.host
+    }
+
     pub fn endpoint(&self) -> &str {
         &self.base
     }

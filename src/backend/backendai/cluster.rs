@@ -51,6 +51,8 @@ pub struct BackendAiCluster {
     inventory: std::sync::Mutex<Option<(Vec<String>, Vec<partitions::Agent>)>>,
     /// What submissions changed to make requests fit ([`Cluster::notes`]).
     notes: std::sync::Mutex<Vec<String>>,
+    /// The local ends of the tunnels to allocations this command holds (salloc, srun).
+    tunnels: super::allocation::Tunnels,
 }
 
 /// A client error as the commands report it: an unreachable manager in Slurm's words.
@@ -100,6 +102,7 @@ impl BackendAiCluster {
             cluster_name: loaded.cluster_name(),
             inventory: std::sync::Mutex::new(None),
             notes: std::sync::Mutex::new(Vec::new()),
+            tunnels: Default::default(),
         })
     }
 
@@ -609,6 +612,78 @@ impl Cluster for BackendAiCluster {
         Err(BackendError::Other(
             "holding and releasing jobs is not supported by the Backend.AI backend".into(),
         ))
+    }
+
+    /// The allocation once its session runs and its launcher answers through the tunnel:
+    /// the nodes' addresses are this process's local ends of the tunnels.
+    fn allocation(
+        &self,
+        job_id: u32,
+    ) -> Result<Option<crate::backend::AllocationDetails>, BackendError> {
+        let record = self
+            .jobs_with_ids(&[job_id])?
+            .into_iter()
+            .find(|r| r.job_id == job_id && r.array.is_none())
+            .ok_or(BackendError::Slurm(SlurmErrno::InvalidJobId))?;
+        if record.state.is_finished() {
+            return Err(BackendError::Slurm(SlurmErrno::AlreadyDone));
+        }
+        if record.state != JobState::Running {
+            return Ok(None);
+        }
+        let nnodes = record.num_nodes.max(1);
+        let session = jobid::session_name(job_id, None);
+        let nodes = self
+            .tunnels
+            .nodes(&self.client, &session, job_id, nnodes)
+            .map_err(BackendError::Other)?;
+        let secret = super::allocation::secret(&self.client.settings().secret_key, job_id);
+        if !super::allocation::ready(&nodes, &secret) {
+            return Ok(None);
+        }
+        Ok(Some(crate::backend::AllocationDetails {
+            cpus_per_node: record.num_cpus / nnodes,
+            nodes,
+            secret,
+            gpus: Vec::new(),
+            record,
+            remote: true,
+        }))
+    }
+
+    /// Gives the allocation back to its launcher, which ends the job with `exit`; a
+    /// launcher that cannot be reached has its session ended instead (nothing is left
+    /// running).
+    fn release(&self, job_id: u32, exit: crate::model::ExitStatus) -> Result<(), BackendError> {
+        let session = jobid::session_name(job_id, None);
+        let secret = super::allocation::secret(&self.client.settings().secret_key, job_id);
+        let released = self
+            .tunnels
+            .nodes(&self.client, &session, job_id, 1)
+            .map_err(BackendError::Other)
+            .and_then(|nodes| {
+                super::allocation::release(&nodes[0].1, &secret, exit).map_err(BackendError::Other)
+            });
+        match released {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                let target = JobSelector {
+                    job_id,
+                    tasks: TaskSelector::Whole,
+                    step: None,
+                };
+                let cancel = SignalRequest {
+                    signal: None,
+                    batch_only: false,
+                    full: false,
+                    requester: nix::unistd::getuid().as_raw(),
+                };
+                match self.signal(&target, &cancel) {
+                    Ok(()) | Err(BackendError::Slurm(SlurmErrno::AlreadyDone)) => Ok(()),
+                    Err(_) => Err(e),
+                }
+            }
+        }
     }
 
     fn config(&self) -> Vec<(String, String)> {

@@ -7,6 +7,7 @@
 //!   (with the job's metadata, `launcher::meta`, the launcher's side of the contract),
 //!   and session -> Slurm record mapping.
 
+pub mod allocation;
 pub mod auth;
 pub mod cache;
 pub mod client;
@@ -20,4 +21,5 @@ pub mod settings;
 pub mod submission;
 pub mod submit;
 pub mod tag;
+pub mod tunnel;
 pub mod views;

@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::launcher::meta::JobMeta;
 use crate::model::{DepKind, JobSpec};
 use crate::sys::UserInfo;
+use serde_json::json;
 use std::borrow::Cow;
 use std::sync::Mutex;
 
@@ -350,13 +351,6 @@ struct Prepared {
 /// Everything before the create: the checks sbatch makes, the partition's defaults, the
 /// site's session settings and the sessions an afterok dependency names.
 fn prepare(ctx: &Context<'_>, spec: &JobSpec) -> Result<Prepared, SubmitError> {
-    if spec.interactive {
-        return Err(unsupported(
-            "interactive allocations (salloc, srun outside a job) are not supported by the \
-             Backend.AI backend yet"
-                .into(),
-        ));
-    }
     submit::check(spec).map_err(unfit)?;
     let part = partitions::for_job(ctx.config, spec.partition.as_deref()).map_err(|name| {
         SubmitError::errno(SlurmErrno::InvalidPartitionName)
@@ -536,7 +530,12 @@ fn create_job(
     dependencies: &[String],
     part: Option<&Partition>,
 ) -> Result<Created, SubmitError> {
-    let body = body_for(meta, spec, settings, dependencies)?;
+    let mut body = body_for(meta, spec, settings, dependencies)?;
+    if spec.interactive {
+        body["config"]["environ"][crate::launcher::container::STEP_SECRET_ENV] = json!(
+            super::allocation::secret(&ctx.client.settings().secret_key, meta.job_id)
+        );
+    }
     create_one(ctx, meta, &body).map_err(|e| create_failure(e, part))
 }
 

@@ -130,9 +130,18 @@ pub fn create_body(
         .clone()
         .or_else(|| settings.image.clone())
         .ok_or_else(|| Unfit::NoImage(settings.resource_group.clone()))?;
+    // Backend.AI refuses a blank environ value ("blank value is not allowed"): such
+    // variables travel by name and the launcher sets them again.
+    let blank: Vec<&str> = spec
+        .environment
+        .iter()
+        .filter(|(k, v)| v.is_empty() && !crate::envvars::is_login_node_setting(k))
+        .map(|(k, _)| k.as_str())
+        .collect();
     let mut environ: Map<String, Value> = spec
         .environment
         .iter()
+        .filter(|(_, v)| !v.is_empty())
         // The container has its own host name. The keypair, endpoint and configuration
         // the commands use must not travel into the session (its environ is stored by the
         // manager and seen by admins, and srun in the job must not find a scheduler).
@@ -151,10 +160,24 @@ pub fn create_body(
         })
         .collect();
     environ.insert(meta::META_ENV.into(), Value::String(meta.encode()));
-    environ.insert(
-        meta::SCRIPT_ENV.into(),
-        Value::String(meta::encode_script(&spec.script)),
-    );
+    if !blank.is_empty() {
+        environ.insert(meta::BLANK_ENV.into(), json!(blank.join("\n")));
+    }
+    if spec.interactive {
+        // salloc, srun outside a job: the login node reaches the launcher's step servers
+        // through Backend.AI's tunnel to these ports (the secret is added by the caller,
+        // which holds the keypair).
+        environ.insert(
+            crate::launcher::container::STEP_PORT_ENV.into(),
+            json!(super::allocation::STEP_PORT.to_string()),
+        );
+    }
+    if !spec.script.is_empty() {
+        environ.insert(
+            meta::SCRIPT_ENV.into(),
+            Value::String(meta::encode_script(&spec.script)),
+        );
+    }
     let mut config = Map::new();
     let mut slots = resources(spec, settings.def_mem_per_cpu);
     if let Some((cpus, mem_mb)) = settings.placement.whole_agent {
@@ -171,6 +194,12 @@ pub fn create_body(
         config.insert("scaling_group".into(), json!(settings.resource_group));
     }
     config.insert("environ".into(), Value::Object(environ));
+    if spec.interactive {
+        config.insert(
+            "preopen_ports".into(),
+            json!(super::allocation::ports(spec.nodes())),
+        );
+    }
     if !settings.mounts.is_empty() || !settings.job_mounts.is_empty() {
         let mut names: Vec<&String> = settings.mounts.iter().map(|(v, _)| v).collect();
         let mut map: Map<String, Value> = settings

@@ -314,7 +314,7 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
             }) {
                 Ok(file) if file.write(&job_dir).is_ok() => {
                     let owner = spec.owner;
-                    batch::hold(&plan, signals, move || {
+                    batch::hold(plan.time_limit, signals, move || {
                         owner.is_none_or(|(pid, start)| procs::is_same_process(pid, start))
                     })
                 }

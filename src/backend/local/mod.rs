@@ -1162,6 +1162,7 @@ impl Cluster for LocalCluster {
             secret: file.secret,
             gpus,
             record,
+            remote: false,
         }))
     }
 

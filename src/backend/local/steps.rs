@@ -167,6 +167,7 @@ impl StepServers {
             nodes: self.nodes.clone(),
             secret: self.secret.clone(),
             kill_wait: self.kill_wait,
+            remote: false,
         }
     }
 

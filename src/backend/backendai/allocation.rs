@@ -1,0 +1,138 @@
+//! Allocations made from the login node on Backend.AI (salloc, srun outside a job).
+//!
+//! The job is a batch session like any other, whose launcher runs no script: it serves
+//! steps until the login node gives the allocation back (`launcher::container`). The
+//! session preopens one port per node (`STEP_PORT + k`); the login node reaches node 0's
+//! step server, and through node 0's relays every other node's, by the manager's `tcpproxy`
+//! websocket ([`super::tunnel`]), with a secret both sides derive for the job.
+
+use super::client::Client;
+use super::tunnel::{Forwarder, Target};
+use crate::launcher::step_proto::{self, Control, Frame};
+use crate::model::ExitStatus;
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// Node 0's step server's port in the container; node k's relay listens on `STEP_PORT + k`.
+/// Above the ports Backend.AI's own services take in a kernel (2000-2003 the kernel runner,
+/// 2200 sshd, 7681 ttyd).
+pub const STEP_PORT: u16 = 2300;
+
+/// The ports a session of `nodes` containers preopens.
+pub fn ports(nodes: u32) -> Vec<u16> {
+    (0..nodes.max(1))
+        .map(|k| STEP_PORT.saturating_add(k as u16))
+        .collect()
+}
+
+/// The job's step secret: only the keypair's owner can compute it (HMAC-SHA256 of the job
+/// id under the secret key), so any of the user's shells on any login node can reach the
+/// allocation, as in Slurm, and nobody else; the secret key itself never leaves the login
+/// node. It travels in the session's environ, which only the owner and admins can read.
+pub fn secret(secret_key: &str, job_id: u32) -> String {
+    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret_key.as_bytes())
+        .expect("HMAC takes a key of any length");
+    mac.update(format!("bai-slurm allocation {job_id}").as_bytes());
+    hex::encode(mac.finalize().into_bytes())
+}
+
+/// The containers' host names, main first (as the launcher orders them).
+pub fn node_names(nodes: u32) -> Vec<String> {
+    (0..nodes.max(1))
+        .map(|k| {
+            if k == 0 {
+                "main1".to_string()
+            } else {
+                format!("sub{k}")
+            }
+        })
+        .collect()
+}
+
+/// The local ends of an allocation's tunnels, kept for as long as the command runs.
+#[derive(Default)]
+pub struct Tunnels(Mutex<HashMap<u32, Vec<(String, Forwarder)>>>);
+
+impl Tunnels {
+    /// `(node, local address)` of each node of the job, opening the forwarders the first
+    /// time.
+    pub fn nodes(
+        &self,
+        client: &Client,
+        session: &str,
+        job_id: u32,
+        nodes: u32,
+    ) -> Result<Vec<(String, String)>, String> {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let std::collections::hash_map::Entry::Vacant(slot) = map.entry(job_id) {
+            let mut opened = Vec::new();
+            for (name, port) in node_names(nodes).into_iter().zip(ports(nodes)) {
+                let target = Target::new(client, session, &port.to_string())?;
+                let fwd = Forwarder::start(target).map_err(|e| e.to_string())?;
+                opened.push((name, fwd));
+            }
+            slot.insert(opened);
+        }
+        Ok(map[&job_id]
+            .iter()
+            .map(|(n, f)| (n.clone(), f.addr.clone()))
+            .collect())
+    }
+}
+
+/// Whether every node's step server answers (the launcher has started them all).
+pub fn ready(nodes: &[(String, String)], secret: &str) -> bool {
+    nodes
+        .iter()
+        .all(|(_, addr)| ask(addr, secret, &Control::Ping).is_ok())
+}
+
+/// Gives the allocation back to node 0's launcher, which ends the job with `exit`.
+pub fn release(node0: &str, secret: &str, exit: ExitStatus) -> Result<(), String> {
+    ask(
+        node0,
+        secret,
+        &Control::Release {
+            code: exit.code,
+            signal: exit.signal,
+        },
+    )
+}
+
+/// One request to a step server, answered with Ok.
+fn ask(addr: &str, secret: &str, what: &Control) -> Result<(), String> {
+    let (stream, _) = step_proto::connect(addr, secret.as_bytes()).map_err(|e| e.to_string())?;
+    let mut writer = stream.try_clone().map_err(|e| e.to_string())?;
+    step_proto::write_control(&mut writer, what).map_err(|e| e.to_string())?;
+    let mut reader = std::io::BufReader::new(stream);
+    match step_proto::read_frame(&mut reader) {
+        Ok(Some(Frame::Control(Control::Ok))) => Ok(()),
+        Ok(Some(Frame::Control(Control::Refused { reason }))) => Err(reason),
+        Ok(_) => Err("unexpected answer".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_secret_depends_on_the_key_and_the_job() {
+        let a = secret("key", 1);
+        assert_eq!(a.len(), 64);
+        assert_eq!(a, secret("key", 1));
+        assert_ne!(a, secret("key", 2));
+        assert_ne!(a, secret("other", 1));
+        assert!(!a.contains("key"));
+    }
+
+    #[test]
+    fn nodes_and_ports_line_up() {
+        assert_eq!(node_names(3), ["main1", "sub1", "sub2"]);
+        assert_eq!(ports(3), [2300, 2301, 2302]);
+        assert_eq!(ports(0), [2300]);
+    }
+}

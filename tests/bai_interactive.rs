@@ -1,0 +1,250 @@
+//! Interactive work on a REAL Backend.AI stack (23.09: `ci/backendai/up.sh`, or 26.9:
+//! `ci/backendai26/up.sh`; `./scripts/test.sh` runs these against each): `salloc` with a
+//! command that runs `srun` steps from the login node in the allocation's containers,
+//! `salloc -N2` reaching both containers, `srun` outside a job as a blocking job, and
+//! `srun --pty` on a real terminal (util-linux `script` gives srun one). The login node
+//! reaches the containers through the manager's `tcpproxy` websocket. Without the stack
+//! these tests FAIL, saying how to start it.
+
+mod stack;
+
+use bai_slurm::backend::backendai::client::{Client, ClientError, Settings};
+use stack::{HOW, vfolder};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+fn var(name: &str) -> String {
+    match std::env::var(name) {
+        Ok(v) if !v.is_empty() => v,
+        _ => panic!("{name} is not set; {HOW}"),
+    }
+}
+
+/// A login node of the stack's normal user: config, command links, state directory.
+struct Site {
+    home: PathBuf,
+    bin: PathBuf,
+}
+
+fn site() -> &'static Site {
+    static SITE: OnceLock<Site> = OnceLock::new();
+    SITE.get_or_init(|| {
+        let settings =
+            Settings::from_env(|k| std::env::var(k).ok()).unwrap_or_else(|| panic!("{HOW}"));
+        let client = Client::new(settings).expect("settings");
+        if let Err(e @ ClientError::Unreachable { .. }) = client.server_info() {
+            panic!("no Backend.AI manager answers ({e}); {HOW}");
+        }
+        // This build of the launcher, in a tools vfolder of these tests.
+        let tools = vfolder(&client, "bai-slurm-ia-tools");
+        let exe = PathBuf::from(env!("CARGO_BIN_EXE_bai-slurm"));
+        let tmp = tools.join(format!(".bai-slurm.{}", std::process::id()));
+        std::fs::copy(&exe, &tmp).expect("copy the launcher into the tools vfolder");
+        std::fs::rename(&tmp, tools.join("bai-slurm")).expect("install the launcher");
+        let home = std::env::temp_dir().join(format!("bai-slurm-ia-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        let config_dir = home.join(".config/bai-slurm");
+        std::fs::create_dir_all(&config_dir).unwrap();
+        std::fs::write(
+            config_dir.join("config.toml"),
+            format!(
+                r#"cluster_name = "bai"
+[backendai]
+launcher_vfolder = "bai-slurm-ia-tools"
+launcher_dir = "/opt/bai-slurm"
+cluster_mode = "single-node"
+kill_wait = 5
+[[partitions]]
+name = "batch"
+resource_group = "{}"
+default_image = "{}"
+default = true
+"#,
+                std::env::var("BAI_SCALING_GROUP").unwrap_or_else(|_| "default".into()),
+                var("BAI_IMAGE"),
+            ),
+        )
+        .unwrap();
+        let bin = home.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        for c in ["srun", "salloc", "sacct", "bai-slurm"] {
+            std::os::unix::fs::symlink(&exe, bin.join(c)).unwrap();
+        }
+        Site { home, bin }
+    })
+}
+
+#[derive(Debug)]
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+impl Site {
+    fn command(&self, program: &str, args: &[&str]) -> Command {
+        let mut c = Command::new(program);
+        c.args(args)
+            .current_dir(&self.home)
+            .env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
+            .env("USER", "root")
+            .env("SHELL", "/bin/bash")
+            .env("XDG_STATE_HOME", self.home.join("state"))
+            .env("BAI_SLURM_SYSTEM_CONFIG", self.home.join("no-site-config"))
+            .env("BACKEND_ENDPOINT", var("BACKEND_ENDPOINT"))
+            .env("BACKEND_ACCESS_KEY", var("BACKEND_ACCESS_KEY"))
+            .env("BACKEND_SECRET_KEY", var("BACKEND_SECRET_KEY"))
+            .env("BACKEND_DOMAIN", "default")
+            .env("BACKEND_GROUP", "default");
+        c
+    }
+
+    fn run(&self, cmd: &str, args: &[&str]) -> Run {
+        let out = self
+            .command(&self.bin.join(cmd).display().to_string(), args)
+            .output()
+            .expect("run a command");
+        Run {
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            code: out.status.code().unwrap_or(-1),
+        }
+    }
+
+    /// `sacct -X -P -n -o state,exitcode` of `job` once it has ended.
+    fn ended(&self, job: &str) -> String {
+        let t0 = Instant::now();
+        loop {
+            let r = self.run(
+                "sacct",
+                &["-X", "-P", "-n", "-j", job, "-o", "state,exitcode"],
+            );
+            let row = r.stdout.trim().to_string();
+            if !row.is_empty() && !["RUNNING", "PENDING"].iter().any(|s| row.starts_with(s)) {
+                return row;
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(120),
+                "job {job} did not end: {r:?}"
+            );
+            std::thread::sleep(Duration::from_millis(700));
+        }
+    }
+}
+
+/// The job id in `salloc: Granted job allocation N` (or srun's `job N queued`).
+fn granted(stderr: &str) -> String {
+    stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("salloc: Granted job allocation "))
+        .unwrap_or_else(|| panic!("no grant in {stderr:?}"))
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn salloc_runs_its_command_and_its_steps_in_the_container() {
+    let s = site();
+    let r = s.run(
+        "salloc",
+        &[
+            "-t",
+            "5",
+            "bash",
+            "-c",
+            "echo job=$SLURM_JOB_ID nodes=$SLURM_JOB_NODELIST; srun hostname; \
+             srun -l bash -c 'echo rank $SLURM_PROCID of $SLURM_JOB_ID on $SLURMD_NODENAME'; exit 3",
+        ],
+    );
+    let id = granted(&r.stderr);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        format!("job={id} nodes=main1\nmain1\n0: rank 0 of {id} on main1\n"),
+        "{r:?}"
+    );
+    assert!(
+        r.stderr
+            .ends_with(&format!("salloc: Relinquishing job allocation {id}\n")),
+        "{r:?}"
+    );
+    // The allocation ended with its command's exit status, as slurmctld records it.
+    assert_eq!(s.ended(&id), "FAILED|3:0");
+}
+
+#[test]
+fn salloc_n2_reaches_both_containers() {
+    let s = site();
+    let r = s.run(
+        "salloc",
+        &[
+            "-N",
+            "2",
+            "-t",
+            "5",
+            "srun",
+            "-l",
+            "bash",
+            "-c",
+            "echo $SLURM_NODEID $(hostname)",
+        ],
+    );
+    let id = granted(&r.stderr);
+    assert_eq!(r.code, 0, "{r:?}");
+    let mut lines: Vec<&str> = r.stdout.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(lines, ["0: 0 main1", "1: 1 sub1"], "{r:?}");
+    assert_eq!(s.ended(&id), "COMPLETED|0:0");
+}
+
+#[test]
+fn srun_outside_a_job_runs_a_blocking_job() {
+    let s = site();
+    let r = s.run(
+        "srun",
+        &[
+            "-t",
+            "5",
+            "bash",
+            "-c",
+            "echo hi from $(hostname) ${BACKEND_SECRET_KEY:-without the keypair}; exit 4",
+        ],
+    );
+    assert_eq!(r.code, 4, "{r:?}");
+    // The login node's settings stay on it, as they do for a batch job.
+    assert_eq!(r.stdout, "hi from main1 without the keypair\n", "{r:?}");
+    assert!(
+        r.stderr
+            .ends_with("srun: error: main1: task 0: Exited with exit code 4\n"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn srun_pty_gives_the_task_a_terminal() {
+    let s = site();
+    // util-linux `script` runs srun on a pseudo-terminal and returns its exit status.
+    let srun = s.bin.join("srun").display().to_string();
+    let out = s
+        .command(
+            "script",
+            &[
+                "-q",
+                "-e",
+                "-c",
+                &format!(
+                    "{srun} -t 5 --pty bash -c 'test -t 0 && test -t 1 && echo on-a-tty; exit 3'"
+                ),
+                "/dev/null",
+            ],
+        )
+        .output()
+        .expect("script(1) from util-linux");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("on-a-tty"), "{stdout}");
+}
