@@ -368,6 +368,45 @@ mod tests {
     }
 
     #[test]
+    fn blank_variables_travel_by_name() {
+        let spec = JobSpec {
+            script: b"#!/bin/sh\n".to_vec(),
+            environment: [
+                ("EMPTY".to_string(), String::new()),
+                ("FULL".to_string(), "x".to_string()),
+                ("BACKEND_GROUP".to_string(), String::new()),
+            ]
+            .into(),
+            ..Default::default()
+        };
+        let body = create_body(&JobMeta::default(), &spec, &settings(), &[]).unwrap();
+        let environ = &body["config"]["environ"];
+        assert!(environ.get("EMPTY").is_none(), "23.09 refuses blank values");
+        assert_eq!(environ["FULL"], "x");
+        assert_eq!(environ[meta::BLANK_ENV], "EMPTY");
+    }
+
+    #[test]
+    fn an_allocation_preopens_a_port_per_node_and_has_no_script() {
+        let spec = JobSpec {
+            interactive: true,
+            nodes_min: Some(3),
+            ..Default::default()
+        };
+        let body = create_body(&JobMeta::default(), &spec, &settings(), &[]).unwrap();
+        assert_eq!(body["config"]["preopen_ports"], json!([2300, 2301, 2302]));
+        let environ = &body["config"]["environ"];
+        assert_eq!(environ[crate::launcher::container::STEP_PORT_ENV], "2300");
+        assert!(environ.get(meta::SCRIPT_ENV).is_none());
+        // the secret is the caller's to add (it holds the keypair)
+        assert!(
+            environ
+                .get(crate::launcher::container::STEP_SECRET_ENV)
+                .is_none()
+        );
+    }
+
+    #[test]
     fn a_job_becomes_a_batch_session() {
         let spec = JobSpec {
             name: "train".into(),
