@@ -69,7 +69,7 @@ default = true
         .unwrap();
         let bin = home.join("bin");
         std::fs::create_dir_all(&bin).unwrap();
-        for c in ["srun", "salloc", "sacct", "bai-slurm"] {
+        for c in ["srun", "salloc", "sacct", "scancel", "bai-slurm"] {
             std::os::unix::fs::symlink(&exe, bin.join(c)).unwrap();
         }
         Site { home, bin }
@@ -247,4 +247,53 @@ fn srun_pty_gives_the_task_a_terminal() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(3), "{stdout}");
     assert!(stdout.contains("on-a-tty"), "{stdout}");
+}
+
+#[test]
+fn scancel_of_the_allocation_is_told_to_salloc() {
+    use std::io::{BufRead, BufReader, Read};
+    let s = site();
+    let mut child = s
+        .command(
+            &s.bin.join("salloc").display().to_string(),
+            &["-t", "5", "bash", "-c", "sleep 25; echo command-ended"],
+        )
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("salloc");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    let id = loop {
+        let mut line = String::new();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "salloc ended: {said}"
+        );
+        said.push_str(&line);
+        if let Some(id) = line.strip_prefix("salloc: Granted job allocation ") {
+            break id.trim().to_string();
+        }
+    };
+    let r = s.run("scancel", &[&id]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let status = child.wait().unwrap();
+    // As Slurm's salloc: said once, the command goes on, its status is salloc's, and the
+    // allocation is not relinquished (it is over).
+    assert_eq!(
+        rest,
+        format!("salloc: Job allocation {id} has been revoked.\n")
+    );
+    assert_eq!(stdout, "command-ended\n");
+    assert_eq!(status.code(), Some(0));
+    assert!(s.ended(&id).starts_with("CANCELLED"), "{}", s.ended(&id));
 }

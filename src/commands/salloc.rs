@@ -58,12 +58,14 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
     } else {
         req.argv.clone()
     };
-    let status = std::process::Command::new(&argv[0])
+    let spawned = std::process::Command::new(&argv[0])
         .args(&argv[1..])
         .env_clear()
         .envs(&env)
         .current_dir(&inv.cwd)
-        .status();
+        .spawn();
+    let mut revoked = false;
+    let status = spawned.and_then(|child| wait_watching(inv, cluster, id, child, &mut revoked));
     let (code, exit) = match status {
         Ok(s) => {
             use std::os::unix::process::ExitStatusExt;
@@ -78,9 +80,56 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
             (1, ExitStatus::code(1))
         }
     };
+    // A revoked allocation is not given back: it is over already (salloc.c, REVOKED).
+    if revoked {
+        return code;
+    }
     let _ = writeln!(inv.err, "salloc: Relinquishing job allocation {id}");
     if let Err(e) = cluster.release(id, exit) {
         inv.error(&format!("Unable to release job allocation {id}: {e}"));
     }
     code
+}
+
+/// How often salloc asks whether its allocation still stands while the command runs
+/// (slurmctld tells salloc; here it asks).
+const REVOKE_POLL: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Waits for the command; meanwhile, when the job ends under it (scancel, its time limit),
+/// says so as salloc does (`_job_complete_handler`) and lets the command go on: salloc
+/// kills it only when built with SALLOC_KILL_CMD, which Slurm's default build is not.
+fn wait_watching(
+    inv: &mut Invocation<'_>,
+    cluster: &dyn Cluster,
+    id: u32,
+    mut child: std::process::Child,
+    revoked: &mut bool,
+) -> std::io::Result<std::process::ExitStatus> {
+    let mut asked = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(status);
+        }
+        if !*revoked && asked.elapsed() >= REVOKE_POLL {
+            asked = std::time::Instant::now();
+            let ended = cluster.jobs_with_ids(&[id]).ok().and_then(|jobs| {
+                jobs.into_iter()
+                    .find(|j| j.job_id == id && j.array.is_none())
+                    .map(|j| j.state)
+                    .filter(|s| s.is_finished())
+            });
+            if let Some(state) = ended {
+                *revoked = true;
+                let _ = if state == crate::model::JobState::Timeout {
+                    writeln!(
+                        inv.err,
+                        "salloc: Job {id} has exceeded its time limit and its allocation has been revoked."
+                    )
+                } else {
+                    writeln!(inv.err, "salloc: Job allocation {id} has been revoked.")
+                };
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
 }
