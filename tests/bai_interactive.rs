@@ -7,6 +7,7 @@
 //! these tests FAIL, saying how to start it.
 
 mod stack;
+mod support;
 
 use bai_slurm::backend::backendai::client::{Client, ClientError, Settings};
 use stack::{HOW, vfolder};
@@ -14,6 +15,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+use support::terminal::{OnTerminal, cooked};
 
 fn var(name: &str) -> String {
     match std::env::var(name) {
@@ -296,4 +298,40 @@ fn scancel_of_the_allocation_is_told_to_salloc() {
     assert_eq!(stdout, "command-ended\n");
     assert_eq!(status.code(), Some(0));
     assert!(s.ended(&id).starts_with("CANCELLED"), "{}", s.ended(&id));
+}
+
+#[test]
+fn srun_pty_bash_is_a_shell_in_the_container() {
+    let s = site();
+    let mut cmd = s.command(&s.bin.join("srun").display().to_string(), &[]);
+    cmd.args(["-t", "5", "--pty", "bash", "--norc", "-i"]);
+    let mut t = OnTerminal::start(cmd, 24, 80).with_patience(Duration::from_secs(240));
+    t.send(b"PS1='ready> '\n");
+    t.expect("ready> ");
+    t.send(b"echo job=$SLURM_JOB_ID on $(hostname) cols=$(tput cols 2>/dev/null || stty size)\n");
+    t.expect("on main1");
+    // Ctrl-C ends what runs in the shell, not the shell (the key reaches the container raw).
+    t.send(b"sleep 100; echo after-sleep\n");
+    std::thread::sleep(Duration::from_secs(2));
+    t.send(b"\x03");
+    t.expect("ready> ");
+    t.send(b"exit 3\n");
+    let (code, shown, slave) = t.finish();
+    assert_eq!(code, 3, "{shown:?}");
+    // (the typed line is echoed; its second command never printed a line of its own)
+    assert!(!shown.contains("\nafter-sleep\r\n"), "{shown:?}");
+    assert!(
+        shown.contains("srun: error: main1: task 0: Exited with exit code 3"),
+        "{shown:?}"
+    );
+    assert!(cooked(&slave), "srun left its terminal in raw mode");
+    // (the terminal echoes the keys typed before the shell ran: the answer is the line
+    // that starts with `job=` and a number)
+    let id: String = shown
+        .lines()
+        .find_map(|l| l.strip_prefix("job="))
+        .map(|rest| rest.chars().take_while(char::is_ascii_digit).collect())
+        .unwrap_or_default();
+    assert!(!id.is_empty(), "{shown:?}");
+    assert_eq!(s.ended(&id), "FAILED|3:0");
 }

@@ -361,16 +361,25 @@ pub fn master_port(job_id: u32, step_id: u32) -> u32 {
     20000 + (job_id.wrapping_mul(97).wrapping_add(step_id)) % 20000
 }
 
-/// Connects to a step server; both sides prove they know the job's secret.
-fn connect(addr: &str, secret: &[u8]) -> std::io::Result<(BufReader<TcpStream>, TcpStream)> {
-    let (stream, _) = step_proto::connect(addr, secret)?;
+/// Connects to a step server of the allocation; both sides prove they know the job's
+/// secret.
+fn connect(alloc: &Allocation, addr: &str) -> std::io::Result<(BufReader<TcpStream>, TcpStream)> {
+    let patience = if alloc.remote {
+        REMOTE_HANDSHAKE_TIMEOUT
+    } else {
+        step_proto::HANDSHAKE_TIMEOUT
+    };
+    let (stream, _) = step_proto::connect_within(addr, &alloc.secret, patience)?;
     Ok((BufReader::new(stream.try_clone()?), stream))
 }
 
+/// A handshake through a platform's tunnel waits for the tunnel too.
+const REMOTE_HANDSHAKE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Asks node 0's server for something and waits for its answer; also says which address
 /// this process reached it from.
-fn ask(addr: &str, secret: &[u8], msg: &Control) -> std::io::Result<(Control, String)> {
-    let (mut r, mut w) = connect(addr, secret)?;
+fn ask(alloc: &Allocation, msg: &Control) -> std::io::Result<(Control, String)> {
+    let (mut r, mut w) = connect(alloc, &alloc.nodes[0].1)?;
     let me = w
         .local_addr()
         .map(|a| a.ip().to_string())
@@ -541,8 +550,7 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
     let tasks = layout(ntasks, nnodes, sel.per_node, plan.cyclic);
     let step_names: Vec<&str> = step_nodes.iter().map(|(n, _)| n.as_str()).collect();
     let (step_id, launch_host) = match ask(
-        &alloc.nodes[0].1,
-        &alloc.secret,
+        alloc,
         &Control::AllocateStep {
             name: plan.name.clone(),
             ntasks,
@@ -708,7 +716,7 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             writers.push(None);
             continue;
         }
-        let launched = connect(addr, &alloc.secret).and_then(|(reader, mut writer)| {
+        let launched = connect(alloc, addr).and_then(|(reader, mut writer)| {
             step_proto::write_control(
                 &mut writer,
                 &Control::Launch {
@@ -963,8 +971,7 @@ fn finish_step_by(
     cancelled_by: Option<u32>,
 ) {
     let _ = ask(
-        &alloc.nodes[0].1,
-        &alloc.secret,
+        alloc,
         &Control::FinishStep {
             step_id,
             state: state.into(),

@@ -382,9 +382,19 @@ impl Write for Deadline<'_> {
 /// but the handshake is repeated, so no request is ever sent twice. A wrong secret, nobody
 /// listening or a server that let the whole deadline pass are not retried.
 pub fn connect(addr: &str, secret: &[u8]) -> std::io::Result<(TcpStream, String)> {
+    connect_within(addr, secret, HANDSHAKE_TIMEOUT)
+}
+
+/// [`connect`] with more time for each handshake: a server reached through a platform's
+/// tunnel answers only once the tunnel is up (a websocket upgrade by a busy manager).
+pub fn connect_within(
+    addr: &str,
+    secret: &[u8],
+    patience: Duration,
+) -> std::io::Result<(TcpStream, String)> {
     let mut delays = RETRY_DELAYS_MS.iter();
     loop {
-        match connect_once(addr, secret) {
+        match connect_once(addr, secret, patience) {
             Ok(c) => return Ok(c),
             Err(e) if retryable(&e) => match delays.next() {
                 Some(ms) => std::thread::sleep(Duration::from_millis(*ms)),
@@ -403,12 +413,16 @@ fn retryable(e: &std::io::Error) -> bool {
     )
 }
 
-fn connect_once(addr: &str, secret: &[u8]) -> std::io::Result<(TcpStream, String)> {
-    let until = Instant::now() + HANDSHAKE_TIMEOUT;
+fn connect_once(
+    addr: &str,
+    secret: &[u8],
+    patience: Duration,
+) -> std::io::Result<(TcpStream, String)> {
+    let until = Instant::now() + patience;
     let to = std::net::ToSocketAddrs::to_socket_addrs(addr)?
         .next()
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address"))?;
-    let stream = TcpStream::connect_timeout(&to, HANDSHAKE_TIMEOUT)?;
+    let stream = TcpStream::connect_timeout(&to, patience)?;
     let node = client_handshake(
         &mut Deadline::new(&stream, until),
         &mut Deadline::new(&stream, until),

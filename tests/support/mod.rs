@@ -5,3 +5,4 @@
 pub mod golden;
 pub mod option_samples;
 pub mod recorded;
+pub mod terminal;

@@ -103,7 +103,9 @@ pub fn release(node0: &str, secret: &str, exit: ExitStatus) -> Result<(), String
 
 /// One request to a step server, answered with Ok.
 fn ask(addr: &str, secret: &str, what: &Control) -> Result<(), String> {
-    let (stream, _) = step_proto::connect(addr, secret.as_bytes()).map_err(|e| e.to_string())?;
+    let (stream, _) =
+        step_proto::connect_within(addr, secret.as_bytes(), std::time::Duration::from_secs(30))
+            .map_err(|e| e.to_string())?;
     let mut writer = stream.try_clone().map_err(|e| e.to_string())?;
     step_proto::write_control(&mut writer, what).map_err(|e| e.to_string())?;
     let mut reader = std::io::BufReader::new(stream);
