@@ -342,12 +342,27 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
     if let Ok(servers) = servers {
         servers.stop();
     }
-    let (kind, exit) = match ending {
+    let (kind, exit) = result_of(ending);
+    report(console, kind, exit, in_session.then_some(launched))
+}
+
+fn result_of(ending: Ending) -> (ResultKind, ExitStatus) {
+    match ending {
         Ending::Exited(s) => (ResultKind::Exited, s),
         Ending::TimedOut(s) => (ResultKind::TimedOut, s),
         Ending::Cancelled(s) => (ResultKind::Cancelled, s),
         Ending::LaunchFailed(s) => (ResultKind::LaunchFailed, s),
-    };
+    }
+}
+
+/// Prints the result as the console's last line (where sacct finds it), outlives 23.09's
+/// early-end window in a session (`linger`), and returns the launcher's exit status.
+fn report(
+    console: &mut dyn Write,
+    kind: ResultKind,
+    exit: ExitStatus,
+    launched_in_session: Option<std::time::Instant>,
+) -> i32 {
     let _ = writeln!(
         console,
         "{}",
@@ -358,7 +373,7 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
         })
     );
     let _ = console.flush();
-    if in_session {
+    if let Some(launched) = launched_in_session {
         linger(launched);
     }
     if exit.signal != 0 {
@@ -460,12 +475,9 @@ fn run_allocation(
             let held = || registry.released().is_none();
             let ending = batch::hold(limit, signals, held);
             servers.stop();
-            match (registry.released(), ending) {
-                (Some(exit), _) => (ResultKind::Exited, exit),
-                (None, Ending::TimedOut(s)) => (ResultKind::TimedOut, s),
-                (None, Ending::Exited(s)) => (ResultKind::Exited, s),
-                (None, Ending::Cancelled(s)) => (ResultKind::Cancelled, s),
-                (None, Ending::LaunchFailed(s)) => (ResultKind::LaunchFailed, s),
+            match registry.released() {
+                Some(exit) => (ResultKind::Exited, exit),
+                None => result_of(ending),
             }
         }
         Err(e) => {
@@ -473,22 +485,7 @@ fn run_allocation(
             (ResultKind::LaunchFailed, ExitStatus::code(1))
         }
     };
-    let _ = writeln!(
-        console,
-        "{}",
-        meta::result_line(&LaunchResult {
-            kind,
-            exit,
-            end: Some(crate::sys::now()),
-        })
-    );
-    let _ = console.flush();
-    linger(launched);
-    if exit.signal != 0 {
-        128 + exit.signal
-    } else {
-        exit.code
-    }
+    report(console, kind, exit, Some(launched))
 }
 
 /// How long the startup command lives at least.
