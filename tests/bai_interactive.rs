@@ -117,7 +117,7 @@ impl Site {
         }
     }
 
-    /// `sacct -X -P -n -o state,exitcode` of `job` once it has ended.
+    /// `sacct -X -P -n -o state,exitcode` of `job` once it is in a final state.
     fn ended(&self, job: &str) -> String {
         let t0 = Instant::now();
         loop {
@@ -126,7 +126,16 @@ impl Site {
                 &["-X", "-P", "-n", "-j", job, "-o", "state,exitcode"],
             );
             let row = r.stdout.trim().to_string();
-            if !row.is_empty() && !["RUNNING", "PENDING"].iter().any(|s| row.starts_with(s)) {
+            // (a session on its way out shows COMPLETING first)
+            let finished = [
+                "COMPLETED",
+                "FAILED",
+                "CANCELLED",
+                "TIMEOUT",
+                "NODE_FAIL",
+                "OUT_OF_MEMORY",
+            ];
+            if finished.iter().any(|s| row.starts_with(s)) {
                 return row;
             }
             assert!(
