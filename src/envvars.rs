@@ -37,6 +37,9 @@ pub const BAI_SLURM_PATH: &str = "BAI_SLURM_PATH";
 /// bai-slurm's own debugging aid: each Backend.AI request's method and path, appended to
 /// this file.
 pub const BAI_SLURM_REQUEST_LOG: &str = "BAI_SLURM_REQUEST_LOG";
+/// Set: salloc and srun on Backend.AI say on stderr why a tunnel to a job's containers
+/// could not be opened (the manager's answer to the upgrade, for example).
+pub const BAI_SLURM_TUNNEL_DEBUG: &str = "BAI_SLURM_TUNNEL_DEBUG";
 /// Its local twin: the job records each process has read from the state store.
 pub const BAI_SLURM_ROW_LOG: &str = "BAI_SLURM_ROW_LOG";
 

@@ -391,15 +391,12 @@ pub struct Reached {
     pub secret: String,
 }
 
-/// The session environ's names for [`Reached`] (taken out of the environment at once: the
-/// secret must not reach a task).
-pub const STEP_PORT_ENV: &str = "BAI_SLURM_STEP_PORT";
-pub const STEP_SECRET_ENV: &str = "BAI_SLURM_STEP_SECRET";
-
 impl Reached {
     fn take(env: &mut BTreeMap<String, String>) -> Option<Reached> {
-        let port = env.remove(STEP_PORT_ENV)?.parse().ok()?;
-        let secret = env.remove(STEP_SECRET_ENV).filter(|s| !s.is_empty())?;
+        let port = env.remove(meta::STEP_PORT_ENV)?.parse().ok()?;
+        let secret = env
+            .remove(meta::STEP_SECRET_ENV)
+            .filter(|s| !s.is_empty())?;
         Some(Reached { port, secret })
     }
 }

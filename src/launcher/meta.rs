@@ -29,6 +29,11 @@ pub const PATH_ENV: &str = "BAI_SLURM_PATH";
 /// The names of the job's variables whose value is empty, one per line (Backend.AI refuses
 /// a blank environ value; the launcher sets them again).
 pub const BLANK_ENV: &str = "BAI_SLURM_BLANK";
+/// An allocation made from the login node: the port of node 0's step server and the secret
+/// the login node derived for the job (`container::Reached`; the launcher takes them out of
+/// the environment at once: the secret must not reach a task).
+pub const STEP_PORT_ENV: &str = "BAI_SLURM_STEP_PORT";
+pub const STEP_SECRET_ENV: &str = "BAI_SLURM_STEP_SECRET";
 /// The line the launcher prints last: `__BAI_SLURM_RESULT__ <kind> <rc>:<sig>`.
 pub const RESULT_MARKER: &str = "__BAI_SLURM_RESULT__";
 

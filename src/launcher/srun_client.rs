@@ -100,6 +100,15 @@ impl Allocation {
         })
     }
 
+    /// How long a handshake with its step servers may take.
+    fn patience(&self) -> std::time::Duration {
+        if self.remote {
+            step_proto::TUNNEL_HANDSHAKE_TIMEOUT
+        } else {
+            step_proto::HANDSHAKE_TIMEOUT
+        }
+    }
+
     /// `node=host:port,...` for the job's environment.
     pub fn stepd_value(nodes: &[(String, String)]) -> String {
         nodes
@@ -364,32 +373,14 @@ pub fn master_port(job_id: u32, step_id: u32) -> u32 {
 /// Connects to a step server of the allocation; both sides prove they know the job's
 /// secret.
 fn connect(alloc: &Allocation, addr: &str) -> std::io::Result<(BufReader<TcpStream>, TcpStream)> {
-    let patience = if alloc.remote {
-        REMOTE_HANDSHAKE_TIMEOUT
-    } else {
-        step_proto::HANDSHAKE_TIMEOUT
-    };
-    let (stream, _) = step_proto::connect_within(addr, &alloc.secret, patience)?;
+    let (stream, _) = step_proto::connect_within(addr, &alloc.secret, alloc.patience())?;
     Ok((BufReader::new(stream.try_clone()?), stream))
 }
-
-/// A handshake through a platform's tunnel waits for the tunnel too.
-const REMOTE_HANDSHAKE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Asks node 0's server for something and waits for its answer; also says which address
 /// this process reached it from.
 fn ask(alloc: &Allocation, msg: &Control) -> std::io::Result<(Control, String)> {
-    let (mut r, mut w) = connect(alloc, &alloc.nodes[0].1)?;
-    let me = w
-        .local_addr()
-        .map(|a| a.ip().to_string())
-        .unwrap_or_default();
-    step_proto::write_control(&mut w, msg)?;
-    match step_proto::read_frame(&mut r)? {
-        Some(Frame::Control(Control::Refused { reason })) => Err(std::io::Error::other(reason)),
-        Some(Frame::Control(c)) => Ok((c, me)),
-        _ => Err(std::io::Error::other("no answer from the step server")),
-    }
+    step_proto::request(&alloc.nodes[0].1, &alloc.secret, alloc.patience(), msg)
 }
 
 enum Event {

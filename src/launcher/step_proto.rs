@@ -385,6 +385,31 @@ pub fn connect(addr: &str, secret: &[u8]) -> std::io::Result<(TcpStream, String)
     connect_within(addr, secret, HANDSHAKE_TIMEOUT)
 }
 
+/// How long a handshake through a platform's tunnel may take: the server answers only once
+/// the tunnel is up (a busy manager's websocket upgrade took 0.5-16 s on the test stacks).
+pub const TUNNEL_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// One request to a step server and its answer (a refusal as an error); also says which
+/// address this process reached the server from.
+pub fn request(
+    addr: &str,
+    secret: &[u8],
+    patience: Duration,
+    msg: &Control,
+) -> std::io::Result<(Control, String)> {
+    let (stream, _) = connect_within(addr, secret, patience)?;
+    let me = stream
+        .local_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_default();
+    write_control(&mut &stream, msg)?;
+    match read_frame(&mut std::io::BufReader::new(&stream))? {
+        Some(Frame::Control(Control::Refused { reason })) => Err(std::io::Error::other(reason)),
+        Some(Frame::Control(c)) => Ok((c, me)),
+        _ => Err(std::io::Error::other("no answer from the step server")),
+    }
+}
+
 /// [`connect`] with more time for each handshake: a server reached through a platform's
 /// tunnel answers only once the tunnel is up (a websocket upgrade by a busy manager).
 pub fn connect_within(

@@ -8,7 +8,7 @@
 
 use super::client::Client;
 use super::tunnel::{Forwarder, Target};
-use crate::launcher::step_proto::{self, Control, Frame};
+use crate::launcher::step_proto::{self, Control};
 use crate::model::ExitStatus;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
@@ -101,17 +101,15 @@ pub fn release(node0: &str, secret: &str, exit: ExitStatus) -> Result<(), String
     )
 }
 
-/// One request to a step server, answered with Ok.
+/// One request to a step server through the tunnel, answered with Ok.
 fn ask(addr: &str, secret: &str, what: &Control) -> Result<(), String> {
-    let (stream, _) =
-        step_proto::connect_within(addr, secret.as_bytes(), std::time::Duration::from_secs(30))
-            .map_err(|e| e.to_string())?;
-    let mut writer = stream.try_clone().map_err(|e| e.to_string())?;
-    step_proto::write_control(&mut writer, what).map_err(|e| e.to_string())?;
-    let mut reader = std::io::BufReader::new(stream);
-    match step_proto::read_frame(&mut reader) {
-        Ok(Some(Frame::Control(Control::Ok))) => Ok(()),
-        Ok(Some(Frame::Control(Control::Refused { reason }))) => Err(reason),
+    match step_proto::request(
+        addr,
+        secret.as_bytes(),
+        step_proto::TUNNEL_HANDSHAKE_TIMEOUT,
+        what,
+    ) {
+        Ok((Control::Ok, _)) => Ok(()),
         Ok(_) => Err("unexpected answer".into()),
         Err(e) => Err(e.to_string()),
     }

@@ -420,12 +420,12 @@ impl Client {
         &self.settings
     }
 
-    /// The endpoint in use (no trailing slash).
     /// The `Host` header every request is signed with.
     pub fn host(&self) -> &str {
         &self.host
     }
 
+    /// The endpoint in use (no trailing slash).
     pub fn endpoint(&self) -> &str {
         &self.base
     }

@@ -532,7 +532,7 @@ fn create_job(
 ) -> Result<Created, SubmitError> {
     let mut body = body_for(meta, spec, settings, dependencies)?;
     if spec.interactive {
-        body["config"]["environ"][crate::launcher::container::STEP_SECRET_ENV] = json!(
+        body["config"]["environ"][crate::launcher::meta::STEP_SECRET_ENV] = json!(
             super::allocation::secret(&ctx.client.settings().secret_key, meta.job_id)
         );
     }

@@ -130,22 +130,22 @@ pub fn create_body(
         .clone()
         .or_else(|| settings.image.clone())
         .ok_or_else(|| Unfit::NoImage(settings.resource_group.clone()))?;
+    // The container has its own host name. The keypair, endpoint and configuration the
+    // commands use must not travel into the session (its environ is stored by the manager
+    // and seen by admins, and srun in the job must not find a scheduler).
+    let travels = |k: &str| k != "HOSTNAME" && !crate::envvars::is_login_node_setting(k);
     // Backend.AI refuses a blank environ value ("blank value is not allowed"): such
     // variables travel by name and the launcher sets them again.
     let blank: Vec<&str> = spec
         .environment
         .iter()
-        .filter(|(k, v)| v.is_empty() && !crate::envvars::is_login_node_setting(k))
+        .filter(|(k, v)| v.is_empty() && travels(k))
         .map(|(k, _)| k.as_str())
         .collect();
     let mut environ: Map<String, Value> = spec
         .environment
         .iter()
-        .filter(|(_, v)| !v.is_empty())
-        // The container has its own host name. The keypair, endpoint and configuration
-        // the commands use must not travel into the session (its environ is stored by the
-        // manager and seen by admins, and srun in the job must not find a scheduler).
-        .filter(|(k, _)| k.as_str() != "HOSTNAME" && !crate::envvars::is_login_node_setting(k))
+        .filter(|(k, v)| !v.is_empty() && travels(k))
         // The container's entrypoint runs with this environ and needs the image's PATH
         // (useradd in /usr/sbin makes the job's user; without it ssh between the containers
         // fails with "No user exists for uid"): the job's PATH travels under another name
@@ -168,7 +168,7 @@ pub fn create_body(
         // through Backend.AI's tunnel to these ports (the secret is added by the caller,
         // which holds the keypair).
         environ.insert(
-            crate::launcher::container::STEP_PORT_ENV.into(),
+            crate::launcher::meta::STEP_PORT_ENV.into(),
             json!(super::allocation::STEP_PORT.to_string()),
         );
     }
@@ -396,12 +396,12 @@ mod tests {
         let body = create_body(&JobMeta::default(), &spec, &settings(), &[]).unwrap();
         assert_eq!(body["config"]["preopen_ports"], json!([2300, 2301, 2302]));
         let environ = &body["config"]["environ"];
-        assert_eq!(environ[crate::launcher::container::STEP_PORT_ENV], "2300");
+        assert_eq!(environ[crate::launcher::meta::STEP_PORT_ENV], "2300");
         assert!(environ.get(meta::SCRIPT_ENV).is_none());
         // the secret is the caller's to add (it holds the keypair)
         assert!(
             environ
-                .get(crate::launcher::container::STEP_SECRET_ENV)
+                .get(crate::launcher::meta::STEP_SECRET_ENV)
                 .is_none()
         );
     }

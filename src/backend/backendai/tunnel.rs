@@ -52,7 +52,7 @@ impl std::fmt::Debug for Target {
 impl Target {
     pub fn new(client: &Client, session: &str, app: &str) -> Result<Target, String> {
         Ok(Target {
-            endpoint: client.endpoint().trim_end_matches('/').to_string(),
+            endpoint: client.endpoint().to_string(),
             host: client.host().to_string(),
             access_key: client.settings().access_key.clone(),
             secret_key: client.settings().secret_key.clone(),
@@ -69,13 +69,13 @@ type Ws = WebSocket<MaybeTlsStream<TcpStream>>;
 /// Opens one websocket to the app.
 pub fn open(target: &Target) -> Result<Ws, String> {
     let base = &target.endpoint;
-    let ws_base = if let Some(rest) = base.strip_prefix("https://") {
-        format!("wss://{rest}")
-    } else if let Some(rest) = base.strip_prefix("http://") {
-        format!("ws://{rest}")
-    } else {
-        return Err(format!("endpoint {base} is neither http nor https"));
+    let url = reqwest::Url::parse(base).map_err(|e| e.to_string())?;
+    let ws_scheme = match url.scheme() {
+        "https" => "wss",
+        "http" => "ws",
+        _ => return Err(format!("endpoint {base} is neither http nor https")),
     };
+    let ws_base = format!("{ws_scheme}{}", &base[url.scheme().len()..]);
     let path_and_query = format!(
         "/stream/session/{}/tcpproxy?app={}",
         target.session, target.app
@@ -101,7 +101,6 @@ pub fn open(target: &Target) -> Result<Ws, String> {
     headers.insert(http::header::AUTHORIZATION, value(&signed.authorization)?);
     headers.insert(http::header::CONTENT_TYPE, value(auth::CONTENT_TYPE)?);
     headers.insert("X-BackendAI-Version", value(&target.api_version)?);
-    let url = reqwest::Url::parse(base).map_err(|e| e.to_string())?;
     let host = url.host_str().unwrap_or("127.0.0.1").to_string();
     let port = url.port_or_known_default().unwrap_or(80);
     let addr = std::net::ToSocketAddrs::to_socket_addrs(&(host.as_str(), port))
@@ -230,7 +229,9 @@ impl Forwarder {
                         .spawn(move || match open(&target) {
                             Ok(ws) => pump(conn, ws),
                             Err(e) => {
-                                if std::env::var_os("BAI_SLURM_TUNNEL_DEBUG").is_some() {
+                                if std::env::var_os(crate::envvars::BAI_SLURM_TUNNEL_DEBUG)
+                                    .is_some()
+                                {
                                     eprintln!("bai-slurm: tunnel to {}: {e}", target.app);
                                 }
                             }
