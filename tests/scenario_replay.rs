@@ -642,8 +642,15 @@ fn scenario_lock(name: &str) -> std::fs::File {
 }
 
 /// The first job id the scenario used: its first submission's, less the ids refusals before
-/// it used up (slurmctld numbers a job before it finds that no node can hold it).
+/// it used up (slurmctld numbers a job before it finds that no node can hold it); 1 for a
+/// scenario whose recording names no job id.
 fn first_job_id(recorded: &[(String, Output)]) -> u32 {
+    recorded_first_job_id(recorded).unwrap_or(1)
+}
+
+/// The first job id the recording shows, if it shows one (a scenario may hide its ids, as
+/// salloc_revoked does).
+fn recorded_first_job_id(recorded: &[(String, Output)]) -> Option<u32> {
     // `--test-only` names the id it used up: `sbatch: Job 12 to start at ...`.
     let tested = recorded.iter().find_map(|(c, o)| {
         (c.starts_with("sbatch") || c.starts_with("srun"))
@@ -662,7 +669,7 @@ fn first_job_id(recorded: &[(String, Output)]) -> u32 {
         .iter()
         .position(|(c, o)| c.starts_with("sbatch") && o.rc == 0 && submitted(&o.stdout).is_some())
     else {
-        return 1;
+        return tested;
     };
     let used_up = recorded[..first]
         .iter()
@@ -675,7 +682,7 @@ fn first_job_id(recorded: &[(String, Output)]) -> u32 {
     let first_submitted = submitted(&recorded[first].1.stdout)
         .and_then(|id| id.parse::<u32>().ok())
         .map_or(1, |id| id.saturating_sub(used_up).max(1));
-    tested.map_or(first_submitted, |t| t.min(first_submitted))
+    Some(tested.map_or(first_submitted, |t| t.min(first_submitted)))
 }
 
 /// The priority the oracle gave the scenario's first job: priority/basic gives each job one
@@ -724,14 +731,16 @@ fn first_priority(recorded: &[(String, Output)]) -> Option<u32> {
 }
 
 /// The order the oracle plays the scenarios in: as their recordings' job ids follow one
-/// another, then the scenarios not recorded yet, by name. A new scenario is played last, so
-/// the ids of the others stay those of their recordings.
+/// another, then the scenarios whose recordings show no job id, then those not recorded
+/// yet, each by name. A new scenario is played last, so the ids of the others stay those of
+/// their recordings; one that hides its ids was recorded last and stays there (played first,
+/// salloc_revoked took an id and shifted every later recording by one in CI).
 fn in_recorded_order(all: &mut [Scenario]) {
     all.sort_by_cached_key(|s| {
         let first = if recording_path_of(&s.name, "22.05").exists() {
-            first_job_id(&read_recording(&s.name))
+            recorded_first_job_id(&read_recording(&s.name)).map_or(u64::MAX - 1, u64::from)
         } else {
-            u32::MAX
+            u64::MAX
         };
         (first, s.name.clone())
     });
