@@ -3,6 +3,7 @@
 use crate::backend::local::{LocalCluster, LocalSettings, executor, runner};
 use crate::cli::Invocation;
 use crate::config::Loaded;
+use crate::launcher::admission::Limits;
 use std::path::PathBuf;
 
 /// `bai-slurm __local-runner STATE_DIR`: the queue runner.
@@ -63,17 +64,23 @@ pub fn bai_launch(inv: &mut Invocation<'_>) -> i32 {
     crate::launcher::container::run(&meta, env, inv.out)
 }
 
-/// `bai-slurm __stepd NODE BIND`: one node's step server (see `launcher::stepd::run_process`).
+/// `bai-slurm __stepd NODE BIND [--tunnel]`: one node's step server (see
+/// `launcher::stepd::run_process`); `--tunnel` when its peers come through a platform's
+/// tunnel (an allocation's relays).
 pub fn stepd(inv: &mut Invocation<'_>) -> i32 {
-    let [node, bind] = inv.args.as_slice() else {
-        return 2;
+    let (node, bind, limits) = match inv.args.as_slice() {
+        [node, bind] => (node.clone(), bind.clone(), Limits::default()),
+        [node, bind, t] if t == "--tunnel" => {
+            (node.clone(), bind.clone(), Limits::through_tunnel())
+        }
+        _ => return 2,
     };
-    let (node, bind) = (node.clone(), bind.clone());
     let mut stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     crate::launcher::stepd::run_process(
         &node,
         &bind,
+        limits,
         &mut stdin,
         &mut StdoutThenNull(&mut out),
         Box::new(std::io::stderr()),

@@ -50,6 +50,18 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// For a server that peers reach through a platform's tunnel (an allocation's): the
+    /// tunnel connects to the server before its far end has the greeting, so a busy
+    /// manager's relay counts against the handshake; it gets the tunnel's patience.
+    pub fn through_tunnel() -> Limits {
+        Limits {
+            handshake_timeout: step_proto::TUNNEL_HANDSHAKE_TIMEOUT,
+            ..Limits::default()
+        }
+    }
+}
+
 /// Accepts at most this many connections between two looks at the waiting ones.
 const ACCEPTS_PER_ROUND: usize = 64;
 

@@ -3,6 +3,7 @@
 //! with the batch wrapper, and prints the result as the console's last line, where sacct
 //! finds it (Backend.AI keeps only SUCCESS/FAILURE).
 
+use super::admission::Limits;
 use super::batch::{self, BatchPlan, Ending};
 use super::env::{BatchEnvFacts, batch_env};
 use super::jobfile::JobFile;
@@ -153,12 +154,20 @@ impl JobStepServers {
         };
         let listener = std::net::TcpListener::bind(&bind)?;
         let addr = listener.local_addr()?.to_string();
-        let local = std::sync::Arc::new(StepServer::new(
-            hosts[0].clone(),
-            secret.as_bytes().to_vec(),
-            registry,
-            Box::new(std::io::stderr()),
-        ));
+        let limits = if reached.is_some() {
+            Limits::through_tunnel()
+        } else {
+            Limits::default()
+        };
+        let local = std::sync::Arc::new(
+            StepServer::new(
+                hosts[0].clone(),
+                secret.as_bytes().to_vec(),
+                registry,
+                Box::new(std::io::stderr()),
+            )
+            .with_limits(limits),
+        );
         let s = std::sync::Arc::clone(&local);
         std::thread::spawn(move || s.serve(listener));
         let mut nodes = vec![(hosts[0].clone(), addr)];
@@ -174,6 +183,9 @@ impl JobStepServers {
                 .arg("__stepd")
                 .arg(host)
                 .arg(format!("{host}:0"));
+            if reached.is_some() {
+                cmd.arg("--tunnel");
+            }
             let started = StepdProcess::start(
                 host,
                 cmd,

@@ -758,6 +758,7 @@ fn run_tasks(
 pub fn run_process(
     node: &str,
     bind: &str,
+    limits: Limits,
     stdin: &mut dyn Read,
     stdout: &mut dyn Write,
     log: Box<dyn Write + Send>,
@@ -784,12 +785,15 @@ pub fn run_process(
             return 1;
         }
     };
-    let server = Arc::new(StepServer::new(
-        node.to_string(),
-        secret.trim().as_bytes().to_vec(),
-        Arc::new(CountingRegistry::default()),
-        log,
-    ));
+    let server = Arc::new(
+        StepServer::new(
+            node.to_string(),
+            secret.trim().as_bytes().to_vec(),
+            Arc::new(CountingRegistry::default()),
+            log,
+        )
+        .with_limits(limits),
+    );
     if writeln!(stdout, "LISTENING {addr}")
         .and_then(|()| stdout.flush())
         .is_err()
@@ -1068,6 +1072,35 @@ mod tests {
             step_proto::read_frame(&mut r).unwrap(),
             Some(Frame::Control(Control::Ok))
         );
+    }
+
+    #[test]
+    fn a_server_behind_a_tunnel_waits_longer_for_the_handshake() {
+        let (_server, addr, _log) = server(Limits::through_tunnel());
+        let mut peer = TcpStream::connect(&addr).unwrap();
+        // Past the usual deadline, the connection is still there (a tunnel's far end may
+        // not have the greeting yet).
+        let past = step_proto::HANDSHAKE_TIMEOUT + Duration::from_millis(700);
+        peer.set_read_timeout(Some(past)).unwrap();
+        let mut buf = [0u8; 4096];
+        let t0 = Instant::now();
+        loop {
+            match peer.read(&mut buf) {
+                Ok(0) => panic!("closed after {:?}", t0.elapsed()),
+                Ok(_) => {}
+                Err(e) => {
+                    assert!(
+                        matches!(
+                            e.kind(),
+                            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                        ),
+                        "{e}"
+                    );
+                    break;
+                }
+            }
+        }
+        assert!(t0.elapsed() >= past - Duration::from_millis(50));
     }
 
     #[test]
