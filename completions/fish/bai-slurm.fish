@@ -272,7 +272,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gres -d 're
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l gres-flags -d 'flags related to GRES management [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l het-group -d 'hetjob component allocation(s) in which to launch application [bai-slurm: rejected with an error (heterogeneous jobs are not supported)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l hint -d 'bind tasks according to application hints (compute_bound, memory_bound, multithread, nomultithread) [bai-slurm: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s I -l immediate -d 'exit if resources not available in "secs" [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s I -l immediate -d 'exit if resources not available in "secs"' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s i -l input -d 'location of stdin redirection' -r -F
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l jobid -d 'run under already allocated job' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s J -l job-name -d 'name of job' -r
@@ -407,7 +407,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gpus-per-
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gres -d 'required generic resources' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l gres-flags -d 'flags related to GRES management [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -l hint -d 'bind tasks according to application hints (compute_bound, memory_bound, multithread, nomultithread) [bai-slurm: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s I -l immediate -d 'exit if resources not available in "secs" [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s I -l immediate -d 'exit if resources not available in "secs"' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s J -l job-name -d 'name of job' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s K -l kill-command -d 'signal to send terminating job [bai-slurm: rejected with an error (it is not implemented yet)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand salloc" -s L -l licenses -d 'required license, comma separated' -r

@@ -34,7 +34,7 @@ complete -c salloc -l gpus-per-task -d 'number of GPUs required per spawned task
 complete -c salloc -l gres -d 'required generic resources' -r
 complete -c salloc -l gres-flags -d 'flags related to GRES management [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c salloc -l hint -d 'bind tasks according to application hints (compute_bound, memory_bound, multithread, nomultithread) [bai-slurm: ignored with a warning (has no effect here)]' -r
-complete -c salloc -s I -l immediate -d 'exit if resources not available in "secs" [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c salloc -s I -l immediate -d 'exit if resources not available in "secs"' -r
 complete -c salloc -s J -l job-name -d 'name of job' -r
 complete -c salloc -s K -l kill-command -d 'signal to send terminating job [bai-slurm: rejected with an error (it is not implemented yet)]' -r
 complete -c salloc -s L -l licenses -d 'required license, comma separated' -r

@@ -43,7 +43,7 @@ complete -c srun -l gres -d 'required generic resources' -r
 complete -c srun -l gres-flags -d 'flags related to GRES management [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c srun -l het-group -d 'hetjob component allocation(s) in which to launch application [bai-slurm: rejected with an error (heterogeneous jobs are not supported)]' -r
 complete -c srun -l hint -d 'bind tasks according to application hints (compute_bound, memory_bound, multithread, nomultithread) [bai-slurm: ignored with a warning (has no effect here)]' -r
-complete -c srun -s I -l immediate -d 'exit if resources not available in "secs" [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c srun -s I -l immediate -d 'exit if resources not available in "secs"' -r
 complete -c srun -s i -l input -d 'location of stdin redirection' -r -F
 complete -c srun -l jobid -d 'run under already allocated job' -r
 complete -c srun -s J -l job-name -d 'name of job' -r

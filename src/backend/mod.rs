@@ -443,6 +443,13 @@ pub trait Cluster {
         }))
     }
 
+    /// How long salloc/srun `--immediate` (no seconds given) waits for the job to leave
+    /// PENDING before it cancels it. None: the backend's scheduler decides at its first look
+    /// at the job, as slurmctld does (it fails the job, BadConstraints).
+    fn immediate_patience(&self) -> Option<std::time::Duration> {
+        None
+    }
+
     /// The allocation of an interactive job once it runs (None while it waits).
     fn allocation(&self, _job_id: u32) -> Result<Option<AllocationDetails>, BackendError> {
         Err(BackendError::Other(

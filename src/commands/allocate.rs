@@ -49,12 +49,14 @@ pub fn allocation_spec(
 }
 
 /// Submits the allocation and waits until it runs, printing Slurm's messages. `Err` carries
-/// the exit status when it was refused or taken away.
+/// the exit status when it was refused or taken away (`immediate_exit` when `--immediate`
+/// found no resources).
 pub fn obtain(
     inv: &mut Invocation<'_>,
     cluster: &dyn Cluster,
     spec: &JobSpec,
     prog: &str,
+    immediate_exit: i32,
 ) -> Result<(u32, AllocationDetails), i32> {
     let id = match super::backend_warnings(inv, cluster, spec, prog)
         .and_then(|()| cluster.submit(spec, &inv.user))
@@ -68,6 +70,9 @@ pub fn obtain(
             return Err(1);
         }
     };
+    let mut immediate = spec
+        .immediate
+        .and_then(|secs| Immediate::new(secs, cluster, immediate_exit));
     let mut waited = false;
     let mut delay = Duration::from_millis(50);
     loop {
@@ -86,6 +91,16 @@ pub fn obtain(
                     }
                     let _ = writeln!(inv.err, "{prog}: job {id} queued and waiting for resources");
                 }
+                if let Some(i) = &mut immediate
+                    && i.expired(cluster, id)
+                {
+                    return Err(i.give_up(inv, cluster, id, prog));
+                }
+            }
+            // The scheduler failed an `--immediate` job it could not start at once.
+            Err(_) if spec.immediate.is_some() => {
+                inv.error("Unable to allocate resources: Requested nodes are busy");
+                return Err(immediate_exit);
             }
             Err(e) => {
                 let _ = writeln!(
@@ -97,6 +112,90 @@ pub fn obtain(
         }
         std::thread::sleep(delay);
         delay = (delay * 2).min(Duration::from_millis(500));
+    }
+}
+
+/// `SLURM_EXIT_IMMEDIATE`: the exit status when `--immediate` finds no resources (1 unless
+/// set; read as atoi reads it, a zero value an error that leaves 1). salloc and srun read it
+/// first of all (`_set_exit_code`), whatever their options.
+pub fn immediate_exit(inv: &mut Invocation<'_>) -> i32 {
+    let Some(v) = inv.var("SLURM_EXIT_IMMEDIATE") else {
+        return 1;
+    };
+    match crate::model::cnum::atoi(v.as_bytes()) {
+        0 => {
+            inv.error("SLURM_EXIT_IMMEDIATE has zero value");
+            1
+        }
+        n => n,
+    }
+}
+
+/// salloc/srun `--immediate[=secs]`: how long they wait for the job to leave PENDING.
+struct Immediate {
+    until: std::time::Instant,
+    /// `--immediate=secs` (more than 1): a timeout of the wait, as Slurm's own.
+    timed: bool,
+    exit: i32,
+}
+
+impl Immediate {
+    /// None when nothing is to be watched: a bare `--immediate` that the backend's
+    /// scheduler decides itself.
+    fn new(secs: u32, cluster: &dyn Cluster, exit: i32) -> Option<Immediate> {
+        let timed = secs > 1;
+        let patience = if timed {
+            Duration::from_secs(secs.into())
+        } else {
+            cluster.immediate_patience()?
+        };
+        Some(Immediate {
+            until: std::time::Instant::now() + patience,
+            timed,
+            exit,
+        })
+    }
+
+    /// Whether the wait is over with the job still PENDING (one that left it has its
+    /// resources and is only starting).
+    fn expired(&mut self, cluster: &dyn Cluster, id: u32) -> bool {
+        if std::time::Instant::now() < self.until {
+            return false;
+        }
+        let pending = cluster
+            .jobs_with_ids(&[id])
+            .map(|jobs| {
+                jobs.iter()
+                    .any(|j| j.job_id == id && j.state == crate::model::JobState::Pending)
+            })
+            .unwrap_or(true);
+        if !pending {
+            self.until += Duration::from_secs(3600 * 24 * 365);
+        }
+        pending
+    }
+
+    /// Cancels the job and says so as salloc and srun do (salloc names the timeout, srun
+    /// always the busy nodes); the exit status to leave with.
+    fn give_up(&self, inv: &mut Invocation<'_>, cluster: &dyn Cluster, id: u32, prog: &str) -> i32 {
+        let target = crate::model::JobSelector {
+            job_id: id,
+            tasks: crate::model::TaskSelector::Whole,
+            step: None,
+        };
+        let cancel = crate::backend::SignalRequest {
+            signal: None,
+            batch_only: false,
+            full: false,
+            requester: inv.user.uid,
+        };
+        let _ = cluster.signal(&target, &cancel);
+        inv.error(if prog == "salloc" && self.timed {
+            "Unable to allocate resources: Connection timed out"
+        } else {
+            "Unable to allocate resources: Requested nodes are busy"
+        });
+        self.exit
     }
 }
 
@@ -176,6 +275,7 @@ pub fn run_in_new_allocation(
     cluster: &dyn Cluster,
     req: &SrunRequest,
     multi_prog: Option<Vec<u8>>,
+    immediate_exit: i32,
 ) -> i32 {
     let name = std::path::Path::new(&req.argv[0])
         .file_name()
@@ -193,7 +293,7 @@ pub fn run_in_new_allocation(
     if req.opts.test_only {
         return report_will_run(inv, cluster, &spec, "srun");
     }
-    let (id, details) = match obtain(inv, cluster, &spec, "srun") {
+    let (id, details) = match obtain(inv, cluster, &spec, "srun", immediate_exit) {
         Ok(a) => a,
         Err(code) => return code,
     };

@@ -8,6 +8,7 @@ use crate::model::ExitStatus;
 use crate::options::salloc::{self, SallocOutcome};
 
 pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
+    let immediate_exit = allocate::immediate_exit(inv);
     let args = inv.args.clone();
     let req = match salloc::parse_for(inv.profile, &args, &inv.env, inv.now) {
         SallocOutcome::Exit {
@@ -28,7 +29,7 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
     for m in messages {
         let _ = writeln!(inv.err, "{m}");
     }
-    let (id, details) = match allocate::obtain(inv, cluster, &spec, "salloc") {
+    let (id, details) = match allocate::obtain(inv, cluster, &spec, "salloc", immediate_exit) {
         Ok(a) => a,
         Err(code) => return code,
     };

@@ -12,6 +12,7 @@ use std::path::Path;
 /// submitter's login-node setup and means nothing there. Outside one it asks the
 /// configured backend for an allocation.
 pub fn run(inv: &mut Invocation<'_>) -> i32 {
+    let immediate_exit = super::allocate::immediate_exit(inv);
     let args = inv.args.clone();
     let mut req = match srun::parse_for(inv.profile, &args, &inv.env, inv.now) {
         SrunOutcome::Exit {
@@ -35,7 +36,7 @@ pub fn run(inv: &mut Invocation<'_>) -> i32 {
             srun_client::run(&plan, &alloc, inv.out, inv.err)
         }
         _ => super::with_cluster(inv, |inv, cluster: &dyn Cluster| {
-            super::allocate::run_in_new_allocation(inv, cluster, &req, multi_prog)
+            super::allocate::run_in_new_allocation(inv, cluster, &req, multi_prog, immediate_exit)
         }),
     }
 }

@@ -126,6 +126,9 @@ pub struct JobSpec {
     pub min_cpus: Option<u32>,
     /// `--kill-on-invalid-dep=yes`: cancel the job when its dependency can never be met.
     pub kill_on_invalid_dep: bool,
+    /// `--immediate[=secs]` of salloc and srun: 1 asks the controller to start the job now
+    /// or fail it (job_desc's `immediate`); more is how long the command waits for it.
+    pub immediate: Option<u32>,
     pub reservation: Option<String>,
     pub licenses: Option<String>,
     pub container: ContainerRequest,
@@ -212,6 +215,7 @@ pub enum Field {
     Exclusive,
     MinCpus,
     KillOnInvalidDep,
+    Immediate,
     Reservation,
     Licenses,
     ContainerImage,
@@ -266,6 +270,7 @@ impl Field {
             Field::Exclusive => "--exclusive",
             Field::MinCpus => "--mincpus",
             Field::KillOnInvalidDep => "--kill-on-invalid-dep",
+            Field::Immediate => "--immediate",
             Field::Reservation => "--reservation",
             Field::Licenses => "--licenses",
             Field::ContainerImage => "--container-image",
@@ -336,6 +341,7 @@ impl JobSpec {
             exclusive,
             min_cpus,
             kill_on_invalid_dep,
+            immediate,
             reservation,
             licenses,
             container,
@@ -407,6 +413,7 @@ impl JobSpec {
         add(*exclusive, Field::Exclusive);
         add(min_cpus.is_some(), Field::MinCpus);
         add(*kill_on_invalid_dep, Field::KillOnInvalidDep);
+        add(immediate.is_some(), Field::Immediate);
         add(image.is_some(), Field::ContainerImage);
         add(!mounts.is_empty(), Field::ContainerMounts);
         add(workdir.is_some(), Field::ContainerWorkdir);
@@ -464,6 +471,7 @@ impl JobSpec {
             Field::Exclusive => format!("{:?}", self.exclusive),
             Field::MinCpus => format!("{:?}", self.min_cpus),
             Field::KillOnInvalidDep => format!("{:?}", self.kill_on_invalid_dep),
+            Field::Immediate => format!("{:?}", self.immediate),
             Field::Reservation => format!("{:?}", self.reservation),
             Field::Licenses => format!("{:?}", self.licenses),
             Field::ContainerImage => format!("{:?}", self.container.image),
@@ -477,7 +485,7 @@ impl JobSpec {
 }
 
 impl Field {
-    pub const ALL: [Field; 48] = [
+    pub const ALL: [Field; 49] = [
         Field::Name,
         Field::Script,
         Field::ScriptArgs,
@@ -518,6 +526,7 @@ impl Field {
         Field::Exclusive,
         Field::MinCpus,
         Field::KillOnInvalidDep,
+        Field::Immediate,
         Field::Reservation,
         Field::Licenses,
         Field::ContainerImage,

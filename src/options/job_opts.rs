@@ -78,6 +78,8 @@ pub struct JobOptions {
     pub clusters: Option<String>,
     pub test_only: bool,
     pub kill_on_invalid_dep: Option<bool>,
+    /// `--immediate[=secs]` (1 without a value, DEFAULT_IMMEDIATE).
+    pub immediate: Option<u32>,
     pub min_cpus: Option<u32>,
     pub reservation: Option<String>,
     pub licenses: Option<String>,
@@ -392,9 +394,10 @@ impl JobOptions {
                 }
             }
             "immediate" => {
-                if let Some(v) = value {
-                    values::int::parse_int("immediate", v, false)?;
-                }
+                self.immediate = Some(match value {
+                    Some(v) => u32_of(values::int::parse_int("immediate", v, false)?),
+                    None => 1,
+                });
             }
             "switches" => {
                 values::words::parse_switches(v)?;
@@ -727,6 +730,7 @@ pub fn build(
         exclusive: raw.exclusive,
         min_cpus: raw.min_cpus,
         kill_on_invalid_dep: raw.kill_on_invalid_dep.unwrap_or(false),
+        immediate: raw.immediate.filter(|&secs| secs > 0),
         reservation: raw.reservation.clone(),
         licenses: raw.licenses.clone(),
         container: raw.container.clone(),

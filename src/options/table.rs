@@ -514,7 +514,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Optional,
         cmds: SALLOC | SRUN,
         sbatch_env: &[],
-        support: Support::Ignored("has no effect here"),
+        support: Support::Honoured,
     },
     Opt {
         long: "input",

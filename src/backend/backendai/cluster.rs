@@ -651,6 +651,12 @@ impl Cluster for BackendAiCluster {
         }))
     }
 
+    /// The manager places a session in its next scheduling round (a few seconds, more when
+    /// it is busy); a session still PENDING after this did not find room.
+    fn immediate_patience(&self) -> Option<std::time::Duration> {
+        Some(std::time::Duration::from_secs(10))
+    }
+
     /// Gives the allocation back to its launcher, which ends the job with `exit`; a
     /// launcher that cannot be reached has its session ended instead (nothing is left
     /// running).

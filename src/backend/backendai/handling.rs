@@ -70,6 +70,9 @@ pub fn handling(f: Field) -> Handling {
         Field::KillOnInvalidDep => Warned(
             "has no effect on Backend.AI (a session whose dependency failed waits until it is cancelled)",
         ),
+        Field::Immediate => Honoured(
+            "salloc/srun cancel the session when the scheduler has not placed it within the seconds given (-I alone: 10 s, the manager's scheduling round)",
+        ),
         Field::Reservation => Refused(Refusal::Errno(SlurmErrno::ReservationInvalid)),
         Field::Licenses => Refused(Refusal::Errno(SlurmErrno::InvalidLicenses)),
         Field::ContainerImage => Honoured("the session's image"),

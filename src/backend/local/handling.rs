@@ -64,6 +64,9 @@ pub fn handling(f: Field) -> Handling {
         Field::KillOnInvalidDep => {
             Launcher("the queue runner cancels a job whose dependency can never be met")
         }
+        Field::Immediate => Honoured(
+            "the queue runner fails the job (BadConstraints) when it cannot start it at once; with a number of seconds, salloc/srun cancel it when it has not started by then",
+        ),
         Field::Reservation => Refused(Refusal::Errno(SlurmErrno::ReservationInvalid)),
         Field::Licenses => Refused(Refusal::Errno(SlurmErrno::InvalidLicenses)),
         Field::ContainerImage

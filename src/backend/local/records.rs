@@ -209,7 +209,11 @@ pub fn job_record(
         time_limit: time_limit(spec, partition),
         num_nodes: spec.nodes(),
         num_cpus: row.alloc_cpus,
-        num_tasks: Some(spec.ntasks.unwrap_or(1)),
+        // slurmctld shows a task count it was not given while the job waits or runs, and
+        // none (N/A) for one that ended without starting (checked on 24.11.5).
+        num_tasks: spec
+            .ntasks
+            .or((started || !row.state.is_finished()).then_some(1)),
         cpus_per_task: spec.cpus_per_task.unwrap_or(1),
         ntasks_per_node: Some(spec.ntasks_per_node.unwrap_or(0)),
         min_cpus_per_node: spec

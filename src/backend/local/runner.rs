@@ -392,6 +392,21 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     row.record_in_accounting();
                     tx.update_job(&row)?;
                 }
+                Decision::Wait { .. }
+                    if specs
+                        .get(&row.submission_id)
+                        .is_some_and(|s| s.immediate == Some(1)) =>
+                {
+                    // job_allocate's `immediate`: a job that cannot start at the first look
+                    // fails (BadConstraints), its start and end now; salloc/srun tell why.
+                    row.state = JobState::Failed;
+                    row.reason = reason::BAD_CONSTRAINTS.into();
+                    row.exit = crate::model::ExitStatus::from_wait_status(1);
+                    row.start_time = Some(now);
+                    row.end_time = Some(now);
+                    row.record_in_accounting();
+                    tx.update_job(&row)?;
+                }
                 Decision::Wait { reason: why }
                     if why == reason::DEPENDENCY_NEVER
                         && specs

@@ -103,6 +103,8 @@ pub mod reason {
     pub const PARTITION_CONFIG: &str = "PartitionConfig";
     /// FAIL_DEADLINE: the reason of a job ended at its deadline.
     pub const DEADLINE: &str = "DeadLine";
+    /// FAIL_BAD_CONSTRAINTS: the reason of an `--immediate` job that could not start at once.
+    pub const BAD_CONSTRAINTS: &str = "BadConstraints";
 }
 
 /// Decides every pending job. `jobs` holds all records (for dependencies and running load);
