@@ -30,6 +30,9 @@ pub const MAX_HANDSHAKE_FRAME: u32 = 4 << 10;
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(5);
 /// Pauses before srun tries a failed handshake again (see [`connect`]).
 const RETRY_DELAYS_MS: [u64; 6] = [10, 20, 40, 80, 160, 320];
+/// The same through a platform's tunnel, whose manager may close a connection it could not
+/// relay and do better a moment later (seen under load in CI).
+const TUNNEL_RETRY_DELAYS_MS: [u64; 3] = [250, 1000, 2000];
 
 /// What a task is: its place in the step and what it runs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -417,7 +420,11 @@ pub fn connect_within(
     secret: &[u8],
     patience: Duration,
 ) -> std::io::Result<(TcpStream, String)> {
-    let mut delays = RETRY_DELAYS_MS.iter();
+    let mut delays = if patience >= TUNNEL_HANDSHAKE_TIMEOUT {
+        TUNNEL_RETRY_DELAYS_MS.iter()
+    } else {
+        RETRY_DELAYS_MS.iter()
+    };
     loop {
         match connect_once(addr, secret, patience) {
             Ok(c) => return Ok(c),

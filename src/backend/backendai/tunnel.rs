@@ -16,7 +16,7 @@ use std::net::{TcpListener, TcpStream};
 use std::os::fd::AsFd;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tungstenite::client::IntoClientRequest;
 use tungstenite::protocol::WebSocket;
 use tungstenite::stream::MaybeTlsStream;
@@ -226,19 +226,42 @@ impl Forwarder {
                     let target = target.clone();
                     let _ = std::thread::Builder::new()
                         .name("bai-tunnel-conn".into())
-                        .spawn(move || match open(&target) {
-                            Ok(ws) => pump(conn, ws),
-                            Err(e) => {
-                                if std::env::var_os(crate::envvars::BAI_SLURM_TUNNEL_DEBUG)
-                                    .is_some()
-                                {
-                                    eprintln!("bai-slurm: tunnel to {}: {e}", target.app);
-                                }
+                        .spawn(move || {
+                            if let Some(ws) = open_patiently(&target) {
+                                pump(conn, ws);
                             }
                         });
                 }
             })?;
         Ok(Forwarder { addr, stop })
+    }
+}
+
+/// How long a connection waits for its websocket: a busy manager answers an upgrade with an
+/// error now and then (seen under load in CI: an srun whose step connection was closed at
+/// once); the step's own handshake allows 30 s, so this ends well before it does, and srun
+/// tries the whole connection again a few times.
+const OPEN_PATIENCE: Duration = Duration::from_secs(8);
+
+/// The websocket for one connection, tried again after a failure until [`OPEN_PATIENCE`]
+/// is spent (None then: the local connection is closed, and its client says so).
+fn open_patiently(target: &Target) -> Option<Ws> {
+    let until = Instant::now() + OPEN_PATIENCE;
+    let mut pause = Duration::from_millis(250);
+    loop {
+        match open(target) {
+            Ok(ws) => return Some(ws),
+            Err(e) => {
+                if std::env::var_os(crate::envvars::BAI_SLURM_TUNNEL_DEBUG).is_some() {
+                    eprintln!("bai-slurm: tunnel to {}: {e}", target.app);
+                }
+                if Instant::now() + pause >= until {
+                    return None;
+                }
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_secs(2));
+            }
+        }
     }
 }
 
