@@ -71,7 +71,15 @@ default = true
         .unwrap();
         let bin = home.join("bin");
         std::fs::create_dir_all(&bin).unwrap();
-        for c in ["srun", "salloc", "sacct", "scancel", "bai-slurm"] {
+        for c in [
+            "sbatch",
+            "squeue",
+            "srun",
+            "salloc",
+            "sacct",
+            "scancel",
+            "bai-slurm",
+        ] {
             std::os::unix::fs::symlink(&exe, bin.join(c)).unwrap();
         }
         Site { home, bin }
@@ -147,6 +155,13 @@ impl Site {
     }
 }
 
+/// The tests share the stack; one that fills it has it alone.
+static ALONE: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+fn shared() -> std::sync::RwLockReadGuard<'static, ()> {
+    ALONE.read().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The job id in `salloc: Granted job allocation N` (or srun's `job N queued`).
 fn granted(stderr: &str) -> String {
     stderr
@@ -159,6 +174,7 @@ fn granted(stderr: &str) -> String {
 
 #[test]
 fn salloc_runs_its_command_and_its_steps_in_the_container() {
+    let _shared = shared();
     let s = site();
     let r = s.run(
         "salloc",
@@ -189,6 +205,7 @@ fn salloc_runs_its_command_and_its_steps_in_the_container() {
 
 #[test]
 fn salloc_n2_reaches_both_containers() {
+    let _shared = shared();
     let s = site();
     let r = s.run(
         "salloc",
@@ -214,6 +231,7 @@ fn salloc_n2_reaches_both_containers() {
 
 #[test]
 fn srun_outside_a_job_runs_a_blocking_job() {
+    let _shared = shared();
     let s = site();
     let r = s.run(
         "srun",
@@ -237,6 +255,7 @@ fn srun_outside_a_job_runs_a_blocking_job() {
 
 #[test]
 fn srun_pty_gives_the_task_a_terminal() {
+    let _shared = shared();
     let s = site();
     // util-linux `script` runs srun on a pseudo-terminal and returns its exit status.
     let srun = s.bin.join("srun").display().to_string();
@@ -263,6 +282,7 @@ fn srun_pty_gives_the_task_a_terminal() {
 #[test]
 fn scancel_of_the_allocation_is_told_to_salloc() {
     use std::io::{BufRead, BufReader, Read};
+    let _shared = shared();
     let s = site();
     let mut child = s
         .command(
@@ -311,6 +331,7 @@ fn scancel_of_the_allocation_is_told_to_salloc() {
 
 #[test]
 fn srun_pty_bash_is_a_shell_in_the_container() {
+    let _shared = shared();
     let s = site();
     let mut cmd = s.command(&s.bin.join("srun").display().to_string(), &[]);
     cmd.args(["-t", "5", "--pty", "bash", "--norc", "-i"]);
@@ -343,4 +364,85 @@ fn srun_pty_bash_is_a_shell_in_the_container() {
         .unwrap_or_default();
     assert!(!id.is_empty(), "{shown:?}");
     assert_eq!(s.ended(&id), "FAILED|3:0");
+}
+
+/// `--immediate` on a full stack (a job holding the agent with `--exclusive`): srun's bare
+/// `-I` gives up when the manager has not placed the session within its patience, salloc's
+/// `--immediate=3` after three seconds; each says so as Slurm does, leaves with 1 or
+/// SLURM_EXIT_IMMEDIATE, and its session is cancelled (nothing left pending).
+#[test]
+fn immediate_gives_up_on_a_full_stack() {
+    let _alone = ALONE.write().unwrap_or_else(|e| e.into_inner());
+    let s = site();
+    let r = s.run(
+        "sbatch",
+        &[
+            "--parsable",
+            "--exclusive",
+            "-t",
+            "5",
+            "--wrap",
+            "sleep 240",
+        ],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    let filler = r.stdout.trim().to_string();
+    let t0 = Instant::now();
+    loop {
+        let q = s.run("squeue", &["-h", "-j", &filler, "-o", "%T"]);
+        if q.stdout.trim() == "RUNNING" {
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(180),
+            "the filler job {filler} did not start: {q:?}"
+        );
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    let queued = |stderr: &str, prog: &str| -> String {
+        stderr
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{prog}: job ")))
+            .and_then(|l| l.strip_suffix(" queued and waiting for resources"))
+            .unwrap_or_else(|| panic!("no queued line in {stderr:?}"))
+            .to_string()
+    };
+    let r = s.run("srun", &["-I", "-t", "1", "true"]);
+    let id = queued(&r.stderr, "srun");
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr.as_str()),
+        (
+            1,
+            "",
+            format!(
+                "srun: job {id} queued and waiting for resources\n\
+                 srun: error: Unable to allocate resources: Requested nodes are busy\n"
+            )
+            .as_str()
+        )
+    );
+    assert!(s.ended(&id).starts_with("CANCELLED"), "{}", s.ended(&id));
+    let mut salloc = s.command(
+        &s.bin.join("salloc").display().to_string(),
+        &["--immediate=3", "-t", "1", "true"],
+    );
+    let out = salloc
+        .env("SLURM_EXIT_IMMEDIATE", "7")
+        .output()
+        .expect("salloc");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let id = queued(&stderr, "salloc");
+    assert_eq!(out.status.code(), Some(7), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "salloc: Pending job allocation {id}\n\
+             salloc: job {id} queued and waiting for resources\n\
+             salloc: error: Unable to allocate resources: Connection timed out\n"
+        )
+    );
+    assert!(s.ended(&id).starts_with("CANCELLED"), "{}", s.ended(&id));
+    let r = s.run("scancel", &[&filler]);
+    assert_eq!(r.code, 0, "{r:?}");
+    s.ended(&filler);
 }
