@@ -88,6 +88,36 @@ fn ctrl_d_ends_a_shell_on_the_terminal() {
 }
 
 #[test]
+fn a_prompt_shows_before_its_line_ends() {
+    // --pty is unbuffered (srun's opt.c): a shell's prompt has no newline.
+    let c = Cluster::new(2, 4096, 2);
+    let mut t = on_terminal(&c, &["--pty", "bash", "--norc", "-i"], 24, 80);
+    // (quoted apart: the terminal's echo of this line is not the prompt)
+    t.send(b"PS1='pro''mpt> '\r");
+    t.expect("prompt> ");
+    t.send(b"exit 4\r");
+    let (code, shown, _) = t.finish();
+    assert_eq!(code, 4, "{shown:?}");
+}
+
+#[test]
+fn output_options_are_refused_with_a_terminal() {
+    let c = Cluster::new(2, 4096, 2);
+    for opt in ["--output=x", "--error=y", "--input=none"] {
+        let r = c.run("srun", &["--pty", opt, "true"]);
+        assert_eq!(
+            (r.code, r.stdout.as_str(), r.stderr.as_str()),
+            (
+                1,
+                "",
+                "srun: error: --error/--input/--output are incompatible with --pty\n"
+            ),
+            "{opt}"
+        );
+    }
+}
+
+#[test]
 fn without_a_terminal_srun_says_so_and_runs_without_one() {
     let c = Cluster::new(2, 4096, 2);
     let r = c.run("srun", &["--pty", "tty"]);

@@ -126,7 +126,8 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
         nodelist: o.nodelist.clone(),
         exclude: o.exclude.clone(),
         label: o.label,
-        unbuffered: o.unbuffered,
+        // --pty is unbuffered, implicitly (srun's opt.c): a prompt has no newline.
+        unbuffered: o.unbuffered || o.pty,
         kill_on_bad_exit: o.kill_on_bad_exit,
         cwd,
         stdout: o.stdout.clone(),

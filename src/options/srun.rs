@@ -223,6 +223,14 @@ pub fn parse_for(
             code: 1,
         };
     }
+    // (opt.c `_opt_verify`; Slurm's srun asks this with or without a terminal)
+    if opts.pty && (opts.stdout.is_some() || opts.stderr.is_some() || opts.stdin.is_some()) {
+        return SrunOutcome::Exit {
+            stdout: String::new(),
+            stderr: "srun: error: --error/--input/--output are incompatible with --pty\n".into(),
+            code: 1,
+        };
+    }
     SrunOutcome::Run(Box::new(SrunRequest {
         verbose: opts.verbose,
         opts,
