@@ -383,13 +383,8 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     to_launch.extend(started)
                 }
                 Decision::Deadline => {
-                    // `deadline_ok`: ended where it waits, its start and end now.
-                    row.state = JobState::Deadline;
-                    row.reason = reason::DEADLINE.into();
-                    row.exit = crate::model::ExitStatus::from_wait_status(1);
-                    row.start_time = Some(now);
-                    row.end_time = Some(now);
-                    row.record_in_accounting();
+                    // `deadline_ok`: ended where it waits.
+                    end_unstarted(&mut row, JobState::Deadline, reason::DEADLINE, now);
                     tx.update_job(&row)?;
                 }
                 Decision::Wait { .. }
@@ -398,13 +393,8 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                         .is_some_and(|s| s.immediate == Some(1)) =>
                 {
                     // job_allocate's `immediate`: a job that cannot start at the first look
-                    // fails (BadConstraints), its start and end now; salloc/srun tell why.
-                    row.state = JobState::Failed;
-                    row.reason = reason::BAD_CONSTRAINTS.into();
-                    row.exit = crate::model::ExitStatus::from_wait_status(1);
-                    row.start_time = Some(now);
-                    row.end_time = Some(now);
-                    row.record_in_accounting();
+                    // fails; salloc/srun tell why.
+                    end_unstarted(&mut row, JobState::Failed, reason::BAD_CONSTRAINTS, now);
                     tx.update_job(&row)?;
                 }
                 Decision::Wait { reason: why }
@@ -524,6 +514,18 @@ fn check_running(
 
 /// A job's `--deadline` with the time it needs at least before it (`deadline_ok`): its
 /// TimeMin as slurmctld holds it, else its time limit; nothing for an unlimited one.
+/// Ends a job that never started as slurmctld ends one where it waits (a deadline passed,
+/// an `--immediate` job with no room): `state` with `why`, exit code 0:1 (1:0 in
+/// accounting), its start and end now.
+fn end_unstarted(row: &mut JobRow, state: JobState, why: &str, now: i64) {
+    row.state = state;
+    row.reason = why.into();
+    row.exit = crate::model::ExitStatus::from_wait_status(1);
+    row.start_time = Some(now);
+    row.end_time = Some(now);
+    row.record_in_accounting();
+}
+
 fn deadline_of(spec: &crate::model::JobSpec, while_waiting: bool) -> Option<Deadline> {
     use crate::model::TimeLimit;
     let at = spec.deadline?;
