@@ -297,6 +297,8 @@ pub const STEP_OPTIONS: &[&str] = &[
     "pty",
     "kill-on-bad-exit",
     "multi-prog",
+    // Steps do not wait for the job's CPUs here: a step always starts at once.
+    "immediate",
     "prolog",
     "epilog",
     "task-prolog",
