@@ -587,3 +587,31 @@ fn nodelist_and_exclude_choose_the_nodes() {
         .stdout;
     assert_eq!(all.lines().count(), 3, "{all}");
 }
+
+/// A node whose step server goes away mid-step (killed): srun says it lost contact with
+/// it, the other node's task still ends and is reported, and srun's exit says tasks were
+/// lost; the job's own allocation is given back (nothing is left running).
+#[test]
+fn a_node_lost_mid_step_is_said_and_the_step_ends() {
+    let c = two_nodes();
+    let r = c.run(
+        "srun",
+        &[
+            "-N2",
+            "-n2",
+            "-l",
+            "bash",
+            "-c",
+            "if [ $SLURM_NODEID = 1 ]; then kill -KILL $PPID; sleep 3; else sleep 2; echo done; fi",
+        ],
+    );
+    assert_eq!(r.code, 1, "{r:?}");
+    assert_eq!(r.stdout, "0: done\n", "{r:?}");
+    assert!(
+        r.stderr
+            .contains("srun: error: node02: lost contact with the step server: "),
+        "{r:?}"
+    );
+    let q = c.run("squeue", &["-h"]).ok();
+    assert_eq!(q.stdout, "", "{q:?}");
+}

@@ -707,6 +707,9 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
             writers.push(None);
             continue;
         }
+        // Tasks this node still owes an exit for: a connection that ends before they are
+        // all told was lost.
+        let mut owed = specs.len();
         let launched = connect(alloc, addr).and_then(|(reader, mut writer)| {
             step_proto::write_control(
                 &mut writer,
@@ -740,6 +743,7 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                         let _ = tx.send(Event::Output { rank, stderr, data });
                     }
                     Ok(Some(Frame::Control(Control::Exited { rank, status }))) => {
+                        owed = owed.saturating_sub(1);
                         let _ = tx.send(Event::Exited { rank, status });
                     }
                     Ok(Some(Frame::Control(Control::Message { text }))) => {
@@ -756,6 +760,13 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                         break;
                     }
                     Ok(Some(_)) => {}
+                    Ok(None) if owed > 0 => {
+                        let _ = tx.send(Event::Lost {
+                            node: i,
+                            error: "the connection was closed".into(),
+                        });
+                        break;
+                    }
                     Ok(None) => break,
                     Err(e) => {
                         let _ = tx.send(Event::Lost {
