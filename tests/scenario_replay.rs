@@ -648,6 +648,23 @@ fn first_job_id(recorded: &[(String, Output)]) -> u32 {
     recorded_first_job_id(recorded).unwrap_or(1)
 }
 
+/// The job id of the first `StepId=N.S` srun printed, for a scenario that submits nothing
+/// with sbatch (srun_signals).
+fn first_step_job_id(recorded: &[(String, Output)]) -> Option<u32> {
+    recorded.iter().find_map(|(c, o)| {
+        if !c.starts_with("srun") {
+            return None;
+        }
+        let text = format!("{}{}", o.stdout, o.stderr);
+        let at = text.find("StepId=")? + "StepId=".len();
+        let digits: String = text[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
+    })
+}
+
 /// The first job id the recording shows, if it shows one (a scenario may hide its ids, as
 /// salloc_revoked does).
 fn recorded_first_job_id(recorded: &[(String, Output)]) -> Option<u32> {
@@ -669,7 +686,7 @@ fn recorded_first_job_id(recorded: &[(String, Output)]) -> Option<u32> {
         .iter()
         .position(|(c, o)| c.starts_with("sbatch") && o.rc == 0 && submitted(&o.stdout).is_some())
     else {
-        return tested;
+        return tested.or_else(|| first_step_job_id(recorded));
     };
     let used_up = recorded[..first]
         .iter()

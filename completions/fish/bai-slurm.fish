@@ -340,7 +340,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-s
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-env -d '[pyxis] variables to pass into the container as they are [bai-slurm: honoured, the default (every exported variable already overrides the image\'s)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l contiguous -d 'demand a contiguous range of nodes [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l debugger-test -d 'debugger test mode [bai-slurm: rejected with an error (it needs a Slurm controller)]'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s X -l disable-status -d 'Disable Ctrl-C status feature [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s X -l disable-status -d 'Disable Ctrl-C status feature'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l exact -d 'use only the resources requested for the step (by default, all non-gres resources on each node in the allocation will be used in the step) [bai-slurm: ignored with a warning (has no effect here: steps share the job\'s CPUs)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s h -l help -d 'show this help message'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s H -l hold -d 'submit job in held state'
@@ -353,7 +353,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s s -l oversu
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s E -l preserve-env -d 'env vars for node and task counts override command-line flags [bai-slurm: ignored with a warning (is not implemented: step variables are always set)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l pty -d 'run task zero in pseudo terminal'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s Q -l quiet -d 'quiet mode (suppress informational messages)'
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l quit-on-interrupt -d 'quit on single Ctrl-C [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l quit-on-interrupt -d 'quit on single Ctrl-C'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l reboot -d 'reboot block before starting job [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l spread-job -d 'spread job across as many nodes as possible [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l test-only -d 'validate the request and estimate when the job would start, without submitting it'

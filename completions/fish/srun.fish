@@ -111,7 +111,7 @@ complete -c srun -l container-save -d '[pyxis] save the container state to a squ
 complete -c srun -l container-env -d '[pyxis] variables to pass into the container as they are [bai-slurm: honoured, the default (every exported variable already overrides the image\'s)]' -r
 complete -c srun -l contiguous -d 'demand a contiguous range of nodes [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c srun -l debugger-test -d 'debugger test mode [bai-slurm: rejected with an error (it needs a Slurm controller)]'
-complete -c srun -s X -l disable-status -d 'Disable Ctrl-C status feature [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c srun -s X -l disable-status -d 'Disable Ctrl-C status feature'
 complete -c srun -l exact -d 'use only the resources requested for the step (by default, all non-gres resources on each node in the allocation will be used in the step) [bai-slurm: ignored with a warning (has no effect here: steps share the job\'s CPUs)]'
 complete -c srun -s h -l help -d 'show this help message'
 complete -c srun -s H -l hold -d 'submit job in held state'
@@ -124,7 +124,7 @@ complete -c srun -s s -l oversubscribe -d 'over-subscribe resources with other j
 complete -c srun -s E -l preserve-env -d 'env vars for node and task counts override command-line flags [bai-slurm: ignored with a warning (is not implemented: step variables are always set)]'
 complete -c srun -l pty -d 'run task zero in pseudo terminal'
 complete -c srun -s Q -l quiet -d 'quiet mode (suppress informational messages)'
-complete -c srun -l quit-on-interrupt -d 'quit on single Ctrl-C [bai-slurm: ignored with a warning (has no effect here)]'
+complete -c srun -l quit-on-interrupt -d 'quit on single Ctrl-C'
 complete -c srun -l reboot -d 'reboot block before starting job [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c srun -l spread-job -d 'spread job across as many nodes as possible [bai-slurm: ignored with a warning (has no effect here)]'
 complete -c srun -l test-only -d 'validate the request and estimate when the job would start, without submitting it'

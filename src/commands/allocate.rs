@@ -178,18 +178,7 @@ impl Immediate {
     /// Cancels the job and says so as salloc and srun do (salloc names the timeout, srun
     /// always the busy nodes); the exit status to leave with.
     fn give_up(&self, inv: &mut Invocation<'_>, cluster: &dyn Cluster, id: u32, prog: &str) -> i32 {
-        let target = crate::model::JobSelector {
-            job_id: id,
-            tasks: crate::model::TaskSelector::Whole,
-            step: None,
-        };
-        let cancel = crate::backend::SignalRequest {
-            signal: None,
-            batch_only: false,
-            full: false,
-            requester: inv.user.uid,
-        };
-        let _ = cluster.signal(&target, &cancel);
+        cancel(inv, cluster, id);
         inv.error(if prog == "salloc" && self.timed {
             "Unable to allocate resources: Connection timed out"
         } else {
@@ -197,6 +186,22 @@ impl Immediate {
         });
         self.exit
     }
+}
+
+/// Cancels the job as its user (`scancel`).
+fn cancel(inv: &Invocation<'_>, cluster: &dyn Cluster, id: u32) {
+    let target = crate::model::JobSelector {
+        job_id: id,
+        tasks: crate::model::TaskSelector::Whole,
+        step: None,
+    };
+    let request = crate::backend::SignalRequest {
+        signal: None,
+        batch_only: false,
+        full: false,
+        requester: inv.user.uid,
+    };
+    let _ = cluster.signal(&target, &request);
 }
 
 /// The job-level environment of the allocation, for `who`.
@@ -316,7 +321,12 @@ pub fn run_in_new_allocation(
     plan.job_name = details.record.name.clone();
     plan.gpus = details.gpus.clone();
     plan.in_existing_job = false;
-    let code = srun_client::run(&plan, &alloc, inv.out, inv.err);
+    let (code, interrupted) = srun_client::run_noting_interrupts(&plan, &alloc, inv.out, inv.err);
+    if interrupted {
+        // Ctrl-C ended the step: the job is cancelled by its user (22.05.8, 24.11.5).
+        cancel(inv, cluster, id);
+        return code;
+    }
     let exit = if code > 128 {
         ExitStatus::signal(code - 128)
     } else {

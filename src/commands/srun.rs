@@ -136,6 +136,8 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
         umask: crate::sys::umask(),
         in_existing_job: true,
         pty: o.pty,
+        quit_on_interrupt: o.quit_on_interrupt,
+        disable_status: o.disable_status,
         release: inv.profile.job_env,
         no_stdin: o
             .stdin

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::io::{BufReader, Read, Write};
 use std::net::TcpStream;
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 /// Where the step servers are and the job's secret, when set in srun's environment: they
 /// replace what the job file says (a debugging aid, and how tests pose as a caller without
@@ -149,6 +150,10 @@ pub struct StepPlan {
     pub no_stdin: bool,
     /// `--pty`: task 0 on a terminal, srun's own in raw mode.
     pub pty: bool,
+    /// `--quit-on-interrupt`: one Ctrl-C (SIGINT) ends the step.
+    pub quit_on_interrupt: bool,
+    /// `--disable-status`: a Ctrl-C is passed to the tasks, with no status first.
+    pub disable_status: bool,
     /// What `%A`/`%a`, `%x` and `%u` in `-o`/`-e` stand for: the job's array ids
     /// (SLURM_ARRAY_JOB_ID, SLURM_ARRAY_TASK_ID), its name and srun's user.
     pub array: Option<(u32, u32)>,
@@ -516,6 +521,29 @@ pub fn select_nodes(
 
 /// Runs the step; returns srun's exit status.
 pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    run_step(plan, alloc, out, err, &mut false)
+}
+
+/// [`run`], and whether a Ctrl-C aborted the step (srun outside a job then cancels its
+/// allocation, as Slurm's srun does).
+pub fn run_noting_interrupts(
+    plan: &StepPlan,
+    alloc: &Allocation,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> (i32, bool) {
+    let mut interrupted = false;
+    let code = run_step(plan, alloc, out, err, &mut interrupted);
+    (code, interrupted)
+}
+
+fn run_step(
+    plan: &StepPlan,
+    alloc: &Allocation,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    interrupted: &mut bool,
+) -> i32 {
     let names: Vec<String> = alloc.nodes.iter().map(|(n, _)| n.clone()).collect();
     let sel = match select_nodes(plan, &names, &alloc.cpus_per_node, alloc.job_id) {
         Ok(s) => s,
@@ -664,6 +692,7 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
         ..plan.clone()
     };
     let (tx, rx) = mpsc::channel::<Event>();
+    let signals = SrunSignals::watch();
     // One lock per node connection: stdin, signals and PMI fences are written from
     // different threads, and their frames must not interleave.
     let mut writers: Vec<Option<Shared>> = Vec::new();
@@ -821,7 +850,57 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
     let mut cancelled = false;
     let mut fences = FenceCollector::default();
     let node_of = |rank: u32| tasks.iter().position(|t| t.contains(&rank)).unwrap_or(0);
+    let mut interrupts = Interrupts::default();
+    let mut aborted = aborted;
     loop {
+        if let Some(s) = &signals {
+            for sig in s.received() {
+                let step = format!("StepId={}.{step_id}", alloc.job_id);
+                let running: Vec<u32> = (0..ntasks).filter(|r| !exits.contains_key(r)).collect();
+                match interrupts.on(sig, plan, &step, &running, err) {
+                    Reaction::Nothing => {}
+                    Reaction::Forward(sig) => {
+                        for w in &live {
+                            send_to(w, &Control::Signal { signal: sig });
+                        }
+                    }
+                    Reaction::Abort { first_interrupt } => {
+                        aborted = true;
+                        *interrupted |= first_interrupt.is_some();
+                        if let Some(sig) = first_interrupt {
+                            for w in &live {
+                                send_to(w, &Control::Signal { signal: sig });
+                            }
+                        }
+                        if !interrupts.waiting_said {
+                            interrupts.waiting_said = true;
+                            let _ = writeln!(
+                                err,
+                                "srun: Job step aborted: Waiting up to {} seconds for job step to finish.",
+                                alloc.kill_wait + 2
+                            );
+                        }
+                        if first_interrupt.is_some() {
+                            // The tasks have until then to end of the Ctrl-C.
+                            interrupts.kill_at.get_or_insert(
+                                Instant::now()
+                                    + Duration::from_secs(u64::from(alloc.kill_wait) + 2),
+                            );
+                        } else {
+                            kill_now(&live, alloc.job_id, step_id);
+                        }
+                    }
+                }
+            }
+        }
+        if interrupts.kill_at.is_some_and(|at| Instant::now() >= at) {
+            interrupts.kill_at = None;
+            let _ = writeln!(
+                err,
+                "srun: error: Timed out waiting for job step to complete"
+            );
+            kill_now(&live, alloc.job_id, step_id);
+        }
         let event = match rx.recv_timeout(std::time::Duration::from_millis(50)) {
             Ok(e) => e,
             Err(mpsc::RecvTimeoutError::Timeout) => {
@@ -867,7 +946,11 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
                 };
                 flush_partial(o, e, &mut partial, rank, plan.label, width);
                 exits.insert(rank, status);
-                if libc::WIFSIGNALED(status) || libc::WEXITSTATUS(status) != 0 {
+                // After a Ctrl-C abort, tasks that die of a signal are not reported (srun's
+                // job state is past CANCELLED then).
+                if (libc::WIFSIGNALED(status) && !interrupts.forced)
+                    || (libc::WIFEXITED(status) && libc::WEXITSTATUS(status) != 0)
+                {
                     unreported.push((rank, status));
                 }
                 if exits.len() as u32 == ntasks {
@@ -933,7 +1016,11 @@ pub fn run(plan: &StepPlan, alloc: &Allocation, out: &mut dyn Write, err: &mut d
     }
     let code = exit_code(&exits, ntasks);
     // A step srun aborted was cancelled by its user (slurm_kill_job_step).
-    let end = step_end(&exits, code);
+    let end = match step_end(&exits, code) {
+        // A task srun's abort ended by a signal: the step was cancelled (22.05.8, 24.11.5).
+        ("FAILED", 0, sig) if aborted && sig > 0 => ("CANCELLED", 0, sig),
+        end => end,
+    };
     let by = (aborted && end.0 == "CANCELLED").then(|| nix::unistd::getuid().as_raw());
     finish_step_by(alloc, step_id, end, by);
     let epilog_rc = plan.run_script(
@@ -1012,6 +1099,148 @@ fn terminal_for_task0(
             Ok(raw) => (Some(size), Some(raw)),
             Err(e) => refuse(err, e),
         },
+    }
+}
+
+/// The signals srun itself acts on while its step runs (srun_job.c `_srun_signal_mgr`):
+/// caught here and handed to the step's loop.
+struct SrunSignals {
+    received: mpsc::Receiver<i32>,
+    handle: signal_hook::iterator::Handle,
+}
+
+impl SrunSignals {
+    const CAUGHT: [i32; 6] = [
+        libc::SIGINT,
+        libc::SIGTERM,
+        libc::SIGHUP,
+        libc::SIGQUIT,
+        libc::SIGUSR1,
+        libc::SIGUSR2,
+    ];
+
+    fn watch() -> Option<SrunSignals> {
+        let mut signals = signal_hook::iterator::Signals::new(Self::CAUGHT).ok()?;
+        let handle = signals.handle();
+        let (tx, received) = mpsc::channel();
+        std::thread::spawn(move || {
+            for sig in signals.forever() {
+                if tx.send(sig).is_err() {
+                    break;
+                }
+            }
+        });
+        Some(SrunSignals { received, handle })
+    }
+
+    fn received(&self) -> Vec<i32> {
+        self.received.try_iter().collect()
+    }
+}
+
+impl Drop for SrunSignals {
+    fn drop(&mut self) {
+        self.handle.close();
+    }
+}
+
+/// What srun does about a signal.
+enum Reaction {
+    Nothing,
+    /// Pass it to the tasks.
+    Forward(i32),
+    /// End the step: with Ctrl-C, the tasks get it first and some seconds to end of it;
+    /// otherwise they are killed at once.
+    Abort {
+        first_interrupt: Option<i32>,
+    },
+}
+
+/// srun's memory of Ctrl-C (`_handle_intr`) and of its step's abort.
+#[derive(Default)]
+struct Interrupts {
+    last: Option<Instant>,
+    /// `job_force_termination` has run: tasks that die of a signal are not reported.
+    forced: bool,
+    waiting_said: bool,
+    /// When tasks still running after a Ctrl-C abort are killed.
+    kill_at: Option<Instant>,
+}
+
+impl Interrupts {
+    fn on(
+        &mut self,
+        sig: i32,
+        plan: &StepPlan,
+        step: &str,
+        running: &[u32],
+        err: &mut dyn Write,
+    ) -> Reaction {
+        match sig {
+            libc::SIGINT => {
+                let now = Instant::now();
+                let again = self
+                    .last
+                    .is_some_and(|t| now.duration_since(t) < Duration::from_secs(1));
+                if plan.quit_on_interrupt || again {
+                    let _ = writeln!(err, "srun: sending Ctrl-C to {step}");
+                    self.force(err);
+                    return Reaction::Abort {
+                        first_interrupt: Some(libc::SIGINT),
+                    };
+                }
+                self.last = Some(now);
+                if plan.disable_status {
+                    let _ = writeln!(err, "srun: sending Ctrl-C to {step}");
+                    return Reaction::Forward(libc::SIGINT);
+                }
+                let _ = writeln!(err, "srun: interrupt (one more within 1 sec to abort)");
+                if !running.is_empty() {
+                    let label = if running.len() == 1 { "task" } else { "tasks" };
+                    let _ = writeln!(
+                        err,
+                        "srun: {step} {label} {}: running",
+                        crate::model::array::ranges(running)
+                    );
+                }
+                Reaction::Nothing
+            }
+            libc::SIGTERM | libc::SIGHUP | libc::SIGQUIT => {
+                if sig == libc::SIGQUIT {
+                    let _ = writeln!(err, "srun: Quit");
+                }
+                let _ = writeln!(err, "srun: forcing job termination");
+                Reaction::Abort {
+                    first_interrupt: None,
+                }
+            }
+            other => Reaction::Forward(other),
+        }
+    }
+
+    /// `job_force_termination`: said once, then (once a second) that it goes on.
+    fn force(&mut self, err: &mut dyn Write) {
+        if self.forced {
+            let _ = writeln!(err, "srun: job abort in progress");
+        } else {
+            self.forced = true;
+            let _ = writeln!(err, "srun: forcing job termination");
+        }
+    }
+}
+
+/// Kills the step's tasks at once, as slurmstepd cancels a step (it says so).
+fn kill_now(live: &[Shared], job_id: u32, step_id: u32) {
+    for w in live {
+        send_to(
+            w,
+            &Control::Cancel {
+                job_id,
+                step_id,
+                kill_wait: 0,
+                at_once: true,
+            },
+        );
     }
 }
 

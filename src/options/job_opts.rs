@@ -89,6 +89,9 @@ pub struct JobOptions {
     pub label: bool,
     /// `srun --pty`: task 0 on a terminal.
     pub pty: bool,
+    /// srun `--quit-on-interrupt` and `--disable-status` (how it takes a Ctrl-C).
+    pub quit_on_interrupt: bool,
+    pub disable_status: bool,
     pub unbuffered: bool,
     pub kill_on_bad_exit: bool,
     /// `--multi-prog`: the command is a file giving each task rank its own program.
@@ -331,6 +334,8 @@ impl JobOptions {
             "mail-user" => self.mail_user = Some(v.to_string()),
             "clusters" | "cluster" => self.clusters = Some(v.to_string()),
             "test-only" => self.test_only = true,
+            "quit-on-interrupt" => self.quit_on_interrupt = true,
+            "disable-status" => self.disable_status = true,
             "kill-on-invalid-dep" => {
                 self.kill_on_invalid_dep = Some(match v.to_ascii_lowercase().as_str() {
                     "yes" => true,

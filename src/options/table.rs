@@ -306,7 +306,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::No,
         cmds: SRUN,
         sbatch_env: &[],
-        support: Support::Ignored("has no effect here"),
+        support: Support::Honoured,
     },
     Opt {
         long: "distribution",
@@ -972,7 +972,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::No,
         cmds: SRUN,
         sbatch_env: &[],
-        support: Support::Ignored("has no effect here"),
+        support: Support::Honoured,
     },
     Opt {
         long: "reboot",
