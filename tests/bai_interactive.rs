@@ -110,6 +110,10 @@ impl Site {
             .env("BACKEND_SECRET_KEY", var("BACKEND_SECRET_KEY"))
             .env("BACKEND_DOMAIN", "default")
             .env("BACKEND_GROUP", "default");
+        // Why a tunnel failed, in the failing command's stderr, when asked for.
+        if let Some(v) = std::env::var_os("BAI_SLURM_TUNNEL_DEBUG") {
+            c.env("BAI_SLURM_TUNNEL_DEBUG", v);
+        }
         c
     }
 
@@ -349,6 +353,8 @@ fn srun_pty_bash_is_a_shell_in_the_container() {
     t.expect("on main1");
     // Ctrl-C ends what runs in the shell, not the shell (the key reaches the container raw).
     t.send(b"sleep 100; echo after-sleep\n");
+    // (the line's echo: the prompt expected next is the one after the Ctrl-C)
+    t.expect("echo after-sleep");
     std::thread::sleep(Duration::from_secs(2));
     t.send(b"\x03");
     t.expect("ready> ");
@@ -452,4 +458,28 @@ fn immediate_gives_up_on_a_full_stack() {
     let r = s.run("scancel", &[&filler]);
     assert_eq!(r.code, 0, "{r:?}");
     s.ended(&filler);
+}
+
+/// An allocation that reaches its time limit under salloc's command: salloc says so in
+/// Slurm's words, the command goes on to its end and gives salloc its status, nothing is
+/// relinquished, and sacct has the job TIMEOUT (as the live Slurm 22.05 and 24.11 do).
+#[test]
+fn salloc_is_told_when_its_time_limit_revokes_the_allocation() {
+    let _shared = shared();
+    let s = site();
+    let r = s.run(
+        "salloc",
+        &["-t", "1", "bash", "-c", "sleep 100; echo command-ended"],
+    );
+    let id = granted(&r.stderr);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(r.stdout, "command-ended\n", "{r:?}");
+    assert!(
+        r.stderr.ends_with(&format!(
+            "salloc: Granted job allocation {id}\n\
+             salloc: Job {id} has exceeded its time limit and its allocation has been revoked.\n"
+        )),
+        "{r:?}"
+    );
+    assert_eq!(s.ended(&id), "TIMEOUT|0:0");
 }

@@ -17,6 +17,8 @@ pub struct OnTerminal {
     slave: OwnedFd,
     output: mpsc::Receiver<Vec<u8>>,
     seen: String,
+    /// How much of `seen` earlier expectations have matched: each looks only after it.
+    matched: usize,
     /// How long [`OnTerminal::expect`] and [`OnTerminal::finish`] wait.
     patience: Duration,
 }
@@ -62,6 +64,7 @@ impl OnTerminal {
             slave: pair.slave,
             output,
             seen: String::new(),
+            matched: 0,
             patience: Duration::from_secs(30),
         }
     }
@@ -72,14 +75,22 @@ impl OnTerminal {
         self
     }
 
-    /// Waits until the terminal has shown `text`.
+    /// Waits until the terminal shows `text` after what earlier expectations matched.
     pub fn expect(&mut self, text: &str) {
         let deadline = Instant::now() + self.patience;
-        while !self.seen.contains(text) {
+        loop {
+            if let Some(at) = self.seen[self.matched..].find(text) {
+                self.matched += at + text.len();
+                return;
+            }
             let left = deadline.saturating_duration_since(Instant::now());
             match self.output.recv_timeout(left) {
                 Ok(b) => self.seen.push_str(&String::from_utf8_lossy(&b)),
-                Err(_) => panic!("never saw {text:?}; the terminal showed {:?}", self.seen),
+                Err(_) => panic!(
+                    "never saw {text:?} after {:?}; the terminal showed {:?}",
+                    &self.seen[..self.matched],
+                    self.seen
+                ),
             }
         }
     }
