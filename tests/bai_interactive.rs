@@ -162,8 +162,33 @@ impl Site {
 /// The tests share the stack; one that fills it has it alone.
 static ALONE: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
-fn shared() -> std::sync::RwLockReadGuard<'static, ()> {
-    ALONE.read().unwrap_or_else(|e| e.into_inner())
+/// At most this many tests use the stack at once: each allocation's readiness is asked
+/// through the manager's websocket, and a 23.09 manager with eight at once answered
+/// upgrades after 20 s or with 500s (seen in CI).
+const AT_ONCE: usize = 2;
+static USING: (std::sync::Mutex<usize>, std::sync::Condvar) =
+    (std::sync::Mutex::new(0), std::sync::Condvar::new());
+
+/// A share of the stack: one of [`AT_ONCE`], and not while a test has it alone.
+struct Share(#[allow(dead_code)] std::sync::RwLockReadGuard<'static, ()>);
+
+impl Drop for Share {
+    fn drop(&mut self) {
+        let (count, freed) = &USING;
+        *count.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+        freed.notify_one();
+    }
+}
+
+fn shared() -> Share {
+    let (count, freed) = &USING;
+    let mut n = count.lock().unwrap_or_else(|e| e.into_inner());
+    while *n >= AT_ONCE {
+        n = freed.wait(n).unwrap_or_else(|e| e.into_inner());
+    }
+    *n += 1;
+    drop(n);
+    Share(ALONE.read().unwrap_or_else(|e| e.into_inner()))
 }
 
 /// The job id in `salloc: Granted job allocation N` (or srun's `job N queued`).

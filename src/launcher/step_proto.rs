@@ -420,7 +420,8 @@ pub fn connect_within(
     secret: &[u8],
     patience: Duration,
 ) -> std::io::Result<(TcpStream, String)> {
-    let mut delays = if patience >= TUNNEL_HANDSHAKE_TIMEOUT {
+    let tunnel = patience >= TUNNEL_HANDSHAKE_TIMEOUT;
+    let mut delays = if tunnel {
         TUNNEL_RETRY_DELAYS_MS.iter()
     } else {
         RETRY_DELAYS_MS.iter()
@@ -428,10 +429,14 @@ pub fn connect_within(
     loop {
         match connect_once(addr, secret, patience) {
             Ok(c) => return Ok(c),
-            Err(e) if retryable(&e) => match delays.next() {
-                Some(ms) => std::thread::sleep(Duration::from_millis(*ms)),
-                None => return Err(e),
-            },
+            // Through a tunnel a handshake that timed out is tried again on a new one (a
+            // 23.09 manager left an upgrade unanswered now and then, seen under load).
+            Err(e) if retryable(&e) || (tunnel && e.kind() == std::io::ErrorKind::TimedOut) => {
+                match delays.next() {
+                    Some(ms) => std::thread::sleep(Duration::from_millis(*ms)),
+                    None => return Err(e),
+                }
+            }
             Err(e) => return Err(e),
         }
     }
