@@ -254,6 +254,18 @@ pub struct SignalRequest {
     pub requester: u32,
 }
 
+impl SignalRequest {
+    /// A plain cancel (`scancel ID`) asked for by `requester`.
+    pub fn cancel(requester: u32) -> SignalRequest {
+        SignalRequest {
+            signal: None,
+            batch_only: false,
+            full: false,
+            requester,
+        }
+    }
+}
+
 /// Kinds of hold (`scontrol hold` by an administrator vs `uhold`/`sbatch -H` by the user).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HoldKind {

@@ -190,18 +190,10 @@ impl Immediate {
 
 /// Cancels the job as its user (`scancel`).
 fn cancel(inv: &Invocation<'_>, cluster: &dyn Cluster, id: u32) {
-    let target = crate::model::JobSelector {
-        job_id: id,
-        tasks: crate::model::TaskSelector::Whole,
-        step: None,
-    };
-    let request = crate::backend::SignalRequest {
-        signal: None,
-        batch_only: false,
-        full: false,
-        requester: inv.user.uid,
-    };
-    let _ = cluster.signal(&target, &request);
+    let _ = cluster.signal(
+        &crate::model::JobSelector::whole(id),
+        &crate::backend::SignalRequest::cancel(inv.user.uid),
+    );
 }
 
 /// The job-level environment of the allocation, for `who`.

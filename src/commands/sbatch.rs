@@ -106,11 +106,7 @@ pub fn report_submit_error(inv: &mut Invocation<'_>, e: &SubmitError) {
 /// `-W`: waits for the job (every task of an array) to finish; the exit status is the
 /// highest exit code, 1 for a job ended by a signal (`_job_wait`).
 fn wait_for(inv: &mut Invocation<'_>, cluster: &dyn Cluster, id: u32) -> i32 {
-    let selector = JobSelector {
-        job_id: id,
-        tasks: crate::model::TaskSelector::Whole,
-        step: None,
-    };
+    let selector = JobSelector::whole(id);
     let mut sleep = Duration::from_millis(250);
     loop {
         std::thread::sleep(sleep);

@@ -21,6 +21,15 @@ pub struct JobSelector {
 }
 
 impl JobSelector {
+    /// The whole job (every task of an array), no step.
+    pub fn whole(job_id: u32) -> JobSelector {
+        JobSelector {
+            job_id,
+            tasks: TaskSelector::Whole,
+            step: None,
+        }
+    }
+
     /// Parses one id; `None` when it is not one of Slurm's forms (or the id is 0).
     pub fn parse(s: &str) -> Option<JobSelector> {
         let (job_part, step) = match s.split_once('.') {

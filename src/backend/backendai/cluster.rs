@@ -673,18 +673,8 @@ impl Cluster for BackendAiCluster {
         match released {
             Ok(()) => Ok(()),
             Err(e) => {
-                let target = JobSelector {
-                    job_id,
-                    tasks: TaskSelector::Whole,
-                    step: None,
-                };
-                let cancel = SignalRequest {
-                    signal: None,
-                    batch_only: false,
-                    full: false,
-                    requester: nix::unistd::getuid().as_raw(),
-                };
-                match self.signal(&target, &cancel) {
+                let cancel = SignalRequest::cancel(nix::unistd::getuid().as_raw());
+                match self.signal(&JobSelector::whole(job_id), &cancel) {
                     Ok(()) | Err(BackendError::Slurm(SlurmErrno::AlreadyDone)) => Ok(()),
                     Err(_) => Err(e),
                 }

@@ -607,16 +607,7 @@ impl LocalCluster {
             })
             .map_err(super::sql)?;
         for row in &stop {
-            super::deliver(
-                row,
-                &crate::backend::SignalRequest {
-                    signal: None,
-                    batch_only: false,
-                    full: false,
-                    requester,
-                },
-                true,
-            );
+            super::deliver(row, &crate::backend::SignalRequest::cancel(requester), true);
         }
         self.wake_runner();
         Ok(reply)

@@ -1195,16 +1195,7 @@ impl Cluster for LocalCluster {
             .map_err(sql)?;
         if let Some(row) = row {
             // The launcher sees the job finished and leaves, taking any steps along.
-            deliver(
-                &row,
-                &SignalRequest {
-                    signal: None,
-                    batch_only: false,
-                    full: false,
-                    requester: 0,
-                },
-                true,
-            );
+            deliver(&row, &SignalRequest::cancel(0), true);
         }
         self.wake_runner();
         Ok(())
