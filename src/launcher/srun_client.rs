@@ -822,17 +822,7 @@ fn run_step(
         return 1;
     }
     if aborted {
-        for w in &live {
-            send_to(
-                w,
-                &Control::Cancel {
-                    job_id: alloc.job_id,
-                    step_id,
-                    kill_wait: 0,
-                    at_once: true,
-                },
-            );
-        }
+        kill_now(&live, alloc.job_id, step_id);
     }
     if !plan.no_stdin
         && let Some(node0) = tasks.iter().position(|t| t.contains(&0))
