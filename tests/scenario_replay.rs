@@ -747,20 +747,48 @@ fn first_priority(recorded: &[(String, Output)]) -> Option<u32> {
     None
 }
 
-/// The order the oracle plays the scenarios in: as their recordings' job ids follow one
-/// another, then the scenarios whose recordings show no job id, then those not recorded
-/// yet, each by name. A new scenario is played last, so the ids of the others stay those of
-/// their recordings; one that hides its ids was recorded last and stays there (played first,
-/// salloc_revoked took an id and shifted every later recording by one in CI).
+/// `tests/scenarios/PLAY-ORDER`: the order the oracle plays the scenarios in, one name a
+/// line, as they were first recorded. Each recording's job ids and priorities follow from
+/// everything played before it, so the order is written down rather than read back from the
+/// recordings' ids (a scenario that hides its ids, as salloc_revoked does, cannot be placed
+/// by them: read back, it moved and shifted every later recording by one in CI).
+const PLAY_ORDER: &str = "PLAY-ORDER";
+
+fn play_order() -> Vec<String> {
+    std::fs::read_to_string(Path::new(SCENARIOS).join(PLAY_ORDER))
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Sorts the scenarios as `PLAY-ORDER` lists them, those it does not list yet last, by name
+/// (a new scenario is played after all the others, so their ids stay those recorded).
 fn in_recorded_order(all: &mut [Scenario]) {
+    let order = play_order();
     all.sort_by_cached_key(|s| {
-        let first = if recording_path_of(&s.name, "22.05").exists() {
-            recorded_first_job_id(&read_recording(&s.name)).map_or(u64::MAX - 1, u64::from)
-        } else {
-            u64::MAX
-        };
-        (first, s.name.clone())
+        let at = order
+            .iter()
+            .position(|n| *n == s.name)
+            .unwrap_or(usize::MAX);
+        (at, s.name.clone())
     });
+}
+
+/// Appends to `PLAY-ORDER` a scenario recorded for the first time, where it was played.
+fn note_play_order(name: &str) {
+    if play_order().iter().any(|n| n == name) {
+        return;
+    }
+    use std::io::Write as _;
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(Path::new(SCENARIOS).join(PLAY_ORDER))
+        .unwrap();
+    writeln!(f, "{name}").unwrap();
 }
 
 /// Each step a scenario played beside its recording: `(NAME:N, command, recorded, played)`.
@@ -835,6 +863,7 @@ fn scenarios_against_slurm_22_05() {
             }
             println!("recorded {}: {} steps", s.name, steps.len());
             write_recording(&s.name, &steps);
+            note_play_order(&s.name);
         }
         return;
     }
