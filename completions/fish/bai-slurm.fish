@@ -330,7 +330,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s t -l time -
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l time-min -d 'minimum time limit (if distinct)' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l tmp -d 'minimum amount of temporary disk [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l uid -d 'user ID to run job as (user root only) [bai-slurm: rejected with an error (jobs always run as the submitting user)]' -r -f -a "(__fish_complete_users)"
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s W -l wait -d 'seconds to wait after first task exits before killing job [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s W -l wait -d 'seconds to wait after first task exits before killing job' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l wckey -d 'wckey to run job under [bai-slurm: ignored with a warning (has nowhere to be accounted)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-image -d '[pyxis] the image to run the job in (enroot URI or name)' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l container-mounts -d '[pyxis] bind mounts: SRC:DST[:FLAGS][,SRC:DST...]' -r

@@ -101,7 +101,7 @@ complete -c srun -s t -l time -d 'time limit' -r
 complete -c srun -l time-min -d 'minimum time limit (if distinct)' -r
 complete -c srun -l tmp -d 'minimum amount of temporary disk [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c srun -l uid -d 'user ID to run job as (user root only) [bai-slurm: rejected with an error (jobs always run as the submitting user)]' -r -f -a "(__fish_complete_users)"
-complete -c srun -s W -l wait -d 'seconds to wait after first task exits before killing job [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c srun -s W -l wait -d 'seconds to wait after first task exits before killing job' -r
 complete -c srun -l wckey -d 'wckey to run job under [bai-slurm: ignored with a warning (has nowhere to be accounted)]' -r
 complete -c srun -l container-image -d '[pyxis] the image to run the job in (enroot URI or name)' -r
 complete -c srun -l container-mounts -d '[pyxis] bind mounts: SRC:DST[:FLAGS][,SRC:DST...]' -r

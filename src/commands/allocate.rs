@@ -58,24 +58,31 @@ pub fn obtain(
     prog: &str,
     immediate_exit: i32,
 ) -> Result<(u32, AllocationDetails), i32> {
-    let id = match super::backend_warnings(inv, cluster, spec, prog)
-        .and_then(|()| cluster.submit(spec, &inv.user))
-    {
-        Ok(id) => id,
-        Err(e) => {
-            for d in &e.details {
-                inv.error(d);
-            }
-            inv.error(&format!("{}{}", refusal_prefix(prog), e.reason()));
-            return Err(1);
-        }
-    };
+    // Caught from before the request: a signal while it is sent is seen right after.
+    let mut signals = signal_hook::iterator::Signals::new(waiting_signals(prog)).ok();
+    let mut id = submit(inv, cluster, spec, prog)?;
     let mut immediate = spec
         .immediate
         .and_then(|secs| Immediate::new(secs, cluster, immediate_exit));
     let mut waited = false;
     let mut delay = Duration::from_millis(50);
     loop {
+        let caught: Vec<i32> = signals
+            .as_mut()
+            .map_or_else(Vec::new, |s| s.pending().collect());
+        for sig in caught {
+            cancel(inv, cluster, id);
+            if sig == libc::SIGCONT {
+                // srun's blocking request was interrupted: libslurm gives the job up and
+                // srun asks again (a new job).
+                id = submit(inv, cluster, spec, prog)?;
+                waited = false;
+                delay = Duration::from_millis(50);
+                continue;
+            }
+            say_aborted_by_signal(inv, prog, id);
+            return Err(1);
+        }
         match cluster.allocation(id) {
             Ok(Some(details)) => {
                 if waited {
@@ -112,6 +119,61 @@ pub fn obtain(
         }
         std::thread::sleep(delay);
         delay = (delay * 2).min(Duration::from_millis(500));
+    }
+}
+
+/// Sends the allocation request; `Err` is the exit status of a refusal, said as Slurm says it.
+fn submit(
+    inv: &mut Invocation<'_>,
+    cluster: &dyn Cluster,
+    spec: &JobSpec,
+    prog: &str,
+) -> Result<u32, i32> {
+    super::backend_warnings(inv, cluster, spec, prog)
+        .and_then(|()| cluster.submit(spec, &inv.user))
+        .map_err(|e| {
+            for d in &e.details {
+                inv.error(d);
+            }
+            inv.error(&format!("{}{}", refusal_prefix(prog), e.reason()));
+            1
+        })
+}
+
+/// The signals that end the wait for an allocation, cancelling the job (salloc.c's and
+/// srun.c's `sig_array` with their `_signal_while_allocating`). salloc lets SIGCONT be;
+/// srun's SIGCONT interrupts its request, which starts over.
+fn waiting_signals(prog: &str) -> &'static [i32] {
+    use libc::*;
+    if prog == "salloc" {
+        &[SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTERM, SIGUSR1, SIGUSR2]
+    } else {
+        &[
+            SIGINT, SIGQUIT, SIGCONT, SIGTERM, SIGHUP, SIGALRM, SIGUSR1, SIGUSR2, SIGPIPE,
+        ]
+    }
+}
+
+/// What salloc and srun say once a signal has cancelled the job they were waiting for (the
+/// controller's job-complete message and their own words; 24.11's srun hears the former
+/// after it has said the latter).
+fn say_aborted_by_signal(inv: &mut Invocation<'_>, prog: &str, id: u32) {
+    let lines = if prog == "salloc" {
+        [
+            format!("salloc: Job allocation {id} has been revoked."),
+            "salloc: Job aborted due to signal".to_string(),
+        ]
+    } else {
+        let revoked = format!("srun: Job allocation {id} has been revoked");
+        let forced = format!("srun: Force Terminated JobId={id}");
+        if inv.profile.job_env.step_messages_24 {
+            [forced, revoked]
+        } else {
+            [revoked, forced]
+        }
+    };
+    for line in lines {
+        let _ = writeln!(inv.err, "{line}");
     }
 }
 
@@ -189,7 +251,7 @@ impl Immediate {
 }
 
 /// Cancels the job as its user (`scancel`).
-fn cancel(inv: &Invocation<'_>, cluster: &dyn Cluster, id: u32) {
+pub fn cancel(inv: &Invocation<'_>, cluster: &dyn Cluster, id: u32) {
     let _ = cluster.signal(
         &crate::model::JobSelector::whole(id),
         &crate::backend::SignalRequest::cancel(inv.user.uid),

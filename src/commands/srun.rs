@@ -138,6 +138,7 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
         pty: o.pty,
         quit_on_interrupt: o.quit_on_interrupt,
         disable_status: o.disable_status,
+        max_wait: o.max_wait,
         release: inv.profile.job_env,
         no_stdin: o
             .stdin

@@ -9,7 +9,8 @@ use crate::model::{hostlist, multi_prog};
 use std::collections::BTreeMap;
 use std::io::{BufReader, Read, Write};
 use std::net::TcpStream;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 /// Where the step servers are and the job's secret, when set in srun's environment: they
@@ -154,6 +155,8 @@ pub struct StepPlan {
     pub quit_on_interrupt: bool,
     /// `--disable-status`: a Ctrl-C is passed to the tasks, with no status first.
     pub disable_status: bool,
+    /// `-W/--wait=secs`: the step is ended that long after its first task exited (0: never).
+    pub max_wait: u32,
     /// What `%A`/`%a`, `%x` and `%u` in `-o`/`-e` stand for: the job's array ids
     /// (SLURM_ARRAY_JOB_ID, SLURM_ARRAY_TASK_ID), its name and srun's user.
     pub array: Option<(u32, u32)>,
@@ -632,11 +635,7 @@ fn run_step(
             "srun: {plugin}StepId={}.{step_id} aborted before step completely launched.",
             alloc.job_id
         );
-        let _ = writeln!(
-            err,
-            "srun: Job step aborted: Waiting up to {} seconds for job step to finish.",
-            alloc.kill_wait + 2
-        );
+        say_step_aborted(err, alloc.kill_wait);
     }
     // Every step is one PMI-1 job (MPICH's simple PMI), whether or not it runs MPI.
     let pmi_job = PmiJob {
@@ -842,12 +841,18 @@ fn run_step(
     let node_of = |rank: u32| tasks.iter().position(|t| t.contains(&rank)).unwrap_or(0);
     let mut interrupts = Interrupts::default();
     let mut aborted = aborted;
+    let mut max_wait_at: Option<Instant> = None;
+    let mut killed_by_wait: Vec<u32> = Vec::new();
     loop {
         if let Some(s) = &signals {
             for sig in s.received() {
                 let step = format!("StepId={}.{step_id}", alloc.job_id);
-                let running: Vec<u32> = (0..ntasks).filter(|r| !exits.contains_key(r)).collect();
-                match interrupts.on(sig, plan, &step, &running, err) {
+                let status = StepStatus {
+                    step: &step,
+                    ntasks,
+                    exits: &exits,
+                };
+                match interrupts.on(sig, plan, &status, err) {
                     Reaction::Nothing => {}
                     Reaction::Forward(sig) => {
                         for w in &live {
@@ -862,14 +867,7 @@ fn run_step(
                                 send_to(w, &Control::Signal { signal: sig });
                             }
                         }
-                        if !interrupts.waiting_said {
-                            interrupts.waiting_said = true;
-                            let _ = writeln!(
-                                err,
-                                "srun: Job step aborted: Waiting up to {} seconds for job step to finish.",
-                                alloc.kill_wait + 2
-                            );
-                        }
+                        interrupts.say_aborted_once(err, alloc.kill_wait);
                         if first_interrupt.is_some() {
                             // The tasks have until then to end of the Ctrl-C.
                             interrupts.kill_at.get_or_insert(
@@ -890,6 +888,24 @@ fn run_step(
                 "srun: error: Timed out waiting for job step to complete"
             );
             kill_now(&live, alloc.job_id, step_id);
+        }
+        if max_wait_at.is_some_and(|at| Instant::now() >= at) {
+            // --wait: the first task ended that long ago (srun's SIGALRM): the status, then
+            // the step is killed; the tasks it kills do not count in the step's end.
+            max_wait_at = None;
+            let step = format!("StepId={}.{step_id}", alloc.job_id);
+            let _ = writeln!(err, "srun: First task exited {}s ago", plan.max_wait);
+            StepStatus {
+                step: &step,
+                ntasks,
+                exits: &exits,
+            }
+            .print(err);
+            say_terminating(err, &plan.release, &step);
+            killed_by_wait = (0..ntasks).filter(|r| !exits.contains_key(r)).collect();
+            aborted = true;
+            kill_now(&live, alloc.job_id, step_id);
+            interrupts.say_aborted_once(err, alloc.kill_wait);
         }
         let event = match rx.recv_timeout(std::time::Duration::from_millis(50)) {
             Ok(e) => e,
@@ -936,6 +952,9 @@ fn run_step(
                 };
                 flush_partial(o, e, &mut partial, rank, plan.label, width);
                 exits.insert(rank, status);
+                if exits.len() == 1 && plan.max_wait > 0 {
+                    max_wait_at = Some(Instant::now() + Duration::from_secs(plan.max_wait.into()));
+                }
                 // After a Ctrl-C abort, tasks that die of a signal are not reported (srun's
                 // job state is past CANCELLED then).
                 if (libc::WIFSIGNALED(status) && !interrupts.forced)
@@ -950,10 +969,10 @@ fn run_step(
                 if bad && plan.kill_on_bad_exit && !cancelled {
                     cancelled = true;
                     report_exits(err, &mut unreported, &step_nodes, node_of);
-                    let _ = writeln!(
+                    say_terminating(
                         err,
-                        "srun: launch/slurm: _step_signal: Terminating StepId={}.{step_id}",
-                        alloc.job_id
+                        &plan.release,
+                        &format!("StepId={}.{step_id}", alloc.job_id),
                     );
                     for w in &live {
                         send_to(
@@ -1006,7 +1025,23 @@ fn run_step(
     }
     let code = exit_code(&exits, ntasks);
     // A step srun aborted was cancelled by its user (slurm_kill_job_step).
-    let end = match step_end(&exits, code) {
+    let counted: BTreeMap<u32, i32> = exits
+        .iter()
+        .filter(|(r, _)| !killed_by_wait.contains(r))
+        .map(|(r, s)| (*r, *s))
+        .collect();
+    let counted_code = if killed_by_wait.is_empty() {
+        code
+    } else {
+        exit_code(&counted, counted.len() as u32)
+    };
+    let mut end = step_end(&counted, counted_code);
+    // 24.11 counts the tasks -W killed when the others exited 0 (CANCELLED 0:9); an exit
+    // code of the others still outranks them (FAILED 3:0), as in 22.05.
+    if plan.release.waited_out_tasks_count && !killed_by_wait.is_empty() && end.0 == "COMPLETED" {
+        end = step_end(&exits, code);
+    }
+    let end = match end {
         // A task srun's abort ended by a signal: the step was cancelled (22.05.8, 24.11.5).
         ("FAILED", 0, sig) if aborted && sig > 0 => ("CANCELLED", 0, sig),
         end => end,
@@ -1097,14 +1132,22 @@ fn terminal_for_task0(
 struct SrunSignals {
     received: mpsc::Receiver<i32>,
     handle: signal_hook::iterator::Handle,
+    /// A SIGPIPE another process sent. srun's signal thread waits for the signals it
+    /// handles with sigwait(2), which never sees the SIGPIPE of its own write to a closed
+    /// pipe (that one belongs to the writing thread): such a write just fails and srun goes
+    /// on. Here the kernel's SIGPIPE is told apart by its sender, this process.
+    pipe: Arc<AtomicBool>,
+    pipe_id: Option<signal_hook_registry::SigId>,
 }
 
 impl SrunSignals {
-    const CAUGHT: [i32; 6] = [
+    const CAUGHT: [i32; 8] = [
         libc::SIGINT,
         libc::SIGTERM,
         libc::SIGHUP,
         libc::SIGQUIT,
+        libc::SIGCONT,
+        libc::SIGALRM,
         libc::SIGUSR1,
         libc::SIGUSR2,
     ];
@@ -1120,17 +1163,42 @@ impl SrunSignals {
                 }
             }
         });
-        Some(SrunSignals { received, handle })
+        let pipe = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&pipe);
+        let me = std::process::id() as libc::pid_t;
+        let action = move |info: &libc::siginfo_t| {
+            // SAFETY: SIGPIPE's siginfo carries its sender (si_pid) on Linux.
+            if unsafe { info.si_pid() } != me {
+                flag.store(true, Ordering::SeqCst);
+            }
+        };
+        // SAFETY: the action only reads the siginfo and stores to an atomic, both
+        // async-signal-safe.
+        let pipe_id =
+            unsafe { signal_hook_registry::register_sigaction(libc::SIGPIPE, action) }.ok();
+        Some(SrunSignals {
+            received,
+            handle,
+            pipe,
+            pipe_id,
+        })
     }
 
     fn received(&self) -> Vec<i32> {
-        self.received.try_iter().collect()
+        let mut got: Vec<i32> = self.received.try_iter().collect();
+        if self.pipe.swap(false, Ordering::SeqCst) {
+            got.push(libc::SIGPIPE);
+        }
+        got
     }
 }
 
 impl Drop for SrunSignals {
     fn drop(&mut self) {
         self.handle.close();
+        if let Some(id) = self.pipe_id.take() {
+            signal_hook_registry::unregister(id);
+        }
     }
 }
 
@@ -1155,6 +1223,8 @@ struct Interrupts {
     waiting_said: bool,
     /// When tasks still running after a Ctrl-C abort are killed.
     kill_at: Option<Instant>,
+    /// A SIGPIPE has aborted the step (`_handle_pipe` acts once).
+    piped: bool,
 }
 
 impl Interrupts {
@@ -1162,10 +1232,10 @@ impl Interrupts {
         &mut self,
         sig: i32,
         plan: &StepPlan,
-        step: &str,
-        running: &[u32],
+        status: &StepStatus<'_>,
         err: &mut dyn Write,
     ) -> Reaction {
+        let step = status.step;
         match sig {
             libc::SIGINT => {
                 let now = Instant::now();
@@ -1185,14 +1255,7 @@ impl Interrupts {
                     return Reaction::Forward(libc::SIGINT);
                 }
                 let _ = writeln!(err, "srun: interrupt (one more within 1 sec to abort)");
-                if !running.is_empty() {
-                    let label = if running.len() == 1 { "task" } else { "tasks" };
-                    let _ = writeln!(
-                        err,
-                        "srun: {step} {label} {}: running",
-                        crate::model::array::ranges(running)
-                    );
-                }
+                status.print(err);
                 Reaction::Nothing
             }
             libc::SIGTERM | libc::SIGHUP | libc::SIGQUIT => {
@@ -1204,7 +1267,29 @@ impl Interrupts {
                     first_interrupt: None,
                 }
             }
+            libc::SIGCONT => {
+                let _ = writeln!(err, "srun: got SIGCONT");
+                Reaction::Nothing
+            }
+            // srun's own timer is --wait's (handled by the step's loop); another SIGALRM is
+            // not passed on.
+            libc::SIGALRM => Reaction::Nothing,
+            libc::SIGPIPE if self.piped => Reaction::Nothing,
+            libc::SIGPIPE => {
+                self.piped = true;
+                Reaction::Abort {
+                    first_interrupt: None,
+                }
+            }
             other => Reaction::Forward(other),
+        }
+    }
+
+    /// slurm_step_launch_wait_finish's note of an aborted step, said once.
+    fn say_aborted_once(&mut self, err: &mut dyn Write, kill_wait: u32) {
+        if !self.waiting_said {
+            self.waiting_said = true;
+            say_step_aborted(err, kill_wait);
         }
     }
 
@@ -1217,6 +1302,69 @@ impl Interrupts {
             let _ = writeln!(err, "srun: forcing job termination");
         }
     }
+}
+
+/// The step's tasks as srun knows them, for its status report (task_state.c
+/// `task_state_print`: running, exited abnormally, exited).
+struct StepStatus<'a> {
+    step: &'a str,
+    ntasks: u32,
+    exits: &'a BTreeMap<u32, i32>,
+}
+
+impl StepStatus<'_> {
+    fn print(&self, err: &mut dyn Write) {
+        let normal = |s: i32| libc::WIFEXITED(s) && libc::WEXITSTATUS(s) == 0;
+        let running: Vec<u32> = (0..self.ntasks)
+            .filter(|r| !self.exits.contains_key(r))
+            .collect();
+        let abnormal: Vec<u32> = self
+            .exits
+            .iter()
+            .filter(|(_, s)| !normal(**s))
+            .map(|(r, _)| *r)
+            .collect();
+        let exited: Vec<u32> = self
+            .exits
+            .iter()
+            .filter(|(_, s)| normal(**s))
+            .map(|(r, _)| *r)
+            .collect();
+        for (ranks, what) in [
+            (running, "running"),
+            (abnormal, "exited abnormally"),
+            (exited, "exited"),
+        ] {
+            if !ranks.is_empty() {
+                let label = if ranks.len() == 1 { "task" } else { "tasks" };
+                let _ = writeln!(
+                    err,
+                    "srun: {} {label} {}: {what}",
+                    self.step,
+                    crate::model::array::ranges(&ranks)
+                );
+            }
+        }
+    }
+}
+
+/// An aborted step is given KillWait and STEP_ABORT_TIME (2 s) to end (step_launch.c).
+fn say_step_aborted(err: &mut dyn Write, kill_wait: u32) {
+    let _ = writeln!(
+        err,
+        "srun: Job step aborted: Waiting up to {} seconds for job step to finish.",
+        kill_wait + 2
+    );
+}
+
+/// srun's `_step_signal` says which step it ends (22.05 through its launch plugin).
+fn say_terminating(err: &mut dyn Write, release: &crate::model::profile::JobEnvDeltas, step: &str) {
+    let plugin = if release.step_messages_24 {
+        ""
+    } else {
+        "launch/slurm: _step_signal: "
+    };
+    let _ = writeln!(err, "srun: {plugin}Terminating {step}");
 }
 
 /// Kills the step's tasks at once, as slurmstepd cancels a step (it says so).
@@ -1485,6 +1633,28 @@ mod tests {
         let mut err = Vec::new();
         flush_partial(&mut out, &mut err, &mut partial, 3, true, 2);
         assert_eq!(out, b" 3: abc\n 3: d");
+    }
+
+    #[test]
+    fn status_is_reported_like_task_state_print() {
+        let mut exits = BTreeMap::new();
+        exits.insert(0, 0);
+        exits.insert(2, 3 << 8);
+        exits.insert(3, libc::SIGKILL);
+        exits.insert(5, 0);
+        let mut err = Vec::new();
+        StepStatus {
+            step: "StepId=7.0",
+            ntasks: 6,
+            exits: &exits,
+        }
+        .print(&mut err);
+        assert_eq!(
+            String::from_utf8(err).unwrap(),
+            "srun: StepId=7.0 tasks 1,4: running\n\
+             srun: StepId=7.0 tasks 2-3: exited abnormally\n\
+             srun: StepId=7.0 tasks 0,5: exited\n"
+        );
     }
 
     #[test]

@@ -166,8 +166,17 @@ pub struct JobEnvDeltas {
     pub mpi_launcher_variables: bool,
     /// srun's and slurmstepd's step messages as 24.11 words them: no launch plugin in
     /// `srun: StepId=J.S aborted before step completely launched.`, and run_command's `is
-    /// not a fully qualified pathname` (22.05: `is not fully qualified pathname`).
+    /// not a fully qualified pathname` (22.05: `is not fully qualified pathname`); and
+    /// srun's `Force Terminated JobId=N` before `Job allocation N has been revoked` when a
+    /// signal ends its wait for an allocation (allocate.c no longer says the latter itself).
     pub step_messages_24: bool,
+    /// A signal that salloc catches while its command runs ends the allocation with status
+    /// 128+signal (FAILED, `0:sig`); 22.05 cancelled it (CANCELLED by the user, `0:0`).
+    pub salloc_signal_fails_job: bool,
+    /// The tasks that srun's `-W` killed count in the step's end when the others exited 0
+    /// (24.11: CANCELLED `0:9`); 22.05 left them out (COMPLETED `0:0`). An exit code of
+    /// the others outranks them in both (FAILED `3:0`).
+    pub waited_out_tasks_count: bool,
 }
 
 /// What slurmctld refuses at submission.
@@ -231,6 +240,8 @@ const V22_05: Profile = Profile {
         salloc_nodes_ready_line: false,
         mpi_launcher_variables: false,
         step_messages_24: false,
+        salloc_signal_fails_job: false,
+        waited_out_tasks_count: false,
     },
     submit: SubmitDeltas {
         refuse_unsatisfiable: false,
@@ -281,6 +292,8 @@ const V24_11: Profile = Profile {
         salloc_nodes_ready_line: true,
         mpi_launcher_variables: true,
         step_messages_24: true,
+        salloc_signal_fails_job: true,
+        waited_out_tasks_count: true,
     },
     submit: SubmitDeltas {
         refuse_unsatisfiable: true,

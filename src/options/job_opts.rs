@@ -92,6 +92,9 @@ pub struct JobOptions {
     /// srun `--quit-on-interrupt` and `--disable-status` (how it takes a Ctrl-C).
     pub quit_on_interrupt: bool,
     pub disable_status: bool,
+    /// srun `-W/--wait=secs`: how long after its first task ends the step may go on (0:
+    /// for ever; a negative value is accepted and means the same).
+    pub max_wait: u32,
     pub unbuffered: bool,
     pub kill_on_bad_exit: bool,
     /// `--multi-prog`: the command is a file giving each task rank its own program.
@@ -312,7 +315,7 @@ impl JobOptions {
             }
             // sbatch's `-W/--wait` is a flag; srun's `-W/--wait=seconds` a number.
             "wait" if opt.arg == HasArg::Required => {
-                values::int::parse_int("--wait", v, false)?;
+                self.max_wait = values::int::parse_int("--wait", v, false)?.max(0) as u32;
             }
             "wait" => self.wait = true,
             // `arg_set_exclusive`: `user` and `mcs` keep other users' jobs off the node,

@@ -1221,7 +1221,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Required,
         cmds: SRUN,
         sbatch_env: &[],
-        support: Support::Ignored("has no effect here"),
+        support: Support::Honoured,
     },
     Opt {
         long: "wckey",
