@@ -129,6 +129,48 @@ impl Site {
         }
     }
 
+    /// Runs `prog args` and sends it each of `signals` once it says it waits for its
+    /// allocation (again after each): its exit status, its stderr and the jobs it waited for.
+    fn signal_while_queued(
+        &self,
+        prog: &str,
+        args: &[&str],
+        signals: &[i32],
+    ) -> (i32, String, Vec<String>) {
+        use std::io::BufRead;
+        let mut child = self
+            .command(&self.bin.join(prog).display().to_string(), args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start the command");
+        let mut lines = std::io::BufReader::new(child.stderr.take().expect("stderr"));
+        let (mut stderr, mut ids) = (String::new(), Vec::new());
+        let marker = format!("{prog}: job ");
+        for &sig in signals {
+            loop {
+                let mut line = String::new();
+                let n = lines.read_line(&mut line).expect("read stderr");
+                assert!(n > 0, "{prog} ended before it waited: {stderr}");
+                stderr.push_str(&line);
+                if let Some(id) = line
+                    .strip_prefix(&marker)
+                    .and_then(|l| l.strip_suffix(" queued and waiting for resources\n"))
+                {
+                    ids.push(id.to_string());
+                    break;
+                }
+            }
+            // SAFETY: kill(2) on our own child.
+            unsafe { libc::kill(child.id() as i32, sig) };
+        }
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut lines, &mut rest).expect("read stderr");
+        stderr.push_str(&rest);
+        let code = child.wait().expect("wait").code().unwrap_or(-1);
+        (code, stderr, ids)
+    }
+
     /// `sacct -X -P -n -o state,exitcode` of `job` once it is in a final state.
     fn ended(&self, job: &str) -> String {
         let t0 = Instant::now();
@@ -156,6 +198,28 @@ impl Site {
             );
             std::thread::sleep(Duration::from_millis(700));
         }
+    }
+
+    /// The steps sacct shows of an ended `job`: `jobid|name|state|exitcode|ntasks|nodes`.
+    fn steps(&self, job: &str) -> Vec<String> {
+        let r = self.run(
+            "sacct",
+            &[
+                "-P",
+                "-n",
+                "-j",
+                job,
+                "-o",
+                "jobid,jobname,state,exitcode,ntasks,nodelist",
+            ],
+        );
+        assert_eq!(r.code, 0, "{r:?}");
+        let prefix = format!("{job}.");
+        r.stdout
+            .lines()
+            .filter(|l| l.starts_with(&prefix))
+            .map(str::to_string)
+            .collect()
     }
 }
 
@@ -230,6 +294,14 @@ fn salloc_runs_its_command_and_its_steps_in_the_container() {
     );
     // The allocation ended with its command's exit status, as slurmctld records it.
     assert_eq!(s.ended(&id), "FAILED|3:0");
+    // Its steps, as node 0's launcher logged them.
+    assert_eq!(
+        s.steps(&id),
+        [
+            format!("{id}.0|hostname|COMPLETED|0:0|1|main1"),
+            format!("{id}.1|bash|COMPLETED|0:0|1|main1"),
+        ]
+    );
 }
 
 #[test]
@@ -256,6 +328,10 @@ fn salloc_n2_reaches_both_containers() {
     lines.sort_unstable();
     assert_eq!(lines, ["0: 0 main1", "1: 1 sub1"], "{r:?}");
     assert_eq!(s.ended(&id), "COMPLETED|0:0");
+    assert_eq!(
+        s.steps(&id),
+        [format!("{id}.0|bash|COMPLETED|0:0|2|main1,sub1")]
+    );
 }
 
 #[test]
@@ -402,14 +478,16 @@ fn srun_pty_bash_is_a_shell_in_the_container() {
         .unwrap_or_default();
     assert!(!id.is_empty(), "{shown:?}");
     assert_eq!(s.ended(&id), "FAILED|3:0");
+    assert_eq!(s.steps(&id), [format!("{id}.0|bash|FAILED|3:0|1|main1")]);
 }
 
 /// `--immediate` on a full stack (a job holding the agent with `--exclusive`): srun's bare
 /// `-I` gives up when the manager has not placed the session within its patience, salloc's
 /// `--immediate=3` after three seconds; each says so as Slurm does, leaves with 1 or
-/// SLURM_EXIT_IMMEDIATE, and its session is cancelled (nothing left pending).
+/// SLURM_EXIT_IMMEDIATE, and its session is cancelled (nothing left pending). A signal
+/// while they wait cancels the pending session too (srun's SIGCONT asks again instead).
 #[test]
-fn immediate_gives_up_on_a_full_stack() {
+fn a_full_stack_makes_salloc_and_srun_wait_until_given_up_or_signalled() {
     let _alone = ALONE.write().unwrap_or_else(|e| e.into_inner());
     let s = site();
     let r = s.run(
@@ -480,6 +558,48 @@ fn immediate_gives_up_on_a_full_stack() {
         )
     );
     assert!(s.ended(&id).starts_with("CANCELLED"), "{}", s.ended(&id));
+    // A signal while they wait: the pending session is cancelled, in Slurm's words.
+    let (code, stderr, ids) = s.signal_while_queued("srun", &["-t", "1", "true"], &[libc::SIGINT]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            1,
+            format!(
+                "srun: job {0} queued and waiting for resources\n\
+                 srun: Job allocation {0} has been revoked\n\
+                 srun: Force Terminated JobId={0}\n",
+                ids[0]
+            )
+            .as_str()
+        )
+    );
+    assert_eq!(s.ended(&ids[0]), "CANCELLED by 0|0:0");
+    let (code, stderr, ids) =
+        s.signal_while_queued("salloc", &["-t", "1", "true"], &[libc::SIGTERM]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            1,
+            format!(
+                "salloc: Pending job allocation {0}\n\
+                 salloc: job {0} queued and waiting for resources\n\
+                 salloc: Job allocation {0} has been revoked.\n\
+                 salloc: Job aborted due to signal\n",
+                ids[0]
+            )
+            .as_str()
+        )
+    );
+    assert_eq!(s.ended(&ids[0]), "CANCELLED by 0|0:0");
+    // srun's SIGCONT: the request starts over as a new job; the first is cancelled.
+    let (code, stderr, ids) =
+        s.signal_while_queued("srun", &["-t", "1", "true"], &[libc::SIGCONT, libc::SIGINT]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(ids.len(), 2, "{stderr}");
+    assert_ne!(ids[0], ids[1], "{stderr}");
+    for id in &ids {
+        assert_eq!(s.ended(id), "CANCELLED by 0|0:0", "{stderr}");
+    }
     let r = s.run("scancel", &[&filler]);
     assert_eq!(r.code, 0, "{r:?}");
     s.ended(&filler);

@@ -205,4 +205,31 @@ fn srun_n2_in_a_two_container_job_prints_both_hosts() {
         "{logs}"
     );
     assert_eq!(s["result"], "SUCCESS", "{s}");
+    // Node 0's launcher logged every step, start and end, for sacct (`N.0` ... `N.4`).
+    let steps: Vec<String> = meta::parse_steps(&logs)
+        .iter()
+        .map(|st| {
+            format!(
+                "{}|{}|{}|{}|{}|{}|{}",
+                st.step_id.suffix(),
+                st.name,
+                st.state.long(),
+                st.exit_code,
+                st.num_tasks,
+                st.num_nodes,
+                st.nodes
+            )
+        })
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "0|hostname|COMPLETED|0:0|2|2|main1,sub1",
+            "1|bash|COMPLETED|0:0|2|2|main1,sub1",
+            "2|bash|FAILED|1:0|2|2|main1,sub1",
+            "3|mp.conf|COMPLETED|0:0|2|2|main1,sub1",
+            "4|bash|COMPLETED|0:0|2|2|main1,sub1",
+        ],
+        "{logs}"
+    );
 }

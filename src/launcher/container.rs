@@ -11,7 +11,8 @@ use super::meta::{self, JobMeta, LaunchResult, ResultKind};
 use super::step_proto;
 use super::stepd::{CountingRegistry, StepEnd, StepRegistry, StepServer, StepdProcess};
 use crate::model::fname::{FnameContext, expand};
-use crate::model::{ExitStatus, MemoryRequest};
+use crate::model::job::StepRecord;
+use crate::model::{ExitStatus, JobState, MemoryRequest, StepId};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::net::ToSocketAddrs;
@@ -330,7 +331,7 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
         meta.kill_wait.max(1),
         &Ssh::from_env(&env),
         None,
-        std::sync::Arc::new(CountingRegistry::default()),
+        std::sync::Arc::new(ConsoleRegistry::default()),
     );
     let ending = match (&servers, prepare(&meta, &script, env, console)) {
         // srun in the job finds the step servers in the job file we hold, not in the
@@ -413,10 +414,75 @@ impl Reached {
     }
 }
 
-/// Node 0's registry of an allocation: numbers steps, and takes the login node's release.
+/// Node 0's registry on Backend.AI: numbers steps and prints each one's start and end
+/// into the console (`meta::step_line`), where sacct reads them once the job has ended.
+#[derive(Default)]
+struct ConsoleRegistry {
+    numbers: CountingRegistry,
+    started: std::sync::Mutex<BTreeMap<u32, StepRecord>>,
+}
+
+impl ConsoleRegistry {
+    /// One whole line at a time on the launcher's stdout, the session's console.
+    fn print(step: &StepRecord) {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{}", meta::step_line(step));
+        let _ = out.flush();
+    }
+}
+
+impl StepRegistry for ConsoleRegistry {
+    fn allocate(
+        &self,
+        name: &str,
+        ntasks: u32,
+        nnodes: u32,
+        nodes: &str,
+        cpus: u32,
+    ) -> Result<u32, String> {
+        let id = self.numbers.allocate(name, ntasks, nnodes, nodes, cpus)?;
+        let step = StepRecord {
+            step_id: StepId::Numbered(id),
+            name: name.to_string(),
+            state: JobState::Running,
+            start_time: Some(crate::sys::now()),
+            num_cpus: cpus,
+            num_tasks: ntasks,
+            num_nodes: nnodes,
+            nodes: nodes.to_string(),
+            ..Default::default()
+        };
+        Self::print(&step);
+        self.started
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, step);
+        Ok(id)
+    }
+
+    fn finish(&self, step_id: u32, end: StepEnd<'_>) {
+        let started = self
+            .started
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&step_id);
+        let Some(mut step) = started else { return };
+        step.state = JobState::parse(end.state).unwrap_or(JobState::Completed);
+        step.exit_code = ExitStatus {
+            code: end.code,
+            signal: end.signal,
+        };
+        step.end_time = Some(crate::sys::now());
+        step.cancelled_by = end.cancelled_by;
+        Self::print(&step);
+    }
+}
+
+/// Node 0's registry of an allocation: numbers and records steps, and takes the login
+/// node's release.
 #[derive(Default)]
 struct AllocationRegistry {
-    steps: CountingRegistry,
+    steps: ConsoleRegistry,
     released: std::sync::Mutex<Option<ExitStatus>>,
 }
 

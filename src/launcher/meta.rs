@@ -12,6 +12,7 @@
 //! owner, time limit and name (`backend::backendai::tag`).
 
 use crate::model::JobSpec;
+use crate::model::job::StepRecord;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
@@ -36,6 +37,10 @@ pub const STEP_PORT_ENV: &str = "BAI_SLURM_STEP_PORT";
 pub const STEP_SECRET_ENV: &str = "BAI_SLURM_STEP_SECRET";
 /// The line the launcher prints last: `__BAI_SLURM_RESULT__ <kind> <rc>:<sig>`.
 pub const RESULT_MARKER: &str = "__BAI_SLURM_RESULT__";
+/// The line node 0's launcher prints when a step starts and when it ends:
+/// `__BAI_SLURM_STEP__ <step record>` (sacct's `N.0` rows: the session's log is what
+/// Backend.AI keeps of a job, so the steps are kept there too).
+pub const STEP_MARKER: &str = "__BAI_SLURM_STEP__";
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default)]
@@ -170,9 +175,67 @@ pub fn parse_result(log: &str) -> Option<LaunchResult> {
     })
 }
 
+/// A step's line in the log: its record as URL-safe base64 of JSON.
+pub fn step_line(step: &StepRecord) -> String {
+    let json = serde_json::to_vec(step).unwrap_or_default();
+    format!("{STEP_MARKER} {}", URL_SAFE_NO_PAD.encode(json))
+}
+
+/// The steps in a session's log, by step id: a step's last line says what is known of it
+/// (its end, or only its start when the job ended under it).
+pub fn parse_steps(log: &str) -> Vec<StepRecord> {
+    let mut steps = std::collections::BTreeMap::new();
+    for line in log.lines() {
+        let Some(rest) = line.trim_end_matches('\r').split(STEP_MARKER).nth(1) else {
+            continue;
+        };
+        let decoded = URL_SAFE_NO_PAD
+            .decode(rest.trim())
+            .ok()
+            .and_then(|b| serde_json::from_slice::<StepRecord>(&b).ok());
+        if let Some(step) = decoded {
+            steps.insert(step.step_id, step);
+        }
+    }
+    steps.into_values().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn steps_survive_the_log_and_the_last_line_wins() {
+        use crate::model::{JobState, StepId};
+        let started = StepRecord {
+            step_id: StepId::Numbered(1),
+            name: "hostname".into(),
+            state: JobState::Running,
+            start_time: Some(1_764_520_000),
+            num_tasks: 2,
+            num_nodes: 2,
+            nodes: "main1,sub1".into(),
+            ..Default::default()
+        };
+        let ended = StepRecord {
+            state: JobState::Failed,
+            exit_code: crate::model::ExitStatus::code(3),
+            end_time: Some(1_764_520_009),
+            ..started.clone()
+        };
+        let first = StepRecord {
+            step_id: StepId::Numbered(0),
+            ..ended.clone()
+        };
+        let log = format!(
+            "{}\r\nnoise {}\r\n{}\r\n{STEP_MARKER} garbage\r\n",
+            step_line(&started),
+            step_line(&first),
+            step_line(&ended)
+        );
+        assert_eq!(parse_steps(&log), vec![first, ended]);
+        assert_eq!(parse_steps("no steps here"), vec![]);
+    }
 
     #[test]
     fn metadata_survives_the_log() {

@@ -5,12 +5,14 @@
 //! - `results/<session uuid>`: how a finished job ended, read once from its log (finished
 //!   jobs never change, DESIGN.md §3.7);
 //! - `meta/<session uuid>`: the job's metadata (written by sbatch, else read once);
+//! - `steps/<session uuid>`: a finished job's steps, read once from its log with the result;
 //! - `vfolders`: the ids of the keypair's vfolders by name, for mounts by id (API v8+).
 //!
 //! Losing any of it costs requests, never jobs: everything can be asked again.
 
 use super::client::{ApiVersion, ServerInfo};
-use crate::launcher::meta::{JobMeta, LaunchResult};
+use crate::launcher::meta::{self, JobMeta, LaunchResult};
+use crate::model::job::StepRecord;
 use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -138,6 +140,22 @@ impl Cache {
     pub fn store_meta(&self, session_id: &str, meta: Option<&JobMeta>) {
         if let Some(path) = self.path("meta", session_id) {
             let text = meta.map_or_else(|| "-".to_string(), JobMeta::encode);
+            self.write_atomically(&path, text.as_bytes());
+        }
+    }
+
+    /// A finished job's steps (sacct's `N.0` rows), when its log has been read.
+    pub fn steps(&self, session_id: &str) -> Option<Vec<StepRecord>> {
+        let text = std::fs::read_to_string(self.path("steps", session_id)?).ok()?;
+        Some(meta::parse_steps(&text))
+    }
+
+    pub fn store_steps(&self, session_id: &str, steps: &[StepRecord]) {
+        if let Some(path) = self.path("steps", session_id) {
+            let text: String = steps
+                .iter()
+                .map(|s| format!("{}\n", meta::step_line(s)))
+                .collect();
             self.write_atomically(&path, text.as_bytes());
         }
     }

@@ -181,6 +181,7 @@ impl BackendAiCluster {
                 {
                     rec.partition = partitions::name_of(&self.config, &s.scaling_group);
                 }
+                records::add_logged_steps(&mut rec, &f.steps);
                 rec
             })
             .collect();

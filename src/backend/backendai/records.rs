@@ -681,11 +681,15 @@ pub fn job_record(
             &spec.work_dir,
         );
     }
-    // Only a job that really started has a batch step (not one cancelled while pending).
-    if let (true, Some(start), true) = (
+    // Only a job that really started has a batch step (not one cancelled while pending),
+    // and only a batch job: salloc's and srun's allocations have none (their steps are
+    // logged, `add_logged_steps`).
+    let batch = !meta.is_some_and(|m| m.spec.interactive);
+    if let (true, Some(start), true, true) = (
         state.is_finished() || state == JobState::Running,
         rec.start_time,
         start.is_some(),
+        batch,
     ) {
         rec.steps.push(StepRecord {
             step_id: StepId::Batch,
@@ -707,10 +711,58 @@ pub fn job_record(
     rec
 }
 
+/// Adds the steps node 0's launcher logged, after the batch step. A step the job's end
+/// caught running ends CANCELLED with the job, as slurmctld ends a killed job's steps.
+pub fn add_logged_steps(rec: &mut JobRecord, logged: &[StepRecord]) {
+    for step in logged {
+        let mut step = step.clone();
+        if step.state == JobState::Running && rec.state.is_finished() {
+            step.state = JobState::Cancelled;
+            step.end_time = rec.end_time;
+        }
+        rec.steps.push(step);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn logged_steps_follow_the_batch_step_and_end_with_the_job() {
+        let mut rec = JobRecord {
+            state: JobState::Timeout,
+            end_time: Some(200),
+            steps: vec![StepRecord {
+                step_id: StepId::Batch,
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let done = StepRecord {
+            step_id: StepId::Numbered(0),
+            state: JobState::Completed,
+            end_time: Some(150),
+            ..Default::default()
+        };
+        let caught = StepRecord {
+            step_id: StepId::Numbered(1),
+            state: JobState::Running,
+            ..Default::default()
+        };
+        add_logged_steps(&mut rec, &[done.clone(), caught]);
+        let ids: Vec<_> = rec.steps.iter().map(|s| s.step_id).collect();
+        assert_eq!(
+            ids,
+            [StepId::Batch, StepId::Numbered(0), StepId::Numbered(1)]
+        );
+        assert_eq!(rec.steps[1], done);
+        assert_eq!(
+            (rec.steps[2].state, rec.steps[2].end_time),
+            (JobState::Cancelled, Some(200))
+        );
+    }
 
     fn item(status: &str, info: &str, result: &str) -> Session {
         Session::from_json(&json!({
@@ -797,6 +849,22 @@ mod tests {
         assert_eq!(rec.num_cpus, 2);
         assert_eq!(rec.steps.len(), 1);
         assert_eq!(rec.name, "train");
+        // salloc's or srun's allocation has no batch step.
+        let allocation = JobMeta {
+            spec: crate::model::JobSpec {
+                interactive: true,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let rec = job_record(
+            &item("TERMINATED", "task-finished", "FAILURE"),
+            Some(&allocation),
+            Some(&r),
+            "c",
+            |_| "u".into(),
+        );
+        assert_eq!((rec.state, rec.steps.len()), (JobState::Failed, 0));
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::jobid;
 use super::partitions::Agent;
 use super::records::{Session, session_fields};
 use crate::launcher::meta::{self, JobMeta, LaunchResult};
+use crate::model::job::StepRecord;
 use serde_json::{Value, json};
 
 /// Items per GraphQL page (`[backendai] page_size`): a queue of this many jobs costs one
@@ -209,6 +210,8 @@ pub fn session_path(client: &Client, s: &Session, tail: &str) -> String {
 pub struct Facts {
     pub meta: Option<JobMeta>,
     pub result: Option<LaunchResult>,
+    /// The steps node 0's launcher logged (known once the job has ended).
+    pub steps: Vec<StepRecord>,
 }
 
 /// The facts of each session: from the cache, else read once from a finished job's log
@@ -230,13 +233,17 @@ pub fn facts(client: &Client, cache: &Cache, sessions: &[Session]) -> Vec<Facts>
                 || matches!(s.result.as_str(), "SUCCESS" | "FAILURE");
             let has_log = s.job_ended() && s.status != "CANCELLED" && ran;
             let mut result = if has_log { cache.result(&s.id) } else { None };
+            let mut steps = if has_log { cache.steps(&s.id) } else { None };
             if has_log
-                && (result.is_none() || meta.is_none())
+                && (result.is_none() || meta.is_none() || steps.is_none())
                 && let Some(log) = read_log(client, s)
             {
                 let r = meta::parse_result(&log);
                 cache.store_result(&s.id, r.as_ref());
                 result = Some(r);
+                let logged = meta::parse_steps(&log);
+                cache.store_steps(&s.id, &logged);
+                steps = Some(logged);
                 if meta.is_none() {
                     let m = JobMeta::from_log(&log);
                     cache.store_meta(&s.id, m.as_ref());
@@ -246,6 +253,7 @@ pub fn facts(client: &Client, cache: &Cache, sessions: &[Session]) -> Vec<Facts>
             Facts {
                 meta: meta.flatten(),
                 result: result.flatten(),
+                steps: steps.unwrap_or_default(),
             }
         })
         .collect()
