@@ -106,6 +106,11 @@ fn single_job_commands_read_only_their_job_with_10000_queued() {
     let c = Cluster::new(2, 4096, 2);
     let done = c.submit(&["--wrap", "true"]);
     c.wait_done(&done.to_string(), secs(30));
+    // A job waiting for resources behind one that holds both CPUs: its expected start is
+    // the queue runner's plan, stored, not planned again by each command.
+    let blocker = c.submit(&["-c", "2", "-t", "10", "--wrap", "sleep 300"]);
+    c.wait_state(&blocker.to_string(), "RUNNING", secs(30));
+    let waiting = c.submit(&["-t", "5", "--wrap", "true"]).to_string();
     let held = c.submit(&["--hold", "--wrap", "true"]);
     let first = queue_copies(&c, held, QUEUED);
     let pending = (first + QUEUED / 2).to_string();
@@ -117,6 +122,25 @@ fn single_job_commands_read_only_their_job_with_10000_queued() {
     assert_eq!(code, 0, "{shown}");
     assert!(all > u64::from(QUEUED), "squeue read {all} records");
 
+    let planned_start = || {
+        let (_, _, shown) = rows_read(&c, "squeue", &["-h", "-j", &waiting, "-o", "%S"]);
+        shown.trim().to_string()
+    };
+    let deadline = std::time::Instant::now() + secs(30);
+    while planned_start() == "N/A" && std::time::Instant::now() < deadline {
+        std::thread::sleep(secs(1) / 4);
+    }
+    let (code, rows, shown) = rows_read(&c, "scontrol", &["show", "job", &waiting]);
+    assert_eq!(code, 0, "{shown}");
+    println!("scontrol show job (waiting for resources): {rows} job records read");
+    assert!(
+        rows <= 4,
+        "read {rows} job records with {QUEUED} queued: {shown}"
+    );
+    assert!(
+        shown.contains("SchedNodeList=") && !shown.contains("StartTime=Unknown"),
+        "the runner's plan shows: {shown}"
+    );
     for (name, args) in [
         ("scontrol", vec!["show", "job", done.as_str()]),
         ("scontrol", vec!["show", "job", pending.as_str()]),

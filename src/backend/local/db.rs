@@ -2,6 +2,7 @@
 //! command, the queue runner and the job launchers (each opens its own connection; writers
 //! take the lock with BEGIN IMMEDIATE and wait on contention).
 
+use super::plan::Plan;
 use super::store_file::{self, FileProblem};
 use crate::model::{
     ArrayPart, Dependency, ExitStatus, JobSpec, JobState, RequeueRequest, StateFlag, StepId,
@@ -18,7 +19,20 @@ use std::rc::Rc;
 /// (what accounting last heard).
 /// 3: jobs indexed by submission (a job's own copy of a shared submission is found by
 /// index, not by a scan of every record).
+/// 4: `steps.cancelled_by` (who cancelled a step).
+///
+/// A bai-slurm refuses a database of a higher version, so raising it stops the launchers
+/// of running jobs that an upgrade left on the older binary. Changes that older code can
+/// live with (a new nullable column it does not name) raise only `REVISION` (a `meta`
+/// key) instead:
+/// 5: `submissions.environment`: the job's environment apart from its request, so that
+/// reading a request (every record, every scheduling pass) does not parse an environment
+/// only the job's launcher needs. Older code writes the environment inside the request
+/// (NULL here, still read) and reads a request without one as before.
+/// 6: `plans`: the queue runner's expected starts, so that showing a waiting job does
+/// not plan the whole queue.
 const SCHEMA_VERSION: i64 = 4;
+const REVISION: i64 = 6;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
@@ -29,7 +43,9 @@ CREATE TABLE IF NOT EXISTS meta (
 CREATE TABLE IF NOT EXISTS submissions (
     submission_id INTEGER PRIMARY KEY,
     spec          TEXT NOT NULL,
-    script        BLOB NOT NULL
+    script        BLOB NOT NULL,
+    -- JSON of the spec's environment; NULL: it is inside `spec` (schema 4 and before)
+    environment   TEXT
 );
 -- One row per job record, as slurmctld keeps them: an array's meta record holds its
 -- not-yet-started tasks; each task gets its own record when it starts.
@@ -78,6 +94,14 @@ CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state);
 CREATE INDEX IF NOT EXISTS jobs_by_array ON jobs(array_job_id);
 CREATE INDEX IF NOT EXISTS jobs_by_end ON jobs(end_time);
 CREATE INDEX IF NOT EXISTS jobs_by_submission ON jobs(submission_id);
+-- The expected starts of jobs waiting for resources, as the queue runner's last pass
+-- planned them (local/plan.rs): backfill's view, which squeue and scontrol show.
+CREATE TABLE IF NOT EXISTS plans (
+    job_id     INTEGER PRIMARY KEY,
+    start_time INTEGER NOT NULL,
+    end_time   INTEGER,
+    nodes      TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS steps (
     job_id      INTEGER NOT NULL,
     step        TEXT NOT NULL,
@@ -281,6 +305,19 @@ fn flag_from(s: &str) -> StateFlag {
     }
 }
 
+/// A submission as stored: the request's JSON without script and environment, and the
+/// environment's JSON.
+fn stored_request(spec: &JobSpec) -> DbResult<(String, String)> {
+    let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
+    let mut stored = spec.clone();
+    stored.script = Vec::new();
+    let environment = std::mem::take(&mut stored.environment);
+    Ok((
+        serde_json::to_string(&stored).map_err(corrupt)?,
+        serde_json::to_string(&environment).map_err(corrupt)?,
+    ))
+}
+
 fn json_err(e: serde_json::Error) -> rusqlite::Error {
     rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
 }
@@ -448,19 +485,31 @@ impl Db {
         store_file::ensure_wal(&self.conn)?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
         self.conn.pragma_update(None, "foreign_keys", "ON")?;
+        // Most opens find the database up to date: a plain read tells, without waiting
+        // for a writer (the queue runner's pass) to finish.
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Deferred)?;
+        let current = schema_of(&tx)?;
+        tx.commit()?;
+        if current == (SCHEMA_VERSION, REVISION) {
+            return Ok(());
+        }
         // A database of an older schema is brought up to date once, by whoever gets here
         // first; the others wait for the lock and find it done.
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
-        if version > SCHEMA_VERSION {
-            return Err(DbError::TooNew(version));
-        }
-        if version < SCHEMA_VERSION {
+        let (version, revision) = schema_of(&tx)?;
+        if version < SCHEMA_VERSION || revision < REVISION {
             migrate(&tx)?;
             tx.execute_batch(SCHEMA)?;
             tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+            tx.execute(
+                "INSERT INTO meta(key, value) VALUES('revision', ?1)
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                params![REVISION],
+            )?;
         }
         tx.commit()?;
         Ok(())
@@ -497,6 +546,22 @@ impl Db {
     }
 }
 
+/// The database's schema version and revision; a version this code cannot read is an
+/// error.
+fn schema_of(tx: &Transaction<'_>) -> DbResult<(i64, i64)> {
+    let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if version > SCHEMA_VERSION {
+        return Err(DbError::TooNew(version));
+    }
+    let revision: i64 = tx
+        .query_row("SELECT value FROM meta WHERE key = 'revision'", [], |r| {
+            r.get(0)
+        })
+        .optional()?
+        .unwrap_or(version);
+    Ok((version, revision))
+}
+
 /// Brings the tables of an older schema up to date (new columns, with their defaults).
 fn migrate(tx: &Transaction<'_>) -> rusqlite::Result<()> {
     let has_jobs: bool = tx
@@ -531,6 +596,21 @@ fn migrate(tx: &Transaction<'_>) -> rusqlite::Result<()> {
         .collect::<Result<_, _>>()?;
     if !step_columns.is_empty() && !step_columns.iter().any(|c| c == "cancelled_by") {
         tx.execute_batch("ALTER TABLE steps ADD COLUMN cancelled_by INTEGER")?;
+    }
+    let submission_columns: Vec<String> = tx
+        .prepare("SELECT name FROM pragma_table_info('submissions')")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    if !submission_columns.iter().any(|c| c == "environment") {
+        // Schema 5: environments move out of the requests (rows SQLite cannot read as
+        // JSON keep theirs inside, where `submission` still finds it).
+        tx.execute_batch(
+            "ALTER TABLE submissions ADD COLUMN environment TEXT;
+             UPDATE submissions
+                SET environment = coalesce(json_extract(spec, '$.environment'), '{}'),
+                    spec = json_remove(spec, '$.environment')
+              WHERE json_valid(spec);",
+        )?;
     }
     Ok(())
 }
@@ -587,45 +667,48 @@ impl Tx<'_> {
     }
 
     pub fn insert_submission(&self, id: u32, spec: &JobSpec) -> DbResult<()> {
-        let mut stored = spec.clone();
-        let script = std::mem::take(&mut stored.script);
-        let json = serde_json::to_string(&stored).map_err(|e| DbError::Corrupt(e.to_string()))?;
+        let (json, environment) = stored_request(spec)?;
         self.tx.execute(
-            "INSERT INTO submissions(submission_id, spec, script) VALUES (?1, ?2, ?3)",
-            params![id, json, script],
+            "INSERT INTO submissions(submission_id, spec, script, environment)
+             VALUES (?1, ?2, ?3, ?4)",
+            params![id, json, spec.script, environment],
         )?;
         Ok(())
     }
 
+    /// A submission whole: its request, script and environment (what a launcher needs).
     pub fn submission(&self, id: u32) -> DbResult<JobSpec> {
-        let (json, script): (String, Vec<u8>) = self.tx.query_row(
-            "SELECT spec, script FROM submissions WHERE submission_id = ?1",
+        let (json, script, environment): (String, Vec<u8>, Option<String>) = self.tx.query_row(
+            "SELECT spec, script, environment FROM submissions WHERE submission_id = ?1",
             params![id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
-        let mut spec: JobSpec = serde_json::from_str(&json)
-            .map_err(|e| DbError::Corrupt(format!("submission {id}: {e}")))?;
+        let corrupt = |e: serde_json::Error| DbError::Corrupt(format!("submission {id}: {e}"));
+        let mut spec: JobSpec = serde_json::from_str(&json).map_err(corrupt)?;
+        if let Some(environment) = environment {
+            spec.environment = serde_json::from_str(&environment).map_err(corrupt)?;
+        }
         spec.script = script;
         Ok(spec)
     }
 
-    /// Replaces a submission's request (its script stays).
+    /// Replaces a submission's request; its script and environment stay (nothing changes
+    /// a job's environment after submission, and `spec` may have been read without it).
     pub fn replace_submission(&self, id: u32, spec: &JobSpec) -> DbResult<()> {
-        let mut stored = spec.clone();
-        stored.script = Vec::new();
-        let json = serde_json::to_string(&stored).map_err(|e| DbError::Corrupt(e.to_string()))?;
+        let (json, environment) = stored_request(spec)?;
         self.tx.execute(
-            "UPDATE submissions SET spec = ?2 WHERE submission_id = ?1",
-            params![id, json],
+            "UPDATE submissions SET spec = ?2,
+                 environment = coalesce(environment, ?3) WHERE submission_id = ?1",
+            params![id, json, environment],
         )?;
         Ok(())
     }
 
-    /// A copy of submission `from` (script included) under the id `to`.
+    /// A copy of submission `from` (script and environment included) under the id `to`.
     pub fn copy_submission(&self, from: u32, to: u32) -> DbResult<()> {
         self.tx.execute(
-            "INSERT INTO submissions(submission_id, spec, script)
-             SELECT ?2, spec, script FROM submissions WHERE submission_id = ?1",
+            "INSERT INTO submissions(submission_id, spec, script, environment)
+             SELECT ?2, spec, script, environment FROM submissions WHERE submission_id = ?1",
             params![from, to],
         )?;
         Ok(())
@@ -674,8 +757,8 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Every submission's spec without its script (for building records). A missing or
-    /// unreadable one is left out and noted.
+    /// Submissions' requests, without script and environment (for building records and
+    /// scheduling). A missing or unreadable one is left out and noted.
     pub fn submissions(&self, ids: &[u32]) -> DbResult<std::collections::HashMap<u32, JobSpec>> {
         let mut out = std::collections::HashMap::new();
         let mut stmt = self
@@ -772,6 +855,67 @@ impl Tx<'_> {
         self.skipped
             .borrow_mut()
             .push(format!("job {id}: unreadable record skipped ({why})"));
+    }
+
+    /// The expected starts the runner planned last, by job id: all of them, or those of
+    /// `ids` (by index).
+    pub fn plans(&self, ids: Option<&[u32]>) -> DbResult<std::collections::HashMap<u32, Plan>> {
+        let row = |r: &rusqlite::Row<'_>| {
+            Ok((
+                r.get::<_, u32>(0)?,
+                Plan {
+                    start: r.get(1)?,
+                    end: r.get(2)?,
+                    nodes: r.get(3)?,
+                },
+            ))
+        };
+        let mut out = std::collections::HashMap::new();
+        match ids {
+            None => {
+                let mut stmt = self
+                    .tx
+                    .prepare_cached("SELECT job_id, start_time, end_time, nodes FROM plans")?;
+                for p in stmt.query_map([], row)? {
+                    let (id, plan) = p?;
+                    out.insert(id, plan);
+                }
+            }
+            Some(ids) => {
+                let mut stmt = self.tx.prepare_cached(
+                    "SELECT job_id, start_time, end_time, nodes FROM plans WHERE job_id = ?1",
+                )?;
+                for &id in ids {
+                    if let Some((id, plan)) = stmt.query_row(params![id], row).optional()? {
+                        out.insert(id, plan);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Replaces the runner's plan; writes nothing when it has not changed.
+    pub fn store_plans(&self, plans: &std::collections::HashMap<u32, Plan>) -> DbResult<()> {
+        if &self.plans(None)? == plans {
+            return Ok(());
+        }
+        self.tx.execute("DELETE FROM plans", [])?;
+        let mut stmt = self.tx.prepare_cached(
+            "INSERT INTO plans (job_id, start_time, end_time, nodes) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for (id, p) in plans {
+            stmt.execute(params![id, p.start, p.end, p.nodes])?;
+        }
+        Ok(())
+    }
+
+    /// The running jobs (by index).
+    pub fn running_jobs(&self) -> DbResult<Vec<JobRow>> {
+        self.job_rows(
+            &format!("SELECT {JOB_COLUMNS} FROM jobs WHERE state = 'RUNNING' ORDER BY job_id"),
+            [],
+        )
     }
 
     /// Jobs not yet finished (pending, running, suspended), plus anything in flux.
@@ -1065,7 +1209,8 @@ mod tests {
                  ALTER TABLE jobs DROP COLUMN requeue;
                  ALTER TABLE jobs DROP COLUMN restarts;
                  ALTER TABLE steps DROP COLUMN cancelled_by;
-                 INSERT INTO submissions VALUES (5, '{}', x'');
+                 ALTER TABLE submissions DROP COLUMN environment;
+                 INSERT INTO submissions VALUES (5, '{\"name\":\"old\",\"environment\":{\"A\":\"1\"}}', x'');
                  INSERT INTO jobs (job_id, submission_id, name, uid, state, priority,
                                    submit_time, alloc_cpus, alloc_mem_mb)
                    VALUES (5, 5, 'old', 0, 'COMPLETED', 1, 0, 1, 100);
@@ -1083,5 +1228,73 @@ mod tests {
         assert_eq!((rows[0].restarts, rows[0].requeue), (0, None));
         let steps = db.read(|tx| tx.steps_of(5)).unwrap();
         assert_eq!((steps.len(), steps[0].cancelled_by), (1, None));
+        // the environment moved out of the request (schema 5), and reads back whole
+        let spec = db.read(|tx| tx.submission(5)).unwrap();
+        assert_eq!((spec.name.as_str(), spec.environment.len()), ("old", 1));
+        let requests = db.read(|tx| tx.submissions(&[5])).unwrap();
+        assert!(requests[&5].environment.is_empty());
+    }
+
+    #[test]
+    fn an_additive_change_keeps_the_version_older_launchers_can_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.db");
+        drop(Db::open(&path, 1).unwrap());
+        {
+            // what schema 4 (revision 4) left behind
+            let c = Connection::open(&path).unwrap();
+            c.execute_batch(
+                "ALTER TABLE submissions DROP COLUMN environment;
+                 DELETE FROM meta WHERE key = 'revision';",
+            )
+            .unwrap();
+        }
+        drop(Db::open(&path, 1).unwrap());
+        let c = Connection::open(&path).unwrap();
+        let version: i64 = c
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(
+            version, 4,
+            "a running job's older launcher refuses a higher one"
+        );
+        let has_environment: i64 = c
+            .query_row(
+                "SELECT count(*) FROM pragma_table_info('submissions') WHERE name = 'environment'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(has_environment, 1);
+    }
+
+    #[test]
+    fn a_request_is_read_without_its_environment_and_an_update_keeps_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = Db::open(&dir.path().join("state.db"), 1).unwrap();
+        let mut spec = JobSpec {
+            name: "envjob".into(),
+            script: b"#!/bin/sh\n".to_vec(),
+            ..JobSpec::default()
+        };
+        spec.environment.insert("HOME".into(), "/home/a".into());
+        db.write(|tx| tx.insert_submission(7, &spec)).unwrap();
+        let request = db
+            .read(|tx| tx.submissions(&[7]))
+            .unwrap()
+            .remove(&7)
+            .unwrap();
+        assert!(request.environment.is_empty() && request.script.is_empty());
+        assert_eq!(request.name, "envjob");
+        // scontrol update writes back a request read without its environment
+        let mut changed = request;
+        changed.name = "renamed".into();
+        db.write(|tx| tx.replace_submission(7, &changed)).unwrap();
+        let whole = db.read(|tx| tx.submission(7)).unwrap();
+        assert_eq!(whole.name, "renamed");
+        assert_eq!(whole.environment, spec.environment);
+        assert_eq!(whole.script, spec.script);
+        db.write(|tx| tx.copy_submission(7, 8)).unwrap();
+        assert_eq!(db.read(|tx| tx.submission(8)).unwrap(), whole);
     }
 }

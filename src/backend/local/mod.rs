@@ -280,6 +280,19 @@ impl LocalCluster {
         }
     }
 
+    /// The nodes as the plan sees them (local/plan.rs).
+    fn node_capacities(&self) -> Vec<plan::NodeCapacity> {
+        let s = &self.settings;
+        s.node_names()
+            .into_iter()
+            .map(|name| plan::NodeCapacity {
+                name,
+                cpus: s.node.cpus,
+                mem_mb: s.node.memory_mb,
+            })
+            .collect()
+    }
+
     fn records(
         &self,
         rows: &[JobRow],
@@ -630,17 +643,8 @@ impl LocalCluster {
             .collect();
         records.push(candidate);
         let s = &self.settings;
-        let nodes: Vec<plan::NodeCapacity> = s
-            .node_names()
-            .into_iter()
-            .map(|name| plan::NodeCapacity {
-                name,
-                cpus: s.node.cpus,
-                mem_mb: s.node.memory_mb,
-            })
-            .collect();
         let begin = spec.begin.unwrap_or(now).max(now);
-        plan::plan(&mut records, &nodes, begin);
+        plan::plan(&mut records, &self.node_capacities(), begin);
         let planned = records.pop().expect("the candidate");
         const INFINITE_MINUTES: i64 = 0x7fff_ffff;
         let start = planned.start_time.unwrap_or(now + INFINITE_MINUTES * 60);
@@ -943,49 +947,44 @@ impl Cluster for LocalCluster {
     fn jobs(&self) -> Result<Vec<JobRecord>, BackendError> {
         let mut db = self.db()?;
         let now = crate::sys::now();
-        let mut records = db
+        let records = db
             .read(|tx| {
                 let rows = tx.controller_jobs(now - i64::from(self.settings.min_job_age))?;
-                Ok(self.records(&rows, false, tx))
+                let mut records = match self.records(&rows, false, tx) {
+                    Ok(records) => records,
+                    Err(e) => return Ok(Err(e)),
+                };
+                plan::apply(&mut records, &tx.plans(None)?);
+                Ok(Ok(records))
             })
             .map_err(sql)??;
         self.wake_runner_for(&records);
-        let s = &self.settings;
-        let nodes: Vec<plan::NodeCapacity> = s
-            .node_names()
-            .into_iter()
-            .map(|name| plan::NodeCapacity {
-                name,
-                cpus: s.node.cpus,
-                mem_mb: s.node.memory_mb,
-            })
-            .collect();
-        plan::plan(&mut records, &nodes, now);
         Ok(records)
     }
 
-    /// By index: the named jobs' rows only, unless one of them waits for resources: its
-    /// expected start needs the queue ahead of it (the plan).
+    /// By index: the named jobs' rows and the runner's plan for them only.
     fn jobs_with_ids(&self, ids: &[u32]) -> Result<Vec<JobRecord>, BackendError> {
         let mut db = self.db()?;
         let since = crate::sys::now() - i64::from(self.settings.min_job_age);
-        let records = db
+        let mut records = db
             .read(|tx| {
                 let rows = tx.controller_jobs_of(ids, since)?;
-                if rows.iter().any(|r| plan::is_planned(r.state, &r.reason)) {
-                    return Ok(None);
+                let mut records = match self.records(&rows, false, tx) {
+                    Ok(records) => records,
+                    Err(e) => return Ok(Err(e)),
+                };
+                let waiting: Vec<u32> = records
+                    .iter()
+                    .filter(|r| plan::is_planned(r.state, &r.reason))
+                    .map(|r| r.job_id)
+                    .collect();
+                if !waiting.is_empty() {
+                    plan::apply(&mut records, &tx.plans(Some(&waiting))?);
                 }
-                Ok(Some(self.records(&rows, false, tx)))
+                Ok(Ok(records))
             })
-            .map_err(sql)?;
-        let mut records = match records {
-            Some(records) => {
-                let records = records?;
-                self.wake_runner_for(&records);
-                records
-            }
-            None => self.jobs()?,
-        };
+            .map_err(sql)??;
+        self.wake_runner_for(&records);
         records.retain(|r| r.named_by(ids));
         Ok(records)
     }

@@ -8,6 +8,16 @@
 //! running jobs' ends are exact. The controller's view only: slurmdbd keeps none of it.
 
 use crate::model::{JobRecord, JobState, TimeLimit};
+use std::collections::HashMap;
+
+/// A waiting job's expected start, end (None: no time limit) and nodes, as the queue
+/// runner plans them at each pass and stores them for the commands to show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub start: i64,
+    pub end: Option<i64>,
+    pub nodes: String,
+}
 
 /// One node's capacity.
 #[derive(Debug, Clone)]
@@ -38,6 +48,39 @@ pub const MAX_JOB_TEST: usize = 500;
 /// (reason Resources or Priority).
 pub fn is_planned(state: JobState, reason: &str) -> bool {
     state == JobState::Pending && matches!(reason, "Resources" | "Priority")
+}
+
+/// The plan for `records` (running jobs and those waiting), by job id.
+pub fn planned(records: &mut [JobRecord], nodes: &[NodeCapacity], now: i64) -> HashMap<u32, Plan> {
+    plan(records, nodes, now);
+    records
+        .iter()
+        .filter(|r| is_planned(r.state, &r.reason))
+        .filter_map(|r| {
+            Some((
+                r.job_id,
+                Plan {
+                    start: r.start_time?,
+                    end: r.end_time,
+                    nodes: r.sched_nodes.clone()?,
+                },
+            ))
+        })
+        .collect()
+}
+
+/// Shows a stored plan: the expected start of each record that still waits for resources.
+pub fn apply(records: &mut [JobRecord], plans: &HashMap<u32, Plan>) {
+    for r in records
+        .iter_mut()
+        .filter(|r| is_planned(r.state, &r.reason))
+    {
+        if let Some(p) = plans.get(&r.job_id) {
+            r.start_time = Some(p.start);
+            r.end_time = p.end;
+            r.sched_nodes = Some(p.nodes.clone());
+        }
+    }
 }
 
 /// Sets `start_time`, `end_time` and `sched_nodes` of the pending jobs that wait for

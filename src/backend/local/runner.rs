@@ -5,7 +5,7 @@
 
 use super::db::{DbResult, JobRow, Tx};
 use super::schedule::{self, Capacity, Deadline, Decision, Request, reason};
-use super::{LocalCluster, control, executor, gres, procs};
+use super::{LocalCluster, control, executor, gres, plan, procs, records};
 use crate::backend::Cluster;
 use crate::model::{ArrayPart, JobState, StateFlag};
 use std::collections::HashMap;
@@ -244,16 +244,25 @@ fn file_id(path: &std::path::Path) -> Option<(u64, u64)> {
 const FIRST_LOOK_DELAY: i64 = 2;
 
 /// One scheduling pass. Returns how many jobs are still pending or running.
+///
+/// The queue is read and the decisions made outside the write lock, so that commands
+/// (sbatch, scancel, ...) do not wait for a pass over a long queue; the decisions are then
+/// applied in a short write, each only to a job that has not changed since it was read
+/// (one that has is decided again at the next pass).
 fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
     let now = crate::sys::now();
     let mut db = cluster
         .db()
         .map_err(|e| super::db::DbError::Corrupt(e.to_string()))?;
-    let (to_launch, active) = db.write(|tx| {
-        let active = tx.active_jobs()?;
-        for mut row in active.into_iter().filter(|r| r.state == JobState::Running) {
+    db.write(|tx| {
+        for mut row in tx.running_jobs()? {
             check_running(tx, cluster, &mut row, launches, now)?;
         }
+        Ok(())
+    })?;
+    let settings = &cluster.settings;
+    let names = settings.node_names();
+    let (jobs, specs, before, decisions, mut taken) = db.read(|tx| {
         let mut jobs = tx.active_jobs()?;
         let targets: Vec<u32> = jobs
             .iter()
@@ -274,9 +283,7 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
             .collect();
         let specs = tx.submissions(&sub_ids)?;
         let before: HashMap<u32, JobRow> = jobs.iter().map(|j| (j.job_id, j.clone())).collect();
-        let settings = &cluster.settings;
         let cluster_profile = cluster.profile();
-        let names = settings.node_names();
         // GPU devices running jobs hold, per node.
         let mut taken: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
         for (list, held) in tx.running_gpus()? {
@@ -333,6 +340,11 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
             },
             now,
         );
+        Ok((jobs, specs, before, decisions, taken))
+    })?;
+    let to_launch = db.write(|tx| {
+        let current =
+            |job_id: u32| -> DbResult<bool> { Ok(tx.job(job_id)?.as_ref() == before.get(&job_id)) };
         let mut to_launch = Vec::new();
         // by id: a pass over a long queue stays linear
         let index: HashMap<u32, usize> = jobs
@@ -344,6 +356,15 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
             let Some(mut row) = index.get(&job_id).map(|&i| jobs[i].clone()) else {
                 continue;
             };
+            // Only a job unchanged since it was read gets what was decided for it; a
+            // plain wait writes nothing unless its reason changed.
+            let writes = !matches!(decision, Decision::Wait { .. })
+                || specs
+                    .get(&row.submission_id)
+                    .is_some_and(|s| s.immediate == Some(1) || s.kill_on_invalid_dep);
+            if writes && !current(job_id)? {
+                continue;
+            }
             match decision {
                 Decision::Start { tasks, placements } => {
                     let lists: Vec<String> = placements
@@ -457,16 +478,18 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     ) {
                         row.eligible_time.get_or_insert(now);
                     }
-                    if before.get(&job_id) != Some(&row) {
+                    if before.get(&job_id) != Some(&row) && current(job_id)? {
                         row.last_sched_eval = Some(now);
                         tx.update_job(&row)?;
                     }
                 }
             }
         }
-        let active = tx.active_jobs()?.len();
-        Ok((to_launch, active))
+        Ok(to_launch)
     })?;
+    let active = db.read(|tx| tx.active_jobs())?;
+    let plan = db.read(|tx| plan_of(tx, cluster, &active, now))?;
+    db.write(|tx| tx.store_plans(&plan))?;
     for job_id in to_launch {
         match spawn_launcher(cluster, job_id) {
             Ok(child) => launches.push(Launch {
@@ -477,7 +500,37 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
             Err(e) => eprintln!("bai-slurm runner: cannot start launcher for job {job_id}: {e}"),
         }
     }
-    Ok(active)
+    Ok(active.len())
+}
+
+/// Plans the expected starts of the jobs waiting for resources (the first
+/// `plan::MAX_JOB_TEST` in priority order, as backfill), to be stored, so that showing
+/// a waiting job costs one lookup instead of a plan of the whole queue.
+fn plan_of(
+    tx: &Tx<'_>,
+    cluster: &LocalCluster,
+    active: &[JobRow],
+    now: i64,
+) -> DbResult<HashMap<u32, plan::Plan>> {
+    let mut waiting: Vec<&JobRow> = active
+        .iter()
+        .filter(|r| plan::is_planned(r.state, &r.reason))
+        .collect();
+    waiting.sort_by_key(|r| (std::cmp::Reverse(r.priority), r.job_id));
+    waiting.truncate(plan::MAX_JOB_TEST);
+    let running = active.iter().filter(|r| r.state == JobState::Running);
+    let rows: Vec<&JobRow> = running.chain(waiting).collect();
+    let ids: Vec<u32> = rows.iter().map(|r| r.submission_id).collect();
+    let specs = tx.submissions(&ids)?;
+    let ctx = cluster.ctx();
+    let mut records: Vec<_> = rows
+        .iter()
+        .filter_map(|r| {
+            let spec = specs.get(&r.submission_id)?;
+            Some(records::job_record(r, spec, &[], &ctx, false))
+        })
+        .collect();
+    Ok(plan::planned(&mut records, &cluster.node_capacities(), now))
 }
 
 /// Accounts for a running job whose launcher has died or never came up.
