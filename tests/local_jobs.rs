@@ -368,7 +368,17 @@ fn killing_the_queue_runner_loses_no_job() {
 }
 
 fn kill_runner(c: &Cluster) -> usize {
-    let mut n = 0;
+    let pids = runner_pids(c);
+    for &pid in &pids {
+        // SAFETY: plain kill(2) of the runner this test's commands started.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    pids.len()
+}
+
+/// The queue runners of this test's state directory.
+fn runner_pids(c: &Cluster) -> Vec<i32> {
+    let mut pids = Vec::new();
     for p in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(pid) = p.file_name().to_string_lossy().parse::<i32>() else {
             continue;
@@ -378,12 +388,10 @@ fn kill_runner(c: &Cluster) -> usize {
         )
         .into_owned();
         if cmdline.contains("__local-runner") && cmdline.contains(&*c.state.to_string_lossy()) {
-            // SAFETY: plain kill(2) of the runner this test's commands started.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-            n += 1;
+            pids.push(pid);
         }
     }
-    n
+    pids
 }
 
 /// A job that ignores SIGTERM is killed with SIGKILL once KillWait has passed.
@@ -416,4 +424,50 @@ fn a_job_ignoring_sigterm_is_killed_after_kill_wait() {
         (format!("{id}.batch"), "CANCELLED".into(), "0:9".into())
     );
     assert!(c.read(&format!("slurm-{id}.out")).contains("got TERM"));
+}
+
+/// Upgrading bai-slurm under a running job: the queue runner becomes the new program (it
+/// re-executes itself when its file is replaced) and must keep the launchers it started
+/// before as launchers. It used to take them for orphans and kill them: the job ended
+/// NODE_FAIL at every package upgrade.
+#[test]
+fn a_running_job_outlives_an_upgrade_of_bai_slurm() {
+    use std::os::unix::fs::symlink;
+    let c = Cluster::new(2, 4096, 2);
+    // The commands run a copy of the program that the test can replace.
+    let own = c.path("own");
+    std::fs::create_dir_all(&own).unwrap();
+    let program = own.join("bai-slurm");
+    std::fs::copy(env!("CARGO_BIN_EXE_bai-slurm"), &program).unwrap();
+    for link in std::fs::read_dir(&c.bin).unwrap() {
+        let link = link.unwrap().path();
+        std::fs::remove_file(&link).unwrap();
+        symlink(&program, &link).unwrap();
+    }
+    let job = c.submit(&["--wrap", "sleep 60"]).to_string();
+    c.wait_state(&job, "RUNNING", secs(30));
+    let runner_exe = || {
+        let pid = *runner_pids(&c).first()?;
+        std::fs::read_link(format!("/proc/{pid}/exe")).ok()
+    };
+    assert_eq!(runner_exe().as_deref(), Some(program.as_path()));
+    // the upgrade: a new file under the same name, as a package manager installs it
+    let next = own.join("bai-slurm.new");
+    std::fs::copy(&program, &next).unwrap();
+    std::fs::rename(&next, &program).unwrap();
+    let deadline = Instant::now() + secs(20);
+    // the runner runs the new file (not `... (deleted)`), with its inherited launchers
+    while runner_exe().as_deref() != Some(program.as_path()) {
+        assert!(
+            Instant::now() < deadline,
+            "the runner did not restart as the new program"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    std::thread::sleep(secs(3)); // two housekeeping rounds of the new runner
+    let r = c.run("squeue", &["-h", "-j", &job, "-o", "%T"]);
+    assert_eq!(r.stdout, "RUNNING\n", "{}", c.runner_log());
+    c.run("scancel", &[&job]);
+    let rows = c.wait_done(&job, secs(30));
+    assert_eq!(rows[0].1, format!("CANCELLED by {}", uid()), "{rows:?}");
 }

@@ -64,6 +64,14 @@ pub fn run(cluster: &LocalCluster) -> i32 {
     let exe = crate::sys::own_executable().ok();
     let exe_id = exe.as_deref().and_then(file_id);
     let mut launches: Vec<Launch> = Vec::new();
+    // Children this process already has are launchers started before it became this
+    // program again (the re-exec after an upgrade, below): theirs are running jobs, not
+    // orphans to kill.
+    let mut inherited: Vec<i32> = procs::all()
+        .iter()
+        .filter(|p| p.ppid == me && !p.zombie)
+        .map(|p| p.pid)
+        .collect();
     let mut log = LogLimiter::default();
     let mut idle_since = Instant::now();
     let mut last_housekeeping = Instant::now() - HOUSEKEEPING_INTERVAL;
@@ -92,7 +100,7 @@ pub fn run(cluster: &LocalCluster) -> i32 {
         if last_housekeeping.elapsed() >= HOUSEKEEPING_INTERVAL {
             last_housekeeping = Instant::now();
             let mine: Vec<i32> = launches.iter().map(|l| l.child.id() as i32).collect();
-            kill_orphans(me, &mine, uid);
+            kill_orphans(me, &mine, &mut inherited, uid);
             if listener.refused > 0 {
                 log.say(&format!(
                     "bai-slurm runner: ignored {} wake-ups from other users",
@@ -143,11 +151,14 @@ pub fn run(cluster: &LocalCluster) -> i32 {
     }
 }
 
-/// Kills what a dead launcher left behind: our adopted children that are not launchers.
-/// One look at the process table: orphans killed now are reaped at the next look.
-fn kill_orphans(me: i32, launchers: &[i32], uid: u32) {
+/// Kills what a dead launcher left behind: our adopted children that are not launchers
+/// (ours, or `inherited` ones still running). One look at the process table: orphans
+/// killed now are reaped at the next look, as are inherited launchers that have ended.
+fn kill_orphans(me: i32, ours: &[i32], inherited: &mut Vec<i32>, uid: u32) {
     let table = procs::all();
-    procs::reap_adopted(&table, me, launchers);
+    inherited.retain(|&pid| table.iter().any(|p| p.pid == pid && !p.zombie));
+    let launchers: Vec<i32> = ours.iter().chain(inherited.iter()).copied().collect();
+    procs::reap_adopted(&table, me, &launchers);
     let orphans = table
         .iter()
         .filter(|p| p.ppid == me && !p.zombie && !launchers.contains(&p.pid));
