@@ -25,10 +25,11 @@ use std::rc::Rc;
 /// of running jobs that an upgrade left on the older binary. Changes that older code can
 /// live with (a new nullable column it does not name) raise only `REVISION` (a `meta`
 /// key) instead:
-/// 5: `submissions.environment`: the job's environment apart from its request, so that
-/// reading a request (every record, every scheduling pass) does not parse an environment
-/// only the job's launcher needs. Older code writes the environment inside the request
-/// (NULL here, still read) and reads a request without one as before.
+/// 5: `environments`: the job's environment apart from its request (and the request's
+/// JSON without the fields left at their defaults), so that reading requests (every
+/// record, every scheduling pass) neither reads nor parses an environment only the job's
+/// launcher needs. Older code writes the environment inside the request (a submission
+/// without a row there; still read) and reads a request without one as before.
 /// 6: `plans`: the queue runner's expected starts, so that showing a waiting job does
 /// not plan the whole queue.
 const SCHEMA_VERSION: i64 = 4;
@@ -43,9 +44,13 @@ CREATE TABLE IF NOT EXISTS meta (
 CREATE TABLE IF NOT EXISTS submissions (
     submission_id INTEGER PRIMARY KEY,
     spec          TEXT NOT NULL,
-    script        BLOB NOT NULL,
-    -- JSON of the spec's environment; NULL: it is inside `spec` (schema 4 and before)
-    environment   TEXT
+    script        BLOB NOT NULL
+);
+-- A submission's environment (JSON), which only its launcher reads; a submission with no
+-- row here has it inside `spec` (revision 4 and before) or has been purged.
+CREATE TABLE IF NOT EXISTS environments (
+    submission_id INTEGER PRIMARY KEY,
+    environment   TEXT NOT NULL
 );
 -- One row per job record, as slurmctld keeps them: an array's meta record holds its
 -- not-yet-started tasks; each task gets its own record when it starts.
@@ -305,15 +310,23 @@ fn flag_from(s: &str) -> StateFlag {
     }
 }
 
-/// A submission as stored: the request's JSON without script and environment, and the
+/// A submission as stored: the request's JSON without script and environment, and
+/// without the fields that hold their default (every reader fills them in again), and the
 /// environment's JSON.
 fn stored_request(spec: &JobSpec) -> DbResult<(String, String)> {
     let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
     let mut stored = spec.clone();
     stored.script = Vec::new();
     let environment = std::mem::take(&mut stored.environment);
+    let mut request = serde_json::to_value(&stored).map_err(corrupt)?;
+    if let (Some(fields), serde_json::Value::Object(defaults)) = (
+        request.as_object_mut(),
+        serde_json::to_value(JobSpec::default()).map_err(corrupt)?,
+    ) {
+        fields.retain(|k, v| defaults.get(k) != Some(v));
+    }
     Ok((
-        serde_json::to_string(&stored).map_err(corrupt)?,
+        serde_json::to_string(&request).map_err(corrupt)?,
         serde_json::to_string(&environment).map_err(corrupt)?,
     ))
 }
@@ -597,19 +610,24 @@ fn migrate(tx: &Transaction<'_>) -> rusqlite::Result<()> {
     if !step_columns.is_empty() && !step_columns.iter().any(|c| c == "cancelled_by") {
         tx.execute_batch("ALTER TABLE steps ADD COLUMN cancelled_by INTEGER")?;
     }
-    let submission_columns: Vec<String> = tx
-        .prepare("SELECT name FROM pragma_table_info('submissions')")?
-        .query_map([], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
-    if !submission_columns.iter().any(|c| c == "environment") {
-        // Schema 5: environments move out of the requests (rows SQLite cannot read as
-        // JSON keep theirs inside, where `submission` still finds it).
+    let has_environments: bool = tx.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'environments'",
+        [],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )?;
+    if !has_environments {
+        // Revision 5: environments move out of the requests (a request SQLite cannot read
+        // as JSON keeps its own, where `submission` still finds it).
         tx.execute_batch(
-            "ALTER TABLE submissions ADD COLUMN environment TEXT;
-             UPDATE submissions
-                SET environment = coalesce(json_extract(spec, '$.environment'), '{}'),
-                    spec = json_remove(spec, '$.environment')
-              WHERE json_valid(spec);",
+            "CREATE TABLE environments (
+                 submission_id INTEGER PRIMARY KEY,
+                 environment   TEXT NOT NULL
+             );
+             INSERT INTO environments (submission_id, environment)
+                 SELECT submission_id, coalesce(json_extract(spec, '$.environment'), '{}')
+                 FROM submissions WHERE json_valid(spec);
+             UPDATE submissions SET spec = json_remove(spec, '$.environment')
+                 WHERE json_valid(spec);",
         )?;
     }
     Ok(())
@@ -669,9 +687,12 @@ impl Tx<'_> {
     pub fn insert_submission(&self, id: u32, spec: &JobSpec) -> DbResult<()> {
         let (json, environment) = stored_request(spec)?;
         self.tx.execute(
-            "INSERT INTO submissions(submission_id, spec, script, environment)
-             VALUES (?1, ?2, ?3, ?4)",
-            params![id, json, spec.script, environment],
+            "INSERT INTO submissions(submission_id, spec, script) VALUES (?1, ?2, ?3)",
+            params![id, json, spec.script],
+        )?;
+        self.tx.execute(
+            "INSERT INTO environments(submission_id, environment) VALUES (?1, ?2)",
+            params![id, environment],
         )?;
         Ok(())
     }
@@ -679,7 +700,9 @@ impl Tx<'_> {
     /// A submission whole: its request, script and environment (what a launcher needs).
     pub fn submission(&self, id: u32) -> DbResult<JobSpec> {
         let (json, script, environment): (String, Vec<u8>, Option<String>) = self.tx.query_row(
-            "SELECT spec, script, environment FROM submissions WHERE submission_id = ?1",
+            "SELECT spec, script,
+                    (SELECT environment FROM environments e WHERE e.submission_id = s.submission_id)
+             FROM submissions s WHERE submission_id = ?1",
             params![id],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
@@ -697,9 +720,13 @@ impl Tx<'_> {
     pub fn replace_submission(&self, id: u32, spec: &JobSpec) -> DbResult<()> {
         let (json, environment) = stored_request(spec)?;
         self.tx.execute(
-            "UPDATE submissions SET spec = ?2,
-                 environment = coalesce(environment, ?3) WHERE submission_id = ?1",
-            params![id, json, environment],
+            "UPDATE submissions SET spec = ?2 WHERE submission_id = ?1",
+            params![id, json],
+        )?;
+        // A request that held its own environment (revision 4) gives it up here.
+        self.tx.execute(
+            "INSERT OR IGNORE INTO environments(submission_id, environment) VALUES (?1, ?2)",
+            params![id, environment],
         )?;
         Ok(())
     }
@@ -707,8 +734,13 @@ impl Tx<'_> {
     /// A copy of submission `from` (script and environment included) under the id `to`.
     pub fn copy_submission(&self, from: u32, to: u32) -> DbResult<()> {
         self.tx.execute(
-            "INSERT INTO submissions(submission_id, spec, script, environment)
-             SELECT ?2, spec, script, environment FROM submissions WHERE submission_id = ?1",
+            "INSERT INTO submissions(submission_id, spec, script)
+             SELECT ?2, spec, script FROM submissions WHERE submission_id = ?1",
+            params![from, to],
+        )?;
+        self.tx.execute(
+            "INSERT INTO environments(submission_id, environment)
+             SELECT ?2, environment FROM environments WHERE submission_id = ?1",
             params![from, to],
         )?;
         Ok(())
@@ -760,29 +792,60 @@ impl Tx<'_> {
     /// Submissions' requests, without script and environment (for building records and
     /// scheduling). A missing or unreadable one is left out and noted.
     pub fn submissions(&self, ids: &[u32]) -> DbResult<std::collections::HashMap<u32, JobSpec>> {
+        Ok(self
+            .raw_requests(ids)?
+            .into_iter()
+            .filter_map(|(id, json)| Some((id, self.parse_request(id, &json)?)))
+            .collect())
+    }
+
+    /// The requests' JSON, unparsed: one lookup each for a few, one pass over the range
+    /// of ids for many (a whole queue's). A missing one is left out and noted.
+    pub fn raw_requests(&self, ids: &[u32]) -> DbResult<std::collections::HashMap<u32, String>> {
         let mut out = std::collections::HashMap::new();
-        let mut stmt = self
-            .tx
-            .prepare_cached("SELECT spec FROM submissions WHERE submission_id = ?1")?;
-        for &id in ids {
-            if out.contains_key(&id) {
-                continue;
-            }
-            let Some(json) = stmt
-                .query_row(params![id], |r| r.get::<_, String>(0))
-                .optional()?
-            else {
-                self.skip(Some(i64::from(id)), "its submission is missing");
-                continue;
-            };
-            match serde_json::from_str::<JobSpec>(&json) {
-                Ok(spec) => {
-                    out.insert(id, spec);
+        let wanted: std::collections::HashSet<u32> = ids.iter().copied().collect();
+        if wanted.len() >= 64 {
+            let (lo, hi) = (ids.iter().min(), ids.iter().max());
+            let mut stmt = self.tx.prepare_cached(
+                "SELECT submission_id, spec FROM submissions WHERE submission_id BETWEEN ?1 AND ?2",
+            )?;
+            let rows = stmt.query_map(params![lo, hi], |r| {
+                Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?))
+            })?;
+            for row in rows {
+                let (id, json) = row?;
+                if wanted.contains(&id) {
+                    out.insert(id, json);
                 }
-                Err(e) => self.skip(Some(i64::from(id)), &format!("submission: {e}")),
+            }
+        } else {
+            let mut stmt = self
+                .tx
+                .prepare_cached("SELECT spec FROM submissions WHERE submission_id = ?1")?;
+            for &id in &wanted {
+                if let Some(json) = stmt
+                    .query_row(params![id], |r| r.get::<_, String>(0))
+                    .optional()?
+                {
+                    out.insert(id, json);
+                }
             }
         }
+        for id in wanted.iter().filter(|id| !out.contains_key(id)) {
+            self.skip(Some(i64::from(*id)), "its submission is missing");
+        }
         Ok(out)
+    }
+
+    /// A request read by `raw_requests`; an unreadable one is noted.
+    pub fn parse_request(&self, id: u32, json: &str) -> Option<JobSpec> {
+        match serde_json::from_str::<JobSpec>(json) {
+            Ok(spec) => Some(spec),
+            Err(e) => {
+                self.skip(Some(i64::from(id)), &format!("submission: {e}"));
+                None
+            }
+        }
     }
 
     pub fn insert_job(&self, j: &JobRow) -> DbResult<()> {
@@ -1055,11 +1118,17 @@ impl Tx<'_> {
                AND NOT EXISTS (SELECT 1 FROM jobs WHERE submission_id = ?1
                                AND (end_time IS NULL OR end_time >= ?2))",
         )?;
+        let mut clear_environment = self.tx.prepare_cached(
+            "DELETE FROM environments WHERE submission_id = ?1
+               AND NOT EXISTS (SELECT 1 FROM jobs WHERE submission_id = ?1
+                               AND (end_time IS NULL OR end_time >= ?2))",
+        )?;
         let mut subs: Vec<u32> = ended.iter().map(|&(_, s)| s).collect();
         subs.sort_unstable();
         subs.dedup();
         for sub in subs {
             clear.execute(params![sub, cutoff])?;
+            clear_environment.execute(params![sub, cutoff])?;
         }
         self.tx.execute(
             "INSERT INTO meta(key, value) VALUES('purged_until', ?1)
@@ -1209,7 +1278,7 @@ mod tests {
                  ALTER TABLE jobs DROP COLUMN requeue;
                  ALTER TABLE jobs DROP COLUMN restarts;
                  ALTER TABLE steps DROP COLUMN cancelled_by;
-                 ALTER TABLE submissions DROP COLUMN environment;
+                 DROP TABLE environments;
                  INSERT INTO submissions VALUES (5, '{\"name\":\"old\",\"environment\":{\"A\":\"1\"}}', x'');
                  INSERT INTO jobs (job_id, submission_id, name, uid, state, priority,
                                    submit_time, alloc_cpus, alloc_mem_mb)
@@ -1244,7 +1313,7 @@ mod tests {
             // what schema 4 (revision 4) left behind
             let c = Connection::open(&path).unwrap();
             c.execute_batch(
-                "ALTER TABLE submissions DROP COLUMN environment;
+                "DROP TABLE environments;
                  DELETE FROM meta WHERE key = 'revision';",
             )
             .unwrap();
@@ -1260,7 +1329,7 @@ mod tests {
         );
         let has_environment: i64 = c
             .query_row(
-                "SELECT count(*) FROM pragma_table_info('submissions') WHERE name = 'environment'",
+                "SELECT count(*) FROM sqlite_master WHERE name = 'environments'",
                 [],
                 |r| r.get(0),
             )
@@ -1278,7 +1347,10 @@ mod tests {
             ..JobSpec::default()
         };
         spec.environment.insert("HOME".into(), "/home/a".into());
+        spec.nodes_min = Some(2);
+        spec.hold = true;
         db.write(|tx| tx.insert_submission(7, &spec)).unwrap();
+        assert_eq!(db.read(|tx| tx.submission(7)).unwrap(), spec);
         let request = db
             .read(|tx| tx.submissions(&[7]))
             .unwrap()

@@ -299,8 +299,6 @@ impl LocalCluster {
         accounting: bool,
         tx: &db::Tx<'_>,
     ) -> Result<Vec<JobRecord>, BackendError> {
-        let ids: Vec<u32> = rows.iter().map(|r| r.submission_id).collect();
-        let specs = tx.submissions(&ids).map_err(sql)?;
         let mut steps: BTreeMap<u32, Vec<StepRow>> = BTreeMap::new();
         // A few jobs: ask for theirs; many: one scan of the table is cheaper.
         let all_steps = if rows.len() < 256 {
@@ -317,10 +315,23 @@ impl LocalCluster {
         }
         let ctx = self.ctx();
         let mut out = Vec::with_capacity(rows.len());
+        // Each request is parsed as its record is built and dropped after (the tasks of an
+        // array share theirs): a long queue never holds every request parsed at once.
+        let ids: Vec<u32> = rows.iter().map(|r| r.submission_id).collect();
+        let requests = tx.raw_requests(&ids).map_err(sql)?;
+        let mut last: Option<(u32, JobSpec)> = None;
         for row in rows {
+            if last.as_ref().is_none_or(|(id, _)| *id != row.submission_id) {
+                last = requests.get(&row.submission_id).and_then(|json| {
+                    Some((
+                        row.submission_id,
+                        tx.parse_request(row.submission_id, json)?,
+                    ))
+                });
+            }
             // A job whose submission cannot be read was noted by `submissions`; the
             // others are shown as usual.
-            let Some(spec) = specs.get(&row.submission_id) else {
+            let Some((_, spec)) = &last else {
                 continue;
             };
             let mut st = steps.remove(&row.job_id).unwrap_or_default();

@@ -58,6 +58,11 @@ pub fn run(cluster: &LocalCluster) -> i32 {
     };
     // Orphans of a launcher that dies come to us, and are killed (procs.rs).
     procs::become_subreaper();
+    // One connection open for as long as the runner runs: SQLite resets the write-ahead
+    // log and its index when the first connection opens the database and checkpoints and
+    // deletes it when the last one closes (fsyncs, a read of the whole log), which every
+    // command paid when the passes between them left the database closed.
+    let _keep_open = cluster.db().ok();
     let me = std::process::id() as i32;
     rotate_log(&cluster.state_dir);
     let lock_id = file_id(&lock_path);
