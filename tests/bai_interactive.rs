@@ -277,6 +277,7 @@ fn salloc_runs_its_command_and_its_steps_in_the_container() {
             "bash",
             "-c",
             "echo job=$SLURM_JOB_ID nodes=$SLURM_JOB_NODELIST; srun hostname; \
+             sacct -n -P -j $SLURM_JOB_ID -o jobid,jobname,state,exitcode; \
              srun -l bash -c 'echo rank $SLURM_PROCID of $SLURM_JOB_ID on $SLURMD_NODENAME'; exit 3",
         ],
     );
@@ -284,7 +285,11 @@ fn salloc_runs_its_command_and_its_steps_in_the_container() {
     assert_eq!(r.code, 3, "{r:?}");
     assert_eq!(
         r.stdout,
-        format!("job={id} nodes=main1\nmain1\n0: rank 0 of {id} on main1\n"),
+        // sacct -j while the allocation runs: its steps so far, as slurmdbd has them
+        format!(
+            "job={id} nodes=main1\nmain1\n{id}|interactive|RUNNING|0:0\n\
+             {id}.0|hostname|COMPLETED|0:0\n0: rank 0 of {id} on main1\n"
+        ),
         "{r:?}"
     );
     assert!(

@@ -131,7 +131,7 @@ impl BackendAiCluster {
         self.remember_server();
         // A session that never leaves TERMINATING (Session::cancelled_before_start) passes
         // the filter for good: its job leaves the queue MinJobAge after it ended.
-        let mut recs = self.records(&sessions);
+        let mut recs = self.records(&sessions, false);
         recs.retain(|r| !(r.state.is_finished() && r.end_time.is_some_and(|e| e < since)));
         Ok(recs)
     }
@@ -158,8 +158,10 @@ impl BackendAiCluster {
             .to_string()
     }
 
-    fn records(&self, sessions: &[Session]) -> Vec<JobRecord> {
-        let facts = views::facts(&self.client, &self.cache, sessions);
+    /// The sessions' job records; `live_steps`: with the steps running jobs have logged so
+    /// far (one log read each).
+    fn records(&self, sessions: &[Session], live_steps: bool) -> Vec<JobRecord> {
+        let facts = views::facts(&self.client, &self.cache, sessions, live_steps);
         self.end_stuck_sessions(sessions);
         let sessions = &self.with_prerequisites(sessions, &facts);
         let mut recs: Vec<JobRecord> = sessions
@@ -521,7 +523,10 @@ impl Cluster for BackendAiCluster {
         let sessions = views::sessions_paged(&self.client, filter.as_deref(), self.page_size())
             .map_err(backend_error)?;
         self.remember_server();
-        let mut recs = self.records(&sessions);
+        // The steps of running jobs cost a log read each: sacct shows them for the jobs
+        // it names (-j), as slurmdbd has them, and a whole history's sacct only those of
+        // ended jobs.
+        let mut recs = self.records(&sessions, !query.job_ids.is_empty());
         // slurmdbd records a job the controller ended (cancel, time limit) as 0:0; only
         // its steps keep the signal.
         for r in &mut recs {

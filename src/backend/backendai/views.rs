@@ -210,7 +210,8 @@ pub fn session_path(client: &Client, s: &Session, tail: &str) -> String {
 pub struct Facts {
     pub meta: Option<JobMeta>,
     pub result: Option<LaunchResult>,
-    /// The steps node 0's launcher logged (known once the job has ended).
+    /// The steps node 0's launcher logged: known once the job has ended, and for a
+    /// running job when the view asks for them (`live_steps`).
     pub steps: Vec<StepRecord>,
 }
 
@@ -218,8 +219,9 @@ pub struct Facts {
 /// (the launcher prints its metadata first and its result last) and cached. A live job
 /// submitted elsewhere costs nothing: its tag says what squeue usually shows. Sessions
 /// bai-slurm did not make need neither. A log that cannot be read now is asked again
-/// next time.
-pub fn facts(client: &Client, cache: &Cache, sessions: &[Session]) -> Vec<Facts> {
+/// next time. With `live_steps`, a running job's log is read too, for the steps logged so
+/// far (not cached: more come).
+pub fn facts(client: &Client, cache: &Cache, sessions: &[Session], live_steps: bool) -> Vec<Facts> {
     sessions
         .iter()
         .map(|s| {
@@ -249,6 +251,9 @@ pub fn facts(client: &Client, cache: &Cache, sessions: &[Session]) -> Vec<Facts>
                     cache.store_meta(&s.id, m.as_ref());
                     meta = Some(m);
                 }
+            }
+            if live_steps && s.status == "RUNNING" && steps.is_none() {
+                steps = read_log(client, s).map(|log| meta::parse_steps(&log));
             }
             Facts {
                 meta: meta.flatten(),
