@@ -9,6 +9,8 @@
 #
 #   sudo scripts/bench-vs-slurm.sh                        # 30 runs, Q=200, J=50 (3 times)
 #   sudo scripts/bench-vs-slurm.sh --runs 10 --queue 50 --jobs 20 --repeats 1   # quicker
+#   sudo scripts/bench-vs-slurm.sh --runs 15 --queue 2000,10000 --jobs 50 --repeats 1
+#                                        # queues of 2,000 then 10,000 (about 40 min)
 #
 # Needs root: real Slurm is started with the reference recipe (slurm-ref/start-slurm.sh:
 # Debian 12 packages, munge, MariaDB, slurmdbd, slurmctld, slurmd; ~3-10 s) and stopped
@@ -98,6 +100,27 @@ if ! SLURM_REF_ETC=$REF_ETC SLURM_REF_PORT=$REF_PORT "$REF/start-slurm.sh" --cle
     echo "bench-vs-slurm: the reference Slurm did not start (log above)" >&2
     exit 1
 fi
+# Slurm's default MaxJobCount (10,000, finished jobs included for MinJobAge) would refuse
+# the queues measured here: raise it, as a site with such queues does. It takes a restart
+# of slurmctld (started as start-slurm.sh starts it).
+echo "MaxJobCount=250000" >>"$REF_ETC/slurm.conf"
+kill "$(cat /run/slurm-ref/slurmctld.pid)"
+for _ in $(seq 100); do
+    kill -0 "$(cat /run/slurm-ref/slurmctld.pid)" 2>/dev/null || break
+    sleep 0.1
+done
+SLURM_CONF=$REF_ETC/slurm.conf nohup setsid /usr/sbin/slurmctld -D </dev/null \
+    >>/var/log/slurm-ref/slurmctld.stdout 2>&1 &
+echo $! >/run/slurm-ref/slurmctld.pid
+# (outputs read whole: under pipefail, `scontrol ... | grep -q` fails when grep stops early)
+for _ in $(seq 100); do
+    [[ $(env -i "${SLURM_ENV[@]}" scontrol ping 2>/dev/null) == *UP* ]] && break
+    sleep 0.2
+done
+[[ $(env -i "${SLURM_ENV[@]}" scontrol show config) =~ MaxJobCount\ *=\ 250000 ]] || {
+    echo "bench-vs-slurm: slurmctld did not come back with MaxJobCount=250000" >&2
+    exit 1
+}
 # bai-slurm's node gets the shape of Slurm's node01 (CPUs, RealMemory).
 read -r CPUS MEM < <(env -i "${SLURM_ENV[@]}" sinfo -h -N -o '%c %m' | head -1)
 SLURM_VERSION=$(env -i "${SLURM_ENV[@]}" sinfo --version)

@@ -3,7 +3,7 @@
 scenario, side by side, and writes the comparison.
 
   bench_vs_slurm.py --slurm BIN WORK ENVFILE --bai BIN WORK ENVFILE --md FILE.md
-                    [--header TEXT] [--runs N] [--queue Q] [--jobs J] [--repeats R]
+                    [--header TEXT] [--runs N] [--queue Q[,Q...]] [--jobs J] [--repeats R]
 
 Each side runs BIN/sbatch, BIN/squeue, ... in WORK with exactly the environment in ENVFILE
 (KEY=VALUE lines), so the same code measures both. A latency is the wall time of one
@@ -118,7 +118,7 @@ def throughput(c, jobs, repeats):
     c.record(f"{jobs} jobs: submit -> all COMPLETED", "s", jobs, samples)
 
 
-def scenario(cs, runs, queue, jobs, repeats):
+def scenario(cs, runs, queues, jobs, repeats):
     for c in cs:
         c.wait_empty(10)
 
@@ -139,55 +139,71 @@ def scenario(cs, runs, queue, jobs, repeats):
     for c in cs:
         throughput(c, jobs, repeats)
 
-    # --- a queue of Q pending jobs. A job taking both CPUs runs (sleeping) so that the Q
-    # jobs stay PENDING (Resources/Priority) yet are eligible: sacct shows them, unlike
-    # held (--hold) or --begin jobs, which both Slurm and bai-slurm hide from sacct's
-    # default view, so sacct would have nothing of the queue to render.
-    blocker, pending, total = {}, {c.name: [] for c in cs}, {c.name: 0.0 for c in cs}
+    # --- queues of Q pending jobs, growing stage by stage (--queue 2000,10000). A job
+    # taking both CPUs runs (sleeping) so that the Q jobs stay PENDING (Resources/Priority)
+    # yet are eligible: sacct shows them, unlike held (--hold) or --begin jobs, which both
+    # Slurm and bai-slurm hide from sacct's default view, so sacct would have nothing of
+    # the queue to render.
+    blocker, pending = {}, {c.name: [] for c in cs}
     for c in cs:
-        blocker[c.name] = c.submit("-c", "2", "-J", "blocker", "--wrap", "sleep 3600")[1]
+        blocker[c.name] = c.submit("-c", "2", "-J", "blocker", "--wrap", "sleep 36000")[1]
         c.wait("the blocking job to run", lambda: c.run(
             "squeue", "-h", "-j", blocker[c.name], "-o", "%T")[1].strip() == "RUNNING", 60)
-    # Q sequential submissions on each side, alternating (the total per side)
-    for _ in range(queue):
+    for queue in queues:
+        before = len(pending[cs[0].name])
+        total = {c.name: 0.0 for c in cs}
+        # sequential submissions up to Q on each side, alternating (the total per side)
+        for _ in range(queue - before):
+            for c in cs:
+                dt, jid = c.submit("--wrap", "true")
+                pending[c.name].append(jid)
+                total[c.name] += dt
+        label = (f"{queue} x sbatch, sequential (total)" if before == 0
+                 else f"{queue - before} x sbatch, Q={before} to {queue} (total)")
         for c in cs:
-            dt, jid = c.submit("--wrap", "true")
-            pending[c.name].append(jid)
-            total[c.name] += dt
-    for c in cs:
-        c.record(f"{queue} x sbatch, sequential (total)", "s", queue, [total[c.name]])
-    print(f"  {queue} sequential submissions: "
-          + ", ".join(f"{c.name} {total[c.name]:.2f} s" for c in cs), flush=True)
-    # Slurm's accounting lags its controller: slurmctld sends new jobs to slurmdbd in the
-    # background, so sacct may not list the queue yet. Wait until it does (bai-slurm: at
-    # once), so that the sacct rows below render the same jobs on both sides.
-    for c in cs:
-        t0 = time.perf_counter()
-        c.wait(f"sacct to list the {queue} pending jobs",
-               lambda: list(c.acct_states(pending[c.name]).values()).count("PENDING") == queue,
-               300)
-        c.notes.append(f"sacct listed all {queue} pending jobs "
-                       f"{time.perf_counter() - t0:.2f} s after the last submission")
-        print(f"  {c.name}: {c.notes[-1]}", flush=True)
+            c.record(label, "s", queue - before, [total[c.name]])
+        print(f"  {label}: " + ", ".join(f"{c.name} {total[c.name]:.2f} s" for c in cs),
+              flush=True)
+        # Slurm's accounting lags its controller: slurmctld sends new jobs to slurmdbd in
+        # the background, so sacct may not list the queue yet. Wait until it does
+        # (bai-slurm: at once), so that the sacct rows below render the same jobs on both
+        # sides.
+        for c in cs:
+            t0 = time.perf_counter()
+            c.wait(f"sacct to list the {queue} pending jobs",
+                   lambda: list(c.acct_states(pending[c.name]).values()).count("PENDING")
+                   == queue, 900)
+            c.notes.append(f"sacct listed all {queue} pending jobs "
+                           f"{time.perf_counter() - t0:.2f} s after the last submission")
+            print(f"  {c.name}: {c.notes[-1]}", flush=True)
 
-    qn = f"Q={queue}"
-    latency(cs, f"squeue ({qn})", "squeue", lambda c, i: [], runs)
-    latency(cs, f"sinfo ({qn})", "sinfo", lambda c, i: [], runs)
-    latency(cs, f"sacct ({qn})", "sacct", lambda c, i: [], runs)
-    latency(cs, f"sacct -X -P -o jobid,state ({qn})", "sacct",
-            lambda c, i: ["-X", "-P", "-o", "jobid,state"], runs)
-    mid = {c.name: pending[c.name][queue // 2] for c in cs}
-    latency(cs, f"scontrol show job ID ({qn})", "scontrol",
-            lambda c, i: ["show", "job", mid[c.name]], runs)
-    # a different pending job each time, from the end of the queue
-    latency(cs, f"scancel PENDING_ID ({qn})", "scancel",
-            lambda c, i: [pending[c.name][-1 - i]], runs)
+        qn = f"Q={queue}"
+        latency(cs, f"squeue ({qn})", "squeue", lambda c, i: [], runs)
+        latency(cs, f"sinfo ({qn})", "sinfo", lambda c, i: [], runs)
+        latency(cs, f"sacct ({qn})", "sacct", lambda c, i: [], runs)
+        latency(cs, f"sacct -X -P -o jobid,state ({qn})", "sacct",
+                lambda c, i: ["-X", "-P", "-o", "jobid,state"], runs)
+        mid = {c.name: pending[c.name][queue // 2] for c in cs}
+        latency(cs, f"scontrol show job ID ({qn})", "scontrol",
+                lambda c, i: ["show", "job", mid[c.name]], runs)
+        latency(cs, f"squeue -j ID ({qn})", "squeue", lambda c, i: ["-j", mid[c.name]], runs)
+        latency(cs, f"sacct -j ID ({qn})", "sacct", lambda c, i: ["-j", mid[c.name]], runs)
+        latency(cs, f"sbatch --hold ({qn})", "sbatch",
+                lambda c, i: ["--hold", "-J", "benchheld", "--wrap", "true"], runs)
+        for c in cs:
+            c.run("scancel", "-n", "benchheld")
+        # a different pending job each time, from the end of the queue; the queue is
+        # topped up again by the next stage
+        latency(cs, f"scancel PENDING_ID ({qn})", "scancel",
+                lambda c, i: [pending[c.name][-1 - i]], runs)
+        for c in cs:
+            del pending[c.name][-(WARMUP + runs):]
 
-    # --- clean up: cancel the rest, wait for the queues to drain
+    # --- clean up: cancel everything, wait for the queues to drain
     for c in cs:
-        c.run("scancel", blocker[c.name], *pending[c.name][: queue - (WARMUP + runs)])
+        c.run("scancel", "-u", c.env.get("USER", "root"))
     for c in cs:
-        c.wait_empty()
+        c.wait_empty(900)
 
 
 def fmt(v, unit):
@@ -248,18 +264,21 @@ def main():
     p.add_argument("--md", required=True, help="markdown file to write the table to")
     p.add_argument("--header", default="", help="paragraph above the table")
     p.add_argument("--runs", type=int, default=30)
-    p.add_argument("--queue", type=int, default=200)
+    p.add_argument("--queue", default="200",
+                   help="queue sizes to measure at, ascending, comma-separated (2000,10000)")
     p.add_argument("--jobs", type=int, default=50)
     p.add_argument("--repeats", type=int, default=3)
     a = p.parse_args()
-    if a.queue < WARMUP + a.runs:
-        sys.exit(f"bench: --queue must be at least {WARMUP + a.runs} (scancel cancels that many)")
+    queues = [int(q) for q in a.queue.split(",")]
+    if queues != sorted(queues) or queues[0] < WARMUP + a.runs:
+        sys.exit(f"bench: --queue: ascending sizes, the first at least {WARMUP + a.runs} "
+                 "(scancel cancels that many)")
     slurm = Cluster("Slurm", *a.slurm)
     bai = Cluster("bai-slurm", *a.bai)
     for c in (slurm, bai):
         print(f"{c.name}: {c.run('sbatch', '--version')[1].strip()} ({c.bin})", flush=True)
     t0 = time.perf_counter()
-    scenario([slurm, bai], a.runs, a.queue, a.jobs, a.repeats)
+    scenario([slurm, bai], a.runs, queues, a.jobs, a.repeats)
     print(f"scenario took {time.perf_counter() - t0:.0f} s")
     report(a, slurm, bai)
 
