@@ -548,6 +548,11 @@ impl LocalCluster {
                     .is_err()
             {
                 reason::PARTITION_CONFIG.into()
+            } else if spec.dependency.is_none() && spec.begin.is_some_and(|b| b > now) {
+                // slurmctld's job_independent at submission: a job deferred (and not
+                // dependent, which it tests first) waits for BeginTime from the start,
+                // not from the scheduler's first look.
+                reason::BEGIN_TIME.into()
             } else {
                 reason::NONE.into()
             },
