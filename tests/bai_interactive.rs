@@ -397,7 +397,9 @@ fn scancel_of_the_allocation_is_told_to_salloc() {
     let mut child = s
         .command(
             &s.bin.join("salloc").display().to_string(),
-            &["-t", "5", "bash", "-c", "sleep 25; echo command-ended"],
+            // The command outlasts the cancel: a loaded 23.09 manager kept the cancelled
+            // session TERMINATING for over 20 s once (a full suite run).
+            &["-t", "5", "bash", "-c", "sleep 60; echo command-ended"],
         )
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
