@@ -515,8 +515,21 @@ impl Db {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let (version, revision) = schema_of(&tx)?;
         if version < SCHEMA_VERSION || revision < REVISION {
+            let environments_inside =
+                has_table(&tx, "submissions")? && !has_table(&tx, "environments")?;
             migrate(&tx)?;
             tx.execute_batch(SCHEMA)?;
+            if environments_inside {
+                // Revision 5: environments move out of the requests (a request SQLite
+                // cannot read as JSON keeps its own, where `submission` still finds it).
+                tx.execute_batch(
+                    "INSERT INTO environments (submission_id, environment)
+                         SELECT submission_id, coalesce(json_extract(spec, '$.environment'), '{}')
+                         FROM submissions WHERE json_valid(spec);
+                     UPDATE submissions SET spec = json_remove(spec, '$.environment')
+                         WHERE json_valid(spec);",
+                )?;
+            }
             tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
             tx.execute(
                 "INSERT INTO meta(key, value) VALUES('revision', ?1)
@@ -575,16 +588,17 @@ fn schema_of(tx: &Transaction<'_>) -> DbResult<(i64, i64)> {
     Ok((version, revision))
 }
 
+fn has_table(tx: &Transaction<'_>, name: &str) -> rusqlite::Result<bool> {
+    tx.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
+        params![name],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )
+}
+
 /// Brings the tables of an older schema up to date (new columns, with their defaults).
 fn migrate(tx: &Transaction<'_>) -> rusqlite::Result<()> {
-    let has_jobs: bool = tx
-        .query_row(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'jobs'",
-            [],
-            |r| r.get::<_, i64>(0),
-        )
-        .map(|n| n > 0)?;
-    if !has_jobs {
+    if !has_table(tx, "jobs")? {
         return Ok(());
     }
     let mut stmt = tx.prepare("SELECT name FROM pragma_table_info('jobs')")?;
@@ -609,26 +623,6 @@ fn migrate(tx: &Transaction<'_>) -> rusqlite::Result<()> {
         .collect::<Result<_, _>>()?;
     if !step_columns.is_empty() && !step_columns.iter().any(|c| c == "cancelled_by") {
         tx.execute_batch("ALTER TABLE steps ADD COLUMN cancelled_by INTEGER")?;
-    }
-    let has_environments: bool = tx.query_row(
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'environments'",
-        [],
-        |r| r.get::<_, i64>(0).map(|n| n > 0),
-    )?;
-    if !has_environments {
-        // Revision 5: environments move out of the requests (a request SQLite cannot read
-        // as JSON keeps its own, where `submission` still finds it).
-        tx.execute_batch(
-            "CREATE TABLE environments (
-                 submission_id INTEGER PRIMARY KEY,
-                 environment   TEXT NOT NULL
-             );
-             INSERT INTO environments (submission_id, environment)
-                 SELECT submission_id, coalesce(json_extract(spec, '$.environment'), '{}')
-                 FROM submissions WHERE json_valid(spec);
-             UPDATE submissions SET spec = json_remove(spec, '$.environment')
-                 WHERE json_valid(spec);",
-        )?;
     }
     Ok(())
 }

@@ -503,8 +503,10 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
         }
         Ok(to_launch)
     })?;
-    let active = db.read(|tx| tx.active_jobs())?;
-    let plan = db.read(|tx| plan_of(tx, cluster, &active, now))?;
+    let (active, plan) = db.read(|tx| {
+        let rows = tx.active_jobs()?;
+        Ok((rows.len(), plan_of(tx, cluster, &rows, now)?))
+    })?;
     db.write(|tx| tx.store_plans(&plan))?;
     for job_id in to_launch {
         match spawn_launcher(cluster, job_id) {
@@ -516,7 +518,7 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
             Err(e) => eprintln!("bai-slurm runner: cannot start launcher for job {job_id}: {e}"),
         }
     }
-    Ok(active.len())
+    Ok(active)
 }
 
 /// Plans the expected starts of the jobs waiting for resources (the first
