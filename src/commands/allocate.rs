@@ -91,16 +91,15 @@ pub fn obtain(
                 return Ok((id, details));
             }
             Ok(None) => {
-                if !waited && delay >= Duration::from_millis(400) {
+                let given_up = immediate.as_mut().is_some_and(|i| i.expired(cluster, id));
+                // Slurm says so as soon as the controller answers "pending"; a short wait
+                // keeps a job that starts at once quiet, but one given up was queued (a slow
+                // manager can use up `--immediate=3` in the first polls).
+                if !waited && (given_up || delay >= Duration::from_millis(400)) {
                     waited = true;
-                    if prog == "salloc" {
-                        let _ = writeln!(inv.err, "salloc: Pending job allocation {id}");
-                    }
-                    let _ = writeln!(inv.err, "{prog}: job {id} queued and waiting for resources");
+                    say_queued(inv, prog, id);
                 }
-                if let Some(i) = &mut immediate
-                    && i.expired(cluster, id)
-                {
+                if let (true, Some(i)) = (given_up, &immediate) {
                     return Err(i.give_up(inv, cluster, id, prog));
                 }
             }
@@ -120,6 +119,14 @@ pub fn obtain(
         std::thread::sleep(delay);
         delay = (delay * 2).min(Duration::from_millis(500));
     }
+}
+
+/// Slurm's lines for an allocation the controller queued.
+fn say_queued(inv: &mut Invocation<'_>, prog: &str, id: u32) {
+    if prog == "salloc" {
+        let _ = writeln!(inv.err, "salloc: Pending job allocation {id}");
+    }
+    let _ = writeln!(inv.err, "{prog}: job {id} queued and waiting for resources");
 }
 
 /// Sends the allocation request; `Err` is the exit status of a refusal, said as Slurm says it.
