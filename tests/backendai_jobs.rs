@@ -392,8 +392,13 @@ fn scancel_cancels_pending_and_running_jobs() {
     assert_eq!(row(&running)[1..], ["CANCELLED by 0", "0:0"]);
     let r = site.run(&dir, "scontrol", &["show", "job", &running]);
     assert!(r.stdout.contains(" ExitCode=0:15\n"), "{r:?}");
+    // The launcher ended it as slurmstepd does, and said so in the job's output.
     let out = std::fs::read_to_string(dir.join(format!("slurm-{running}.out"))).unwrap();
     assert!(out.starts_with("started\n"), "{out}");
+    assert!(
+        out.contains(&format!(": error: *** JOB {running} ON ")) && out.contains(" CANCELLED AT "),
+        "{out}"
+    );
     assert!(!dir.join(format!("slurm-{later}.out")).exists());
     // Cancelling again, or an unknown id: silent and 0, as real Slurm (goldens
     // scancel_completed, scancel_unknown); -v says why.
@@ -408,6 +413,100 @@ fn scancel_cancels_pending_and_running_jobs() {
     );
     let r = site.run(&dir, "scancel", &["12345"]);
     assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+}
+
+/// Signals reach the job's script through its launcher, as slurmstepd delivers them
+/// (tests/scenarios/signals.scn on the local backend): `scancel -b -s USR1` to the batch
+/// shell, `--signal=B:USR2@50` before the time limit, `scancel --signal=TERM --batch` with
+/// slurmstepd's CANCELLED line, after which the script's trap decides how the job ends.
+#[test]
+fn signals_reach_the_script_in_its_container() {
+    let _shared = shared();
+    let site = user();
+    let dir = site.workdir("signals");
+    std::fs::write(
+        dir.join("trap.sh"),
+        "#!/bin/sh\n\
+         trap 'echo got USR1' USR1\n\
+         trap 'echo got USR2' USR2\n\
+         trap 'echo got TERM; exit 9' TERM\n\
+         echo ready\n\
+         i=0; while [ $i -lt 100 ]; do sleep 1; i=$((i+1)); done\n\
+         echo never\n",
+    )
+    .unwrap();
+    let id = site.sbatch(
+        &dir,
+        &[
+            "-t",
+            "1",
+            "--signal=B:USR2@45",
+            "-o",
+            "trap_%j.out",
+            "trap.sh",
+        ],
+    );
+    let _cleanup = CancelOnDrop {
+        site,
+        dir: dir.clone(),
+        jobs: vec![id.clone()],
+    };
+    let out_file = dir.join(format!("trap_{id}.out"));
+    let wait_for = |text: &str| {
+        let deadline = Instant::now() + START;
+        loop {
+            let out = std::fs::read_to_string(&out_file).unwrap_or_default();
+            if out.contains(text) {
+                return out;
+            }
+            assert!(Instant::now() < deadline, "no {text:?} in {out:?}");
+            std::thread::sleep(Duration::from_millis(300));
+        }
+    };
+    wait_for("ready\n");
+    let r = site.run(&dir, "scancel", &["-b", "-s", "USR1", &id]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+    // One query finds the session, one tunnel reaches its launcher.
+    assert_eq!(
+        r.requests,
+        [
+            "POST /admin/gql".to_string(),
+            format!("GET /stream/session/j{id}/tcpproxy")
+        ],
+        "{r:?}"
+    );
+    wait_for("got USR1\n");
+    // 45 s before the one-minute limit: 15 s after the start.
+    wait_for("got USR2\n");
+    let r = site.run(&dir, "scancel", &["--signal=TERM", "--batch", &id]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+    let rows = site.wait_finished(&dir, &id, START);
+    assert_eq!(rows[0][1..], ["FAILED", "9:0"], "{rows:?}");
+    let out = std::fs::read_to_string(&out_file).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert_eq!(lines[0], "ready");
+    let mut got: Vec<&str> = lines[1..3].to_vec();
+    got.sort_unstable();
+    assert_eq!(got, ["got USR1", "got USR2"], "{out}");
+    assert!(
+        lines[3].starts_with("slurmstepd-")
+            && lines[3].contains(&format!(": error: *** JOB {id} ON "))
+            && lines[3].contains(" CANCELLED AT "),
+        "{out}"
+    );
+    assert_eq!(lines[4], "got TERM");
+    // A job that has ended is no longer there to signal, as slurmctld says.
+    let r = site.run(&dir, "scancel", &["-s", "USR1", &id]);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            1,
+            format!("scancel: error: Kill job error on job id {id}: Invalid job id specified\n")
+                .as_str()
+        ),
+        "{r:?}"
+    );
 }
 
 /// A cancel sticks while the manager starts the job: 23.09 refuses to destroy a session it

@@ -326,18 +326,26 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
     if meta.spec.interactive {
         return run_allocation(&meta, &hosts, env, signals, console);
     }
+    // Sessions made by this release preopen node 0's port for `scancel` (and the
+    // steps' servers behind it, as an allocation's); older ones did not.
+    let reached = Reached::take(&mut env);
+    let registry = std::sync::Arc::new(BatchRegistry::default());
     let servers = JobStepServers::start(
         &hosts,
         meta.kill_wait.max(1),
         &Ssh::from_env(&env),
-        None,
-        std::sync::Arc::new(ConsoleRegistry::default()),
+        reached.as_ref(),
+        std::sync::Arc::clone(&registry) as std::sync::Arc<dyn StepRegistry>,
     );
     let ending = match (&servers, prepare(&meta, &script, env, console)) {
         // srun in the job finds the step servers in the job file we hold, not in the
         // job's environment.
         (Ok(servers), Ok(plan)) => match servers.job_file(meta.job_id).hold() {
-            Ok(_held) => batch::run(&plan, signals, |_| {}),
+            Ok(_held) => batch::run(&plan, signals, |pid| {
+                registry
+                    .script
+                    .store(pid, std::sync::atomic::Ordering::SeqCst)
+            }),
             Err(e) => {
                 let _ = writeln!(console, "slurmstepd-{node}: error: {e}");
                 Ending::LaunchFailed(ExitStatus::code(1))
@@ -475,6 +483,61 @@ impl StepRegistry for ConsoleRegistry {
         step.end_time = Some(crate::sys::now());
         step.cancelled_by = end.cancelled_by;
         Self::print(&step);
+    }
+}
+
+/// Node 0's registry of a batch job: numbers and records steps, and takes `scancel`'s
+/// requests from the login node, which this launcher carries out as slurmstepd does.
+#[derive(Default)]
+struct BatchRegistry {
+    steps: ConsoleRegistry,
+    /// The batch script's pid (its process group), once it runs.
+    script: std::sync::atomic::AtomicI32,
+}
+
+impl StepRegistry for BatchRegistry {
+    fn allocate(
+        &self,
+        name: &str,
+        ntasks: u32,
+        nnodes: u32,
+        nodes: &str,
+        cpus: u32,
+    ) -> Result<u32, String> {
+        self.steps.allocate(name, ntasks, nnodes, nodes, cpus)
+    }
+    fn finish(&self, step_id: u32, end: StepEnd<'_>) {
+        self.steps.finish(step_id, end);
+    }
+    /// A cancel, and TERM/KILL to the batch shell, go through this launcher's own signal
+    /// handling (`batch::run`), which writes slurmstepd's CANCELLED line; other signals go
+    /// straight to the shell (`-b`) or its process group (`-f`).
+    fn signal_job(&self, req: step_proto::JobSignal) -> Result<(), String> {
+        let own = std::process::id() as i32;
+        let Some(sig) = req.signal else {
+            // SAFETY: kill(2) of this very process, whose handler ends the job.
+            unsafe { libc::kill(own, libc::SIGTERM) };
+            return Ok(());
+        };
+        if let Some(relay) = batch::relay::for_signal(sig, req.full) {
+            // SAFETY: as above; the relay signals are handled by `batch::run`.
+            unsafe { libc::kill(own, relay.number()) };
+            return Ok(());
+        }
+        let script = self.script.load(std::sync::atomic::Ordering::SeqCst);
+        if script <= 0 {
+            return Err("the batch script is not running".into());
+        }
+        // SAFETY: kill(2)/killpg(2) of the script this launcher started; the server is
+        // stopped right after the script is reaped, so its pid is not another's.
+        unsafe {
+            if req.full {
+                libc::killpg(script, sig);
+            } else {
+                libc::kill(script, sig);
+            }
+        }
+        Ok(())
     }
 }
 

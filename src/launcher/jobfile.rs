@@ -72,6 +72,15 @@ impl JobFile {
     }
 }
 
+/// The job file of job `job_id` that process `pid` (a job's launcher) holds, when it
+/// belongs to this user.
+pub fn held_by_process(pid: i32, job_id: u32) -> Option<JobFile> {
+    if owner(pid) != Some(nix::unistd::getuid().as_raw()) {
+        return None;
+    }
+    held_by(pid).into_iter().find(|f| f.job_id == job_id)
+}
+
 /// The job files process `pid` holds.
 fn held_by(pid: i32) -> Vec<JobFile> {
     let dir = format!("/proc/{pid}/fd");

@@ -93,6 +93,9 @@ pub enum Control {
     /// Client -> server (node 0 of an allocation made from the login node, salloc's or
     /// srun's): the allocation is given back with this exit status; the job ends.
     Release { code: i32, signal: i32 },
+    /// Client -> server (node 0, from the login node through Backend.AI's tunnel): what
+    /// `scancel` asks of a running job, as slurmctld asks slurmstepd.
+    SignalJob(JobSignal),
     /// Server -> client: done.
     Ok,
     /// Client -> server: start these tasks of step `step_id` on this node (with a PMI
@@ -135,6 +138,17 @@ pub enum Control {
     Exited { rank: u32, status: i32 },
     /// Server -> client: the request cannot be served.
     Refused { reason: String },
+}
+
+/// `scancel`'s request to a running job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobSignal {
+    /// None: cancel the job (slurmstepd's CANCELLED line, SIGTERM, SIGKILL after KillWait).
+    pub signal: Option<i32>,
+    /// `-b`: the batch shell alone.
+    pub batch_only: bool,
+    /// `-f`: the batch shell, its children and every step.
+    pub full: bool,
 }
 
 /// One frame read from a peer.

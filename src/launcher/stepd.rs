@@ -33,6 +33,11 @@ pub trait StepRegistry: Send + Sync {
     fn release(&self, _exit: crate::model::ExitStatus) -> Result<(), String> {
         Err("this job is not an allocation".into())
     }
+    /// `scancel`'s request for the job's batch part (`Control::SignalJob`): only a batch
+    /// job's node 0 takes it; the server itself signals the steps.
+    fn signal_job(&self, _req: step_proto::JobSignal) -> Result<(), String> {
+        Err("this job has no batch script".into())
+    }
 }
 
 /// How a step ended, as srun reports it.
@@ -119,6 +124,26 @@ impl StepServer {
                 "step server {}: {held} more refused or dropped connections not logged",
                 self.node
             ));
+        }
+    }
+
+    /// The batch part of `scancel`'s request, which node 0's registry carries out; a
+    /// signal to the steps alone (no `-b`/`-f`) has none, and any node takes it.
+    fn registry_part(&self, req: step_proto::JobSignal) -> Result<(), String> {
+        if req.signal.is_some() && !req.batch_only && !req.full {
+            return Ok(());
+        }
+        self.registry.signal_job(req)
+    }
+
+    /// Delivers `signal` to the tasks of every step started here (slurmstepd signals
+    /// each step's container); groups already gone are skipped.
+    pub fn signal_steps(&self, signal: i32) {
+        if let Ok(groups) = self.task_groups.lock() {
+            for pg in groups.iter() {
+                // SAFETY: killpg(2) on process groups this server created.
+                unsafe { libc::killpg(*pg, signal) };
+            }
         }
     }
 
@@ -233,6 +258,15 @@ impl StepServer {
                         Err(reason) => send(&writer, &Control::Refused { reason })?,
                     }
                 }
+                Frame::Control(Control::SignalJob(req)) => match self.registry_part(req) {
+                    Ok(()) => {
+                        if let Some(sig) = req.signal.filter(|_| !req.batch_only) {
+                            self.signal_steps(sig);
+                        }
+                        send(&writer, &Control::Ok)?
+                    }
+                    Err(reason) => send(&writer, &Control::Refused { reason })?,
+                },
                 Frame::Control(Control::Launch {
                     tasks, pmi, pty, ..
                 }) => {

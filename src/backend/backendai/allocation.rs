@@ -32,10 +32,23 @@ pub fn ports(nodes: u32) -> Vec<u16> {
 /// allocation, as in Slurm, and nobody else; the secret key itself never leaves the login
 /// node. It travels in the session's environ, which only the owner and admins can read.
 pub fn secret(secret_key: &str, job_id: u32) -> String {
+    hmac_hex(secret_key, &format!("bai-slurm allocation {job_id}"))
+}
+
+fn hmac_hex(secret_key: &str, text: &str) -> String {
     let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret_key.as_bytes())
         .expect("HMAC takes a key of any length");
-    mac.update(format!("bai-slurm allocation {job_id}").as_bytes());
+    mac.update(text.as_bytes());
     hex::encode(mac.finalize().into_bytes())
+}
+
+/// The step secret of one session: an array task's names its task too, so that one
+/// task's secret opens no other.
+pub fn session_secret(secret_key: &str, job_id: u32, task: Option<u32>) -> String {
+    match task {
+        None => secret(secret_key, job_id),
+        Some(t) => hmac_hex(secret_key, &format!("bai-slurm allocation {job_id}_{t}")),
+    }
 }
 
 /// The containers' host names, main first (as the launcher orders them).
@@ -101,6 +114,20 @@ pub fn release(node0: &str, secret: &str, exit: ExitStatus) -> Result<(), String
     )
 }
 
+/// Asks node 0's launcher of a running session, through a tunnel of its own, to carry out
+/// scancel's request.
+pub fn signal(
+    client: &Client,
+    session: &str,
+    secret: &str,
+    req: step_proto::JobSignal,
+) -> Result<(), String> {
+    let target = Target::new(client, session, &STEP_PORT.to_string())?;
+    let tunnel = Forwarder::start(target).map_err(|e| e.to_string())?;
+    client.log_line("GET", &format!("/stream/session/{session}/tcpproxy"));
+    ask(&tunnel.addr, secret, &Control::SignalJob(req))
+}
+
 /// One request to a step server through the tunnel, answered with Ok.
 fn ask(addr: &str, secret: &str, what: &Control) -> Result<(), String> {
     match step_proto::request(
@@ -110,6 +137,7 @@ fn ask(addr: &str, secret: &str, what: &Control) -> Result<(), String> {
         what,
     ) {
         Ok((Control::Ok, _)) => Ok(()),
+        Ok((Control::Refused { reason }, _)) => Err(reason),
         Ok(_) => Err("unexpected answer".into()),
         Err(e) => Err(e.to_string()),
     }

@@ -459,17 +459,21 @@ impl Client {
     }
 
     fn log_request(&self, req: &blocking::Request) {
+        self.log_line(req.method().as_str(), req.url().path());
+    }
+
+    /// One line of the request log (tests count requests per command), when there is one.
+    pub fn log_line(&self, method: &str, path: &str) {
         use std::io::Write as _;
-        let Some(path) = &self.request_log else {
+        let Some(log) = &self.request_log else {
             return;
         };
-        let line = format!("{} {}\n", req.method(), req.url().path());
         if let Ok(mut f) = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
-            .open(path)
+            .open(log)
         {
-            let _ = f.write_all(line.as_bytes());
+            let _ = f.write_all(format!("{method} {path}\n").as_bytes());
         }
     }
 

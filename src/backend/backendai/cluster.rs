@@ -357,6 +357,42 @@ impl BackendAiCluster {
         }
     }
 
+    /// Asks each running session's launcher (node 0, through the tunnel) to carry out
+    /// `req`, a few at a time; returns the sessions whose launcher could not be asked
+    /// (made before launchers listened for it, or not answering), with why.
+    fn ask_launchers(
+        &self,
+        sessions: Vec<Session>,
+        req: crate::launcher::step_proto::JobSignal,
+    ) -> Vec<(Session, String)> {
+        let queue = std::sync::Mutex::new(sessions.into_iter());
+        let unreached = std::sync::Mutex::new(Vec::new());
+        let key = &self.client.settings().secret_key;
+        std::thread::scope(|scope| {
+            for _ in 0..DELETE_CONCURRENCY {
+                scope.spawn(|| {
+                    loop {
+                        let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                        let Some(s) = next else { break };
+                        let asked = jobid::parse_session_name(&s.name)
+                            .ok_or_else(|| "not a bai-slurm session".to_string())
+                            .and_then(|(job, task)| {
+                                let secret = super::allocation::session_secret(key, job, task);
+                                super::allocation::signal(&self.client, &s.name, &secret, req)
+                            });
+                        if let Err(why) = asked {
+                            unreached
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .push((s, why));
+                        }
+                    }
+                });
+            }
+        });
+        unreached.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// One DELETE per session; a refusal because the session is being started is left to
     /// the caller's next round.
     fn delete_each(&self, sessions: &[Session]) -> Result<(), BackendError> {
@@ -587,17 +623,12 @@ impl Cluster for BackendAiCluster {
         })
     }
 
-    /// Backend.AI can end a session, not signal it: cancelling (and SIGKILL/SIGTERM/SIGINT,
-    /// which end a job anyway) maps to deleting its sessions.
+    /// Backend.AI can end a session, not signal it: a running job's launcher, reached
+    /// through the manager's tunnel, does what slurmstepd does (the CANCELLED line,
+    /// SIGTERM then SIGKILL after KillWait; signals to the batch shell, its group or the
+    /// steps). Sessions not running yet, or whose launcher cannot be reached, are deleted
+    /// when cancelled; other signals to them are refused as slurmctld refuses them.
     fn signal(&self, target: &JobSelector, req: &SignalRequest) -> Result<(), BackendError> {
-        if let Some(sig) = req.signal
-            && ![libc::SIGKILL, libc::SIGTERM, libc::SIGINT].contains(&sig)
-        {
-            return Err(BackendError::Other(format!(
-                "Backend.AI cannot deliver signal {sig} to a job; only cancelling (SIGKILL, \
-                 SIGTERM, SIGINT) is supported"
-            )));
-        }
         let sessions = self.select(target)?;
         if sessions.is_empty() {
             return Err(BackendError::Slurm(SlurmErrno::InvalidJobId));
@@ -606,7 +637,40 @@ impl Cluster for BackendAiCluster {
         if live.is_empty() {
             return Err(BackendError::Slurm(SlurmErrno::AlreadyDone));
         }
-        self.cancel_sticking(target, live)
+        // scancel's rule: SIGKILL without -b/-f cancels the job.
+        let cancel = match req.signal {
+            None => true,
+            Some(sig) => sig == libc::SIGKILL && !req.batch_only && !req.full,
+        };
+        let ask = crate::launcher::step_proto::JobSignal {
+            signal: if cancel { None } else { req.signal },
+            batch_only: req.batch_only,
+            full: req.full,
+        };
+        let (running, starting): (Vec<Session>, Vec<Session>) = live
+            .into_iter()
+            .partition(|s| s.status == "RUNNING" && !s.job_ended());
+        if !cancel && running.is_empty() {
+            return Err(BackendError::Slurm(SlurmErrno::JobPending));
+        }
+        let unreached = self.ask_launchers(running, ask);
+        if cancel {
+            let rest: Vec<Session> = starting
+                .into_iter()
+                .chain(unreached.into_iter().map(|(s, _)| s))
+                .collect();
+            if rest.is_empty() {
+                return Ok(());
+            }
+            return self.cancel_sticking(target, rest);
+        }
+        match unreached.first() {
+            None => Ok(()),
+            Some((s, why)) => Err(BackendError::Other(format!(
+                "cannot reach the launcher of job {} (session {}) to signal it: {why}",
+                target.job_id, s.name
+            ))),
+        }
     }
 
     fn hold(

@@ -574,8 +574,10 @@ pub fn job_record(
     if let Some(m) = meta {
         let spec = &m.spec;
         rec.name = spec.name.clone();
-        // Only the owner (or an administrator) can delete a session.
-        if state == JobState::Cancelled && cancelled_by_a_user(s) {
+        // Only the owner (or an administrator) can delete a session, or reach its
+        // launcher to cancel the job.
+        let launcher_cancelled = result.is_some_and(|r| r.kind == ResultKind::Cancelled);
+        if state == JobState::Cancelled && (cancelled_by_a_user(s) || launcher_cancelled) {
             rec.cancelled_by = Some(m.uid);
         }
         if state == JobState::Pending && rec.reason == "None" && spec.dependency.is_some() {

@@ -530,13 +530,24 @@ fn create_job(
     dependencies: &[String],
     part: Option<&Partition>,
 ) -> Result<Created, SubmitError> {
-    let mut body = body_for(meta, spec, settings, dependencies)?;
-    if spec.interactive {
-        body["config"]["environ"][crate::launcher::meta::STEP_SECRET_ENV] = json!(
-            super::allocation::secret(&ctx.client.settings().secret_key, meta.job_id)
-        );
-    }
-    create_one(ctx, meta, &body).map_err(|e| create_failure(e, part))
+    let body = body_for(meta, spec, settings, dependencies)?;
+    create_one(ctx, meta, &with_secret(ctx, meta, body)).map_err(|e| create_failure(e, part))
+}
+
+/// The session's step secret, added only to the request actually sent (`--translate`
+/// shows bodies without it).
+fn with_secret(
+    ctx: &Context<'_>,
+    meta: &JobMeta,
+    mut body: serde_json::Value,
+) -> serde_json::Value {
+    body["config"]["environ"][crate::launcher::meta::STEP_SECRET_ENV] =
+        json!(super::allocation::session_secret(
+            &ctx.client.settings().secret_key,
+            meta.job_id,
+            meta.array_task
+        ));
+    body
 }
 
 /// An array: the first task alone (a name clash there means the id is taken), then the
@@ -554,7 +565,7 @@ fn create_array(
         let mut m = meta.clone();
         m.array_task = Some(task);
         let body = body_for(&m, spec, settings, dependencies)?;
-        create_one(ctx, &m, &body).map_err(|e| create_failure(e, part))
+        create_one(ctx, &m, &with_secret(ctx, &m, body)).map_err(|e| create_failure(e, part))
     };
     let (&first, rest) = tasks
         .split_first()

@@ -163,15 +163,13 @@ pub fn create_body(
     if !blank.is_empty() {
         environ.insert(meta::BLANK_ENV.into(), json!(blank.join("\n")));
     }
-    if spec.interactive {
-        // salloc, srun outside a job: the login node reaches the launcher's step servers
-        // through Backend.AI's tunnel to these ports (the secret is added by the caller,
-        // which holds the keypair).
-        environ.insert(
-            crate::launcher::meta::STEP_PORT_ENV.into(),
-            json!(super::allocation::STEP_PORT.to_string()),
-        );
-    }
+    // The login node reaches the launcher's step servers through Backend.AI's tunnel to
+    // these ports: salloc's and srun's steps, scancel's signals (the secret is added by
+    // the caller, which holds the keypair).
+    environ.insert(
+        crate::launcher::meta::STEP_PORT_ENV.into(),
+        json!(super::allocation::STEP_PORT.to_string()),
+    );
     if !spec.script.is_empty() {
         environ.insert(
             meta::SCRIPT_ENV.into(),
@@ -194,12 +192,10 @@ pub fn create_body(
         config.insert("scaling_group".into(), json!(settings.resource_group));
     }
     config.insert("environ".into(), Value::Object(environ));
-    if spec.interactive {
-        config.insert(
-            "preopen_ports".into(),
-            json!(super::allocation::ports(spec.nodes())),
-        );
-    }
+    config.insert(
+        "preopen_ports".into(),
+        json!(super::allocation::ports(spec.nodes())),
+    );
     if !settings.mounts.is_empty() || !settings.job_mounts.is_empty() {
         let mut names: Vec<&String> = settings.mounts.iter().map(|(v, _)| v).collect();
         let mut map: Map<String, Value> = settings

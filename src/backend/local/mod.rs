@@ -923,8 +923,14 @@ fn deliver(row: &JobRow, req: &SignalRequest, cancel: bool) {
     if !alive {
         return;
     }
+    if !req.batch_only
+        && let Some(launcher) = row.launcher_pid
+    {
+        // Without -b Slurm signals the srun steps (with -f the batch shell too): the
+        // job's step servers deliver it to their tasks.
+        steps::signal_steps(launcher, row.job_id, sig as i32);
+    }
     if !(req.full || req.batch_only) {
-        // Without -b/-f Slurm signals only srun steps; a batch-only job has none to signal.
         return;
     }
     // TERM and KILL go through the launcher, which writes slurmstepd's CANCELLED line.

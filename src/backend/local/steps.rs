@@ -89,6 +89,28 @@ impl StepRegistry for DbRegistry {
     }
 }
 
+/// Has every node's step server of a running job deliver `signal` to its steps' tasks
+/// (`scancel -s SIG` without `-b`), reaching them through the job file its launcher
+/// holds. A job with no step running has nothing to signal.
+pub fn signal_steps(launcher: i32, job_id: u32, signal: i32) {
+    let Some(job) = crate::launcher::jobfile::held_by_process(launcher, job_id) else {
+        return;
+    };
+    let ask = step_proto::Control::SignalJob(step_proto::JobSignal {
+        signal: Some(signal),
+        batch_only: false,
+        full: false,
+    });
+    for (_, addr) in &job.nodes {
+        let _ = step_proto::request(
+            addr,
+            job.secret.as_bytes(),
+            step_proto::HANDSHAKE_TIMEOUT,
+            &ask,
+        );
+    }
+}
+
 /// The running step servers of one job: node 0's in this process (it numbers and records
 /// steps), the other (simulated) nodes' as `bai-slurm __stepd` processes of their own,
 /// each on its node's loopback address and held by its lifeline.
