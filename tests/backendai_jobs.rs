@@ -466,15 +466,12 @@ fn signals_reach_the_script_in_its_container() {
     wait_for("ready\n");
     let r = site.run(&dir, "scancel", &["-b", "-s", "USR1", &id]);
     assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
-    // One query finds the session, one tunnel reaches its launcher.
-    assert_eq!(
-        r.requests,
-        [
-            "POST /admin/gql".to_string(),
-            format!("GET /stream/session/j{id}/tcpproxy")
-        ],
-        "{r:?}"
-    );
+    // scancel's view of the jobs (queries, and the logs of jobs that ended meanwhile, read
+    // once), then one tunnel to the launcher: nothing is deleted.
+    let tunnel = format!("GET /stream/session/j{id}/tcpproxy");
+    assert_eq!(r.requests.last(), Some(&tunnel), "{r:?}");
+    assert_eq!(count(&r.requests, "GET /stream/"), 1, "{r:?}");
+    assert_eq!(count(&r.requests, "DELETE "), 0, "{r:?}");
     wait_for("got USR1\n");
     // 45 s before the one-minute limit: 15 s after the start.
     wait_for("got USR2\n");
@@ -543,6 +540,88 @@ fn a_cancel_while_the_job_starts_sticks() {
     std::thread::sleep(Duration::from_secs(25));
     for id in &ids {
         assert!(!dir.join(format!("ran-{id}")).exists(), "job {id} ran");
+    }
+}
+
+/// `--array=1-4%1` on an agent with room for two: the tasks run one at a time, in order,
+/// a failing task does not stop the rest, and the pending ones show as slurmctld shows them
+/// (`J_[2-4%1] PD JobArrayTaskLimit`) while one runs.
+#[test]
+fn a_throttled_array_runs_its_tasks_n_at_a_time() {
+    let _shared = shared();
+    let site = user();
+    let dir = site.workdir("throttle");
+    let array = site.sbatch(
+        &dir,
+        &[
+            "--array=1-4%1",
+            "--wrap",
+            "t=$SLURM_ARRAY_TASK_ID; date +%s.%N > start-$t; sleep 4; date +%s.%N > end-$t; \
+             [ $t = 2 ] && exit 3; exit 0",
+        ],
+    );
+    let _cleanup = CancelOnDrop {
+        site,
+        dir: dir.clone(),
+        jobs: vec![array.clone()],
+    };
+    let r = site.run(&dir, "scontrol", &["show", "job", &array]);
+    assert!(
+        r.stdout.contains(" ArrayTaskThrottle=1 ") || r.stdout.contains("_[1-4%1]"),
+        "{r:?}"
+    );
+    // Seen while a task runs: the others folded, held back by the throttle.
+    let deadline = Instant::now() + START;
+    let mut seen = String::new();
+    while !seen.contains("%1] PD JobArrayTaskLimit") {
+        let r = site.run(&dir, "squeue", &["-h", "-j", &array, "-o", "%i %t %r"]);
+        seen = r.stdout;
+        assert!(
+            Instant::now() < deadline,
+            "never held back by the throttle: {seen:?}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    assert!(
+        seen.lines().any(|l| l.starts_with(&format!("{array}_"))
+            && (l.ends_with(" R None") || l.ends_with(" CF None"))),
+        "{seen:?}"
+    );
+    let rows = site.wait_sacct(
+        &dir,
+        &array,
+        "jobid,state,exitcode",
+        Duration::from_secs(400),
+        |rows| rows.len() == 4 && rows.iter().all(|r| r[1] != "PENDING" && r[1] != "RUNNING"),
+    );
+    let mut rows = rows;
+    rows.sort();
+    let want: Vec<Vec<String>> = (1..=4)
+        .map(|t| {
+            let (state, code) = if t == 2 {
+                ("FAILED", "3:0")
+            } else {
+                ("COMPLETED", "0:0")
+            };
+            vec![format!("{array}_{t}"), state.to_string(), code.to_string()]
+        })
+        .collect();
+    assert_eq!(rows, want);
+    // One at a time, in order: each task started after the one before it ended.
+    let time = |name: String| -> f64 {
+        std::fs::read_to_string(dir.join(&name))
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    for t in 2..=4 {
+        let (start, before_end) = (time(format!("start-{t}")), time(format!("end-{}", t - 1)));
+        assert!(
+            start >= before_end,
+            "task {t} started at {start}, task {} ended at {before_end}",
+            t - 1
+        );
     }
 }
 

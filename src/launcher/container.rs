@@ -364,7 +364,17 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
         servers.stop();
     }
     let (kind, exit) = result_of(ending);
-    report(console, kind, exit, in_session.then_some(launched))
+    let status = report(console, kind, exit, in_session.then_some(launched));
+    // A task in a throttle's chain must not stop the tasks after it (Backend.AI starts a
+    // dependent only after a success): its session succeeds, its result line says how the
+    // script ended.
+    let chained = meta.array_task.is_some()
+        && meta
+            .spec
+            .array
+            .as_ref()
+            .is_some_and(|a| a.limiting_throttle().is_some());
+    if chained { 0 } else { status }
 }
 
 fn result_of(ending: Ending) -> (ResultKind, ExitStatus) {

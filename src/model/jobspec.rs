@@ -15,6 +15,14 @@ pub struct ArrayRequest {
     pub step: u32,
 }
 
+impl ArrayRequest {
+    /// The throttle (`%N`) when it holds some task back: N below the number of tasks.
+    pub fn limiting_throttle(&self) -> Option<u32> {
+        self.throttle
+            .filter(|&t| t > 0 && (t as usize) < self.tasks.len())
+    }
+}
+
 /// `--open-mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum OpenMode {

@@ -357,6 +357,45 @@ impl BackendAiCluster {
         }
     }
 
+    /// Refuses to cancel a task of a throttled array that has not started while a later
+    /// task that has not started either stays: the throttle's chains (`submission`) would
+    /// keep that one waiting for ever, where slurmctld just lets the others go on.
+    fn check_chains_kept(
+        &self,
+        target: &JobSelector,
+        starting: &[Session],
+    ) -> Result<(), BackendError> {
+        let TaskSelector::Tasks(chosen) = &target.tasks else {
+            return Ok(());
+        };
+        let task_of = |s: &Session| jobid::parse_session_name(&s.name).and_then(|(_, t)| t);
+        let chained =
+            |s: &Session| super::tag::parse_tag(&s.tag).is_some_and(|t| t.throttle.is_some());
+        let Some(first) = starting
+            .iter()
+            .filter(|s| chained(s))
+            .filter_map(task_of)
+            .min()
+        else {
+            return Ok(());
+        };
+        let whole = self.select(&JobSelector::whole(target.job_id))?;
+        let stranded = whole.iter().any(|s| {
+            !s.job_ended()
+                && s.status != "RUNNING"
+                && task_of(s).is_some_and(|t| t > first && !chosen.contains(&t))
+        });
+        if stranded {
+            return Err(BackendError::Other(format!(
+                "task {first} of throttled array {} has not started, and the tasks after it \
+                 wait for it on Backend.AI: cancel it together with the later pending tasks \
+                 (or the whole array), or once it runs",
+                target.job_id
+            )));
+        }
+        Ok(())
+    }
+
     /// Asks each running session's launcher (node 0, through the tunnel) to carry out
     /// `req`, a few at a time; returns the sessions whose launcher could not be asked
     /// (made before launchers listened for it, or not answering), with why.
@@ -490,7 +529,7 @@ fn merge_pending_tasks(recs: &mut Vec<JobRecord>) {
                 rec.array = Some(ArrayPart::Pending {
                     array_job_id: array_id,
                     tasks: vec![task],
-                    throttle: None,
+                    throttle: rec.array_throttle.take(),
                 });
                 index.insert(array_id, merged.len());
                 merged.push(rec);
@@ -502,22 +541,36 @@ fn merge_pending_tasks(recs: &mut Vec<JobRecord>) {
             tasks.sort_unstable();
         }
     }
+    throttle_reasons(&mut merged);
     *recs = merged;
 }
 
-/// The request without an array throttle that holds back no task (`%N` with N at least
-/// the number of tasks, as submitit's `--array=0-N%min(N,256)` sends): it asks nothing of
-/// Backend.AI.
-fn without_idle_throttle(spec: &JobSpec) -> std::borrow::Cow<'_, JobSpec> {
-    match &spec.array {
-        Some(a) if a.throttle.is_some_and(|t| t as usize >= a.tasks.len()) => {
-            let mut s = spec.clone();
-            if let Some(a) = &mut s.array {
-                a.throttle = None;
-            }
-            std::borrow::Cow::Owned(s)
+/// The reason slurmctld gives an array's pending tasks while as many of its tasks run as
+/// its throttle allows: `JobArrayTaskLimit`. The throttle's chains (see `submission`)
+/// otherwise show as a dependency the user did not ask for: the task it waits for waits
+/// itself for resources.
+fn throttle_reasons(recs: &mut [JobRecord]) {
+    let mut running: BTreeMap<u32, u32> = BTreeMap::new();
+    for r in recs.iter() {
+        if let (Some(ArrayPart::Task { array_job_id, .. }), JobState::Running) = (&r.array, r.state)
+        {
+            *running.entry(*array_job_id).or_default() += 1;
         }
-        _ => std::borrow::Cow::Borrowed(spec),
+    }
+    for r in recs.iter_mut() {
+        let Some(ArrayPart::Pending {
+            array_job_id,
+            throttle: Some(limit),
+            ..
+        }) = &r.array
+        else {
+            continue;
+        };
+        if running.get(array_job_id).copied().unwrap_or(0) >= *limit {
+            r.reason = "JobArrayTaskLimit".into();
+        } else if r.reason == "Dependency" && r.dependency.is_none() {
+            r.reason = "Resources".into();
+        }
     }
 }
 
@@ -527,7 +580,7 @@ impl Cluster for BackendAiCluster {
     }
 
     fn accepts(&self, spec: &JobSpec) -> Result<Vec<String>, SubmitError> {
-        crate::backend::support::check(&without_idle_throttle(spec), |f| self.handling(f))
+        crate::backend::support::check(spec, |f| self.handling(f))
     }
 
     fn cluster_name(&self) -> String {
@@ -650,6 +703,9 @@ impl Cluster for BackendAiCluster {
         let (running, starting): (Vec<Session>, Vec<Session>) = live
             .into_iter()
             .partition(|s| s.status == "RUNNING" && !s.job_ended());
+        if cancel {
+            self.check_chains_kept(target, &starting)?;
+        }
         if !cancel && running.is_empty() {
             return Err(BackendError::Slurm(SlurmErrno::JobPending));
         }

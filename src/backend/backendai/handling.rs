@@ -39,9 +39,9 @@ pub fn handling(f: Field) -> Handling {
             Recorded("shown by squeue, sacct and scontrol")
         }
         Field::Array => Honoured("one session per task"),
-        Field::ArrayThrottle => Refused(Refusal::Unsupported(
-            "is not supported by the Backend.AI backend",
-        )),
+        Field::ArrayThrottle => Honoured(
+            "`%N`: the tasks in N chains, each task's session `dependencies` on the one N before it, whose launcher reports success whatever its script's exit code (kept in its result line)",
+        ),
         Field::Dependency => {
             Honoured("afterok: `dependencies` (the sessions' ids); other types are refused")
         }

@@ -619,6 +619,10 @@ pub fn job_record(
         rec.cpus_per_tres = spec.cpus_per_gpu.map(|c| format!("gres:gpu:{c}"));
         rec.mem_per_tres = spec.mem_per_gpu.map(|m| format!("gres:gpu:{m}"));
         rec.nice = spec.nice.unwrap_or(0);
+        // A task keeps its array's throttle (scontrol ArrayTaskThrottle).
+        if matches!(rec.array, Some(ArrayPart::Task { .. })) {
+            rec.array_throttle = spec.array.as_ref().and_then(|a| a.throttle);
+        }
         rec.dependency = spec.dependency.as_ref().and_then(|d| {
             if state == JobState::Pending {
                 dependency_left(d, &s.dependencies)

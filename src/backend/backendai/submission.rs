@@ -261,7 +261,8 @@ fn is_name_clash(e: &ClientError) -> bool {
 }
 
 enum Created {
-    Yes,
+    /// Made, with the session's id when the manager told it.
+    Yes(Option<String>),
     NameTaken,
 }
 
@@ -334,10 +335,10 @@ fn create_one(
             Err(e) => return Err(e),
         }
     };
-    if let Some(id) = session_id {
-        ctx.cache.store_meta(&id, Some(meta));
+    if let Some(id) = &session_id {
+        ctx.cache.store_meta(id, Some(meta));
     }
-    Ok(Created::Yes)
+    Ok(Created::Yes(session_id))
 }
 
 /// A job checked against its partition and the site, ready to become session requests.
@@ -437,12 +438,25 @@ pub fn preview(
         None => vec![None],
         Some(a) => a.tasks.iter().map(|&t| Some(t)).collect(),
     };
+    let throttle = p.spec.array.as_ref().and_then(|a| a.limiting_throttle());
     let bodies = tasks
-        .into_iter()
-        .map(|task| {
+        .iter()
+        .enumerate()
+        .map(|(i, &task)| {
             let mut m = meta.clone();
             m.array_task = task;
-            body_for(&m, &p.spec, &p.settings, &p.dependencies)
+            // A throttle's chains: the session of the task N before, known once made.
+            let mut deps = p.dependencies.clone();
+            if let Some(before) = throttle
+                .and_then(|t| i.checked_sub(t as usize))
+                .and_then(|j| tasks[j])
+            {
+                deps.push(format!(
+                    "(the session of {})",
+                    jobid::session_name(id, Some(before))
+                ));
+            }
+            body_for(&m, &p.spec, &p.settings, &deps)
         })
         .collect::<Result<_, _>>()?;
     Ok((id, bodies))
@@ -486,7 +500,7 @@ pub fn submit(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<u32,
             }
         };
         match outcome {
-            Ok(Created::Yes) => return Ok(id),
+            Ok(Created::Yes(_)) => return Ok(id),
             Ok(Created::NameTaken) if attempt < CLASH_RETRIES => {
                 let _ = jobid::mark_taken(&counter, id);
             }
@@ -551,7 +565,9 @@ fn with_secret(
 }
 
 /// An array: the first task alone (a name clash there means the id is taken), then the
-/// rest a few at a time. When some fail, the error names the tasks that exist.
+/// rest a few at a time. A throttle `%N` makes N chains (task i+N's session depends on task
+/// i's, each chain created in order), so that no more than N run at once. When some fail,
+/// the error names the tasks that exist.
 fn create_array(
     ctx: &Context<'_>,
     meta: &JobMeta,
@@ -561,40 +577,70 @@ fn create_array(
     tasks: &[u32],
     part: Option<&Partition>,
 ) -> Result<Created, SubmitError> {
-    let create_task = |task: u32| {
+    let create_task = |task: u32, after: Option<&str>| {
         let mut m = meta.clone();
         m.array_task = Some(task);
-        let body = body_for(&m, spec, settings, dependencies)?;
+        let mut deps = dependencies.to_vec();
+        deps.extend(after.map(str::to_string));
+        let body = body_for(&m, spec, settings, &deps)?;
         create_one(ctx, &m, &with_secret(ctx, &m, body)).map_err(|e| create_failure(e, part))
     };
-    let (&first, rest) = tasks
+    let (&first, _) = tasks
         .split_first()
         .ok_or_else(|| SubmitError::errno(SlurmErrno::InvalidArray))?;
-    match create_task(first)? {
+    let first_id = match create_task(first, None)? {
         Created::NameTaken => return Ok(Created::NameTaken),
-        Created::Yes => {}
-    }
-    let queue = Mutex::new(rest.iter().copied());
+        Created::Yes(id) => id,
+    };
+    let throttle = spec.array.as_ref().and_then(|a| a.limiting_throttle());
+    let chains = throttle.map_or(tasks.len(), |t| t as usize);
+    let lanes: Vec<Vec<u32>> = (0..chains)
+        .map(|l| tasks.iter().skip(l).step_by(chains).copied().collect())
+        .collect();
+    let queue = Mutex::new(lanes.into_iter().enumerate());
     let failed: Mutex<Vec<(u32, String)>> = Mutex::new(Vec::new());
     let created: Mutex<Vec<u32>> = Mutex::new(vec![first]);
+    let fail = |task: u32, why: String| {
+        failed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((task, why))
+    };
     std::thread::scope(|scope| {
-        for _ in 0..ARRAY_CONCURRENCY.min(rest.len()) {
+        for _ in 0..ARRAY_CONCURRENCY.min(chains) {
             scope.spawn(|| {
                 loop {
                     let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-                    let Some(task) = next else { break };
-                    match create_task(task) {
-                        Ok(Created::Yes) => {
-                            created.lock().unwrap_or_else(|e| e.into_inner()).push(task)
+                    let Some((lane, tasks)) = next else { break };
+                    // Lane 0 starts with the first task, made above.
+                    let (mut before, todo) = if lane == 0 {
+                        (first_id.clone(), &tasks[1..])
+                    } else {
+                        (None, &tasks[..])
+                    };
+                    for (i, &task) in todo.iter().enumerate() {
+                        let after = before.as_deref().filter(|_| throttle.is_some());
+                        if throttle.is_some() && after.is_none() && (lane == 0 || i > 0) {
+                            fail(
+                                task,
+                                "the task before it in its throttle chain was not made".into(),
+                            );
+                            continue;
                         }
-                        Ok(Created::NameTaken) => failed
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .push((task, "the session name is taken".into())),
-                        Err(e) => failed
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .push((task, submit_error_text(&e))),
+                        match create_task(task, after) {
+                            Ok(Created::Yes(id)) => {
+                                created.lock().unwrap_or_else(|e| e.into_inner()).push(task);
+                                before = id;
+                            }
+                            Ok(Created::NameTaken) => {
+                                fail(task, "the session name is taken".into());
+                                before = None;
+                            }
+                            Err(e) => {
+                                fail(task, submit_error_text(&e));
+                                before = None;
+                            }
+                        }
                     }
                 }
             });
@@ -602,7 +648,7 @@ fn create_array(
     });
     let mut failed = failed.into_inner().unwrap_or_else(|e| e.into_inner());
     if failed.is_empty() {
-        return Ok(Created::Yes);
+        return Ok(Created::Yes(first_id));
     }
     let mut created = created.into_inner().unwrap_or_else(|e| e.into_inner());
     created.sort_unstable();

@@ -14,18 +14,31 @@ pub struct TagFacts {
     /// `--begin`: Backend.AI 26.x shows no session the start it was asked for (its
     /// `starts_at` is the actual start), so the tag keeps it for squeue's `BeginTime`.
     pub begin: Option<i64>,
+    /// An array's throttle that holds tasks back (`%N`): its tasks are chained, and one
+    /// pending task cannot be cancelled alone.
+    pub throttle: Option<u32>,
     pub name: String,
 }
 
-/// The session tag, at most 64 characters: `slurm:<uid>:<minutes or U>[:<begin epoch>] <job
-/// name>` (the name cut to fit).
+/// The session tag, at most 64 characters: `slurm:<uid>:<minutes or U>[%<throttle>][:<begin
+/// epoch>] <job name>` (the name cut to fit).
 pub fn tag(meta: &JobMeta) -> String {
     let limit = match meta.spec.time_limit {
         Some(TimeLimit::Minutes(m)) => m.to_string(),
         _ => "U".to_string(),
     };
+    let throttle = meta
+        .spec
+        .array
+        .as_ref()
+        .and_then(|a| a.limiting_throttle())
+        .map(|t| format!("%{t}"))
+        .unwrap_or_default();
     let begin = meta.spec.begin.map(|b| format!(":{b}")).unwrap_or_default();
-    let mut t = format!("slurm:{}:{limit}{begin} {}", meta.uid, meta.spec.name);
+    let mut t = format!(
+        "slurm:{}:{limit}{throttle}{begin} {}",
+        meta.uid, meta.spec.name
+    );
     if t.len() > 64 {
         let mut cut = 64;
         while !t.is_char_boundary(cut) {
@@ -43,7 +56,12 @@ pub fn parse_tag(tag: &str) -> Option<TagFacts> {
         Some((l, b)) => (l, Some(b.parse().ok()?)),
         None => (rest, None),
     };
+    let (limit, throttle) = match limit.split_once('%') {
+        Some((l, t)) => (l, Some(t.parse().ok()?)),
+        None => (limit, None),
+    };
     Some(TagFacts {
+        throttle,
         uid: uid.parse().ok()?,
         time_limit: match limit {
             "U" => TimeLimit::Infinite,
@@ -70,9 +88,21 @@ mod tests {
         assert_eq!(t, "slurm:1001:90 train model");
         let f = parse_tag(&t).unwrap();
         assert_eq!(
-            (f.uid, f.time_limit, f.name.as_str()),
-            (1001, TimeLimit::Minutes(90), "train model")
+            (f.uid, f.time_limit, f.name.as_str(), f.throttle),
+            (1001, TimeLimit::Minutes(90), "train model", None)
         );
+        meta.spec.array = Some(crate::model::jobspec::ArrayRequest {
+            tasks: (1..=20).collect(),
+            throttle: Some(3),
+            step: 1,
+        });
+        meta.spec.begin = Some(1_800_000_000);
+        let t = tag(&meta);
+        assert_eq!(t, "slurm:1001:90%3:1800000000 train model");
+        let f = parse_tag(&t).unwrap();
+        assert_eq!((f.throttle, f.begin), (Some(3), Some(1_800_000_000)));
+        meta.spec.array = None;
+        meta.spec.begin = None;
         meta.spec.name = "é".repeat(40);
         meta.spec.time_limit = None;
         let t = tag(&meta);
