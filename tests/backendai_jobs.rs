@@ -587,6 +587,16 @@ fn a_throttled_array_runs_its_tasks_n_at_a_time() {
             && (l.ends_with(" R None") || l.ends_with(" CF None"))),
         "{seen:?}"
     );
+    // Task 3 alone cannot go: task 4 waits for it. Nothing is cancelled.
+    let r = site.run(&dir, "scancel", &[&format!("{array}_3")]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.starts_with(&format!(
+            "scancel: error: Kill job error on job id {array}_3: task 3 of throttled array {array} has not started, and the tasks after it wait for it"
+        )),
+        "{r:?}"
+    );
+    assert_eq!(count(&r.requests, "DELETE "), 0, "{r:?}");
     let rows = site.wait_sacct(
         &dir,
         &array,
