@@ -203,6 +203,9 @@ pub fn main_with(argv: Vec<OsString>) -> i32 {
             }
         }
     };
+    if matches!(name, "squeue" | "sacct" | "scontrol" | "sinfo") {
+        crate::sys::prefer_huge_pages();
+    }
     let env: std::collections::BTreeMap<String, String> = std::env::vars_os()
         .map(|(k, v)| {
             (
