@@ -195,26 +195,6 @@ pub fn strerror(errno: i32) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::path::PathBuf;
-
-    #[test]
-    fn a_replaced_program_is_found_at_its_path() {
-        let p = |s: &str| PathBuf::from(s);
-        assert_eq!(
-            without_deleted_suffix(p("/usr/bin/bai-slurm (deleted)")),
-            p("/usr/bin/bai-slurm")
-        );
-        assert_eq!(
-            without_deleted_suffix(p("/usr/bin/bai-slurm")),
-            p("/usr/bin/bai-slurm")
-        );
-        assert!(own_executable().unwrap().is_absolute());
-    }
-}
-
 /// Lets the heap of a command that reads a whole queue grow in transparent huge pages.
 /// Listing 10,000 jobs touches some 30 MB of fresh heap: as 4 KiB pages that is 8,000 page
 /// faults, a third of squeue's time; as 2 MiB pages, a few dozen (measured: squeue over
@@ -249,5 +229,25 @@ pub fn prefer_huge_pages() {
             libc::madvise(start as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
         }
         libc::free(block);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn a_replaced_program_is_found_at_its_path() {
+        let p = |s: &str| PathBuf::from(s);
+        assert_eq!(
+            without_deleted_suffix(p("/usr/bin/bai-slurm (deleted)")),
+            p("/usr/bin/bai-slurm")
+        );
+        assert_eq!(
+            without_deleted_suffix(p("/usr/bin/bai-slurm")),
+            p("/usr/bin/bai-slurm")
+        );
+        assert!(own_executable().unwrap().is_absolute());
     }
 }
