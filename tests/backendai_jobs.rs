@@ -12,6 +12,7 @@
 mod stack;
 
 use bai_slurm::backend::backendai::client::{Client, ClientError, Settings};
+use serde_json::{Value, json};
 use stack::{HOW, vfolder};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -633,6 +634,82 @@ fn a_throttled_array_runs_its_tasks_n_at_a_time() {
             t - 1
         );
     }
+}
+
+/// Sets (or clears, with nulls) the Backend.AI user's container identity, as an
+/// administrator does on 25.2 and later.
+fn set_container_identity(email: &str, uid: Value, gid: Value, gids: Value) {
+    let d = admin()
+        .client()
+        .graphql_once(
+            "mutation($e: String!, $p: ModifyUserInput!) { modify_user(email: $e, props: $p) { ok msg } }",
+            json!({"e": email, "p": {"container_uid": uid, "container_main_gid": gid, "container_gids": gids}}),
+        )
+        .expect("modify_user");
+    assert_eq!(d["modify_user"]["ok"], true, "{d}");
+}
+
+/// Jobs run as the uid, gid and groups the administrator set on the Backend.AI user
+/// (26.9: `container_uid`, `container_main_gid`, `container_gids`), and doctor says whether
+/// they are the submitter's; 23.09 has no such thing, and doctor says so.
+#[test]
+fn jobs_run_as_the_users_container_identity() {
+    let _alone = EXCLUSIVE.write().unwrap_or_else(|e| e.into_inner());
+    let site = user();
+    let dir = site.workdir("identity");
+    let doctor = |site: &Site| {
+        let r = site.run(&dir, "bai-slurm", &["doctor"]);
+        r.stdout
+            .lines()
+            .find(|l| l.starts_with("container identity: "))
+            .unwrap_or_else(|| panic!("{r:?}"))
+            .to_string()
+    };
+    if site.client().api_version().unwrap().major < 9 {
+        assert!(
+            doctor(site).contains("jobs run as the agent's container user"),
+            "{}",
+            doctor(site)
+        );
+        return;
+    }
+    let email = "user@lablup.com";
+    assert!(doctor(site).contains("WARNING: not set for this Backend.AI user"));
+    struct Restore(&'static str);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            set_container_identity(self.0, Value::Null, Value::Null, Value::Null);
+        }
+    }
+    let _restore = Restore(email);
+    set_container_identity(email, json!(4321), json!(4321), json!([4321, 5678]));
+    let line = doctor(site);
+    let me = bai_slurm::sys::UserInfo::current();
+    assert_eq!(
+        line,
+        format!(
+            "container identity: uid 4321, gid 4321, groups [4321,5678]: WARNING: differs from {} (uid {}, gid {}): the jobs' files belong to uid 4321",
+            me.name, me.uid, me.gid
+        )
+    );
+    // The job's own files are written as that user: its directory must let it.
+    set_mode(&dir, 0o777);
+    let id = site.sbatch(&dir, &["--wrap", "id -u; id -g; id -G"]);
+    let rows = site.wait_finished(&dir, &id, START);
+    assert_eq!(rows[0][1..], ["COMPLETED", "0:0"], "{rows:?}");
+    let out = std::fs::read_to_string(dir.join(format!("slurm-{id}.out"))).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[..2], ["4321", "4321"], "{out}");
+    let groups: Vec<&str> = lines[2].split_whitespace().collect();
+    assert!(
+        groups.contains(&"5678") && groups.contains(&"4321"),
+        "{out}"
+    );
+    use std::os::unix::fs::MetadataExt;
+    let owner = std::fs::metadata(dir.join(format!("slurm-{id}.out")))
+        .unwrap()
+        .uid();
+    assert_eq!(owner, 4321, "the output file belongs to the job's user");
 }
 
 #[test]

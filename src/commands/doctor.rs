@@ -261,6 +261,8 @@ fn backendai(inv: &mut Invocation<'_>, loaded: &Loaded) -> i32 {
         }
     }
 
+    identity(out, &client, &inv.user);
+
     // Partitions: the resource groups the project may use (the manager answers for any
     // project name, so only for one the user is in).
     let path = format!("/scaling-groups?group={}", query_escape(&group));
@@ -368,6 +370,82 @@ fn backendai(inv: &mut Invocation<'_>, loaded: &Loaded) -> i32 {
 }
 
 /// Percent-encodes a query value (project names are plain, but need not be).
+/// Who the jobs run as in their containers. Backend.AI 25.2 and later take the uid, gid
+/// and groups an administrator set on the user (`container_uid`, `container_main_gid`,
+/// `container_gids`); without them, and on older managers, the agent's container user.
+fn identity(out: &mut dyn std::io::Write, client: &client::Client, me: &crate::sys::UserInfo) {
+    let asked = client.graphql(
+        "{ user { container_uid container_main_gid container_gids } }",
+        serde_json::json!({}),
+    );
+    let Ok(d) = asked else {
+        let _ = writeln!(
+            out,
+            "container identity: jobs run as the agent's container user, not as {} (this \
+             manager has no per-user container uid: Backend.AI 25.2 and later have)",
+            me.name
+        );
+        return;
+    };
+    let u = &d["user"];
+    let (Some(uid), main_gid) = (
+        u["container_uid"].as_u64(),
+        u["container_main_gid"].as_u64(),
+    ) else {
+        let _ = writeln!(
+            out,
+            "container identity: WARNING: not set for this Backend.AI user; jobs run as the \
+             agent's container user. An administrator sets container_uid={} \
+             container_main_gid={} container_gids=[...] on the user (docs/OPERATIONS.md)",
+            me.uid, me.gid
+        );
+        return;
+    };
+    let gids: Vec<u64> = u["container_gids"]
+        .as_array()
+        .map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect())
+        .unwrap_or_default();
+    let listed = |g: &[u64]| g.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+    let gid_text = main_gid.map_or_else(|| "the agent's".to_string(), |g| g.to_string());
+    let _ = write!(
+        out,
+        "container identity: uid {uid}, gid {gid_text}, groups [{}]",
+        listed(&gids)
+    );
+    let mine: Vec<u64> = unix_groups(me);
+    let missing: Vec<u64> = mine
+        .iter()
+        .copied()
+        .filter(|g| !gids.contains(g) && main_gid != Some(*g))
+        .collect();
+    if uid != u64::from(me.uid) || main_gid != Some(u64::from(me.gid)) {
+        let _ = writeln!(
+            out,
+            ": WARNING: differs from {} (uid {}, gid {}): the jobs' files belong to uid {uid}",
+            me.name, me.uid, me.gid
+        );
+    } else if !missing.is_empty() {
+        let _ = writeln!(
+            out,
+            ": WARNING: {}'s groups {} are not among them",
+            me.name,
+            listed(&missing)
+        );
+    } else {
+        let _ = writeln!(out, ": OK (as {})", me.name);
+    }
+}
+
+/// The user's supplementary groups (their login groups, as `id -G` lists them).
+fn unix_groups(me: &crate::sys::UserInfo) -> Vec<u64> {
+    let Ok(name) = std::ffi::CString::new(me.name.as_str()) else {
+        return Vec::new();
+    };
+    nix::unistd::getgrouplist(&name, nix::unistd::Gid::from_raw(me.gid))
+        .map(|g| g.iter().map(|g| u64::from(g.as_raw())).collect())
+        .unwrap_or_default()
+}
+
 fn query_escape(s: &str) -> String {
     s.bytes()
         .map(|b| {
