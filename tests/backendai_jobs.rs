@@ -476,24 +476,43 @@ fn signals_reach_the_script_in_its_container() {
     wait_for("got USR1\n");
     // 45 s before the one-minute limit: 15 s after the start.
     wait_for("got USR2\n");
+    // scontrol notify: slurmstepd's error line in the job's error stream.
+    let r = site.run(&dir, "scontrol", &["notify", &id, "checkpoint", "now"]);
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr.as_str()),
+        (0, "", ""),
+        "{r:?}"
+    );
+    wait_for(": error: checkpoint now\n");
     let r = site.run(&dir, "scancel", &["--signal=TERM", "--batch", &id]);
     assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
     let rows = site.wait_finished(&dir, &id, START);
     assert_eq!(rows[0][1..], ["FAILED", "9:0"], "{rows:?}");
     let out = std::fs::read_to_string(&out_file).unwrap();
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 5, "{out}");
+    assert_eq!(lines.len(), 6, "{out}");
     assert_eq!(lines[0], "ready");
     let mut got: Vec<&str> = lines[1..3].to_vec();
     got.sort_unstable();
     assert_eq!(got, ["got USR1", "got USR2"], "{out}");
+    let stepd = lines[3].split(':').next().unwrap();
+    assert!(stepd.starts_with("slurmstepd-"), "{out}");
+    assert_eq!(lines[3], format!("{stepd}: error: checkpoint now"));
     assert!(
-        lines[3].starts_with("slurmstepd-")
-            && lines[3].contains(&format!(": error: *** JOB {id} ON "))
-            && lines[3].contains(" CANCELLED AT "),
+        lines[4].starts_with(&format!("{stepd}: error: *** JOB {id} ON "))
+            && lines[4].contains(" CANCELLED AT "),
         "{out}"
     );
-    assert_eq!(lines[4], "got TERM");
+    assert_eq!(lines[5], "got TERM");
+    let r = site.run(&dir, "scontrol", &["notify", &id, "too late"]);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            1,
+            "job notify failure: Job/step already completing or completed\n"
+        ),
+        "{r:?}"
+    );
     // A job that has ended is no longer there to signal, as slurmctld says.
     let r = site.run(&dir, "scancel", &["-s", "USR1", &id]);
     assert_eq!(

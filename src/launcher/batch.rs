@@ -97,6 +97,29 @@ fn stepd_name(plan: &BatchPlan) -> String {
 /// The exit status slurmstepd records for a batch step it could not start (`0:53`).
 pub const LAUNCH_FAILED_SIGNAL: i32 = 53;
 
+/// slurmstepd's own lines in a running job's error stream (`scontrol notify`), written
+/// through slurmstepd's handle on it: they share the script's file offset, so the script's
+/// later output follows them instead of covering them.
+#[derive(Default)]
+pub struct StepdMessages(std::sync::OnceLock<(File, String)>);
+
+impl StepdMessages {
+    /// The script runs: its error stream (as [`run`] gives it) can take messages.
+    pub fn attach(&self, err: &File, plan: &BatchPlan) {
+        if let Ok(f) = err.try_clone() {
+            let _ = self.0.set((f, stepd_name(plan)));
+        }
+    }
+
+    /// `slurmstepd-<node>: error: <message>`, as slurmstepd's `error("%s", message)`.
+    pub fn error(&self, message: &str) -> Result<(), String> {
+        let (err, stepd) = self.0.get().ok_or("the batch script is not running")?;
+        (&*err)
+            .write_all(format!("{stepd}: error: {message}\n").as_bytes())
+            .map_err(|e| format!("the job's error stream: {e}"))
+    }
+}
+
 /// How the step ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ending {
@@ -202,11 +225,13 @@ pub mod relay {
 }
 
 /// Runs the step. `signals` must be registered for [`handled_signals`] before the job is
-/// claimed, so no cancel is lost; `started` is told the script's pid (= its process group).
+/// claimed, so no cancel is lost; `started` is told the script's pid (= its process group)
+/// and given slurmstepd's own handle on the job's error stream (its messages must share
+/// the script's file offset, or a later write of the script's covers them).
 pub fn run(
     plan: &BatchPlan,
     mut signals: signal_hook::iterator::Signals,
-    started: impl FnOnce(i32),
+    started: impl FnOnce(i32, &File),
 ) -> Ending {
     if let Some(mask) = plan.umask {
         nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(
@@ -281,7 +306,7 @@ pub fn run(
         }
     };
     let pid = child.id() as i32;
-    started(pid);
+    started(pid, &err_log);
 
     let (tx, rx) = mpsc::channel();
     {

@@ -341,10 +341,11 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
         // srun in the job finds the step servers in the job file we hold, not in the
         // job's environment.
         (Ok(servers), Ok(plan)) => match servers.job_file(meta.job_id).hold() {
-            Ok(_held) => batch::run(&plan, signals, |pid| {
+            Ok(_held) => batch::run(&plan, signals, |pid, err| {
                 registry
                     .script
-                    .store(pid, std::sync::atomic::Ordering::SeqCst)
+                    .store(pid, std::sync::atomic::Ordering::SeqCst);
+                registry.messages.attach(err, &plan);
             }),
             Err(e) => {
                 let _ = writeln!(console, "slurmstepd-{node}: error: {e}");
@@ -503,6 +504,8 @@ struct BatchRegistry {
     steps: ConsoleRegistry,
     /// The batch script's pid (its process group), once it runs.
     script: std::sync::atomic::AtomicI32,
+    /// `scontrol notify`'s way into the job's error stream, once the script runs.
+    messages: batch::StepdMessages,
 }
 
 impl StepRegistry for BatchRegistry {
@@ -518,6 +521,10 @@ impl StepRegistry for BatchRegistry {
     }
     fn finish(&self, step_id: u32, end: StepEnd<'_>) {
         self.steps.finish(step_id, end);
+    }
+    /// slurmstepd's `error("%s", message)` in the job's error stream.
+    fn notify(&self, message: &str) -> Result<(), String> {
+        self.messages.error(message)
     }
     /// A cancel, and TERM/KILL to the batch shell, go through this launcher's own signal
     /// handling (`batch::run`), which writes slurmstepd's CANCELLED line; other signals go

@@ -96,6 +96,9 @@ pub enum Control {
     /// Client -> server (node 0, from the login node through Backend.AI's tunnel): what
     /// `scancel` asks of a running job, as slurmctld asks slurmstepd.
     SignalJob(JobSignal),
+    /// Client -> server (node 0, through the tunnel): `scontrol notify`'s message for the
+    /// batch job's error stream.
+    Notify { message: String },
     /// Server -> client: done.
     Ok,
     /// Client -> server: start these tasks of step `step_id` on this node (with a PMI

@@ -38,7 +38,14 @@ pub trait StepRegistry: Send + Sync {
     fn signal_job(&self, _req: step_proto::JobSignal) -> Result<(), String> {
         Err("this job has no batch script".into())
     }
+    /// `scontrol notify`'s message (`Control::Notify`): only a batch job's node 0 takes it.
+    fn notify(&self, _message: &str) -> Result<(), String> {
+        Err(NO_MESSAGE_CHANNEL.into())
+    }
 }
+
+/// What a job without a batch script (an allocation) answers `scontrol notify`.
+pub const NO_MESSAGE_CHANNEL: &str = "this job has no batch script to tell";
 
 /// How a step ended, as srun reports it.
 #[derive(Debug, Clone, Copy)]
@@ -254,6 +261,12 @@ impl StepServer {
                         .registry
                         .release(crate::model::ExitStatus { code, signal })
                     {
+                        Ok(()) => send(&writer, &Control::Ok)?,
+                        Err(reason) => send(&writer, &Control::Refused { reason })?,
+                    }
+                }
+                Frame::Control(Control::Notify { message }) => {
+                    match self.registry.notify(&message) {
                         Ok(()) => send(&writer, &Control::Ok)?,
                         Err(reason) => send(&writer, &Control::Refused { reason })?,
                     }

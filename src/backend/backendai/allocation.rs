@@ -114,18 +114,35 @@ pub fn release(node0: &str, secret: &str, exit: ExitStatus) -> Result<(), String
     )
 }
 
-/// Asks node 0's launcher of a running session, through a tunnel of its own, to carry out
-/// scancel's request.
+/// Asks node 0's launcher of a running session to carry out scancel's request.
 pub fn signal(
     client: &Client,
     session: &str,
     secret: &str,
     req: step_proto::JobSignal,
 ) -> Result<(), String> {
+    ask_launcher(client, session, secret, &Control::SignalJob(req))
+}
+
+/// Gives node 0's launcher of a running batch session `scontrol notify`'s message.
+pub fn notify(client: &Client, session: &str, secret: &str, message: &str) -> Result<(), String> {
+    let msg = Control::Notify {
+        message: message.to_string(),
+    };
+    ask_launcher(client, session, secret, &msg)
+}
+
+/// One request to node 0's launcher through a tunnel of its own.
+fn ask_launcher(
+    client: &Client,
+    session: &str,
+    secret: &str,
+    what: &Control,
+) -> Result<(), String> {
     let target = Target::new(client, session, &STEP_PORT.to_string())?;
     let tunnel = Forwarder::start(target).map_err(|e| e.to_string())?;
     client.log_line("GET", &format!("/stream/session/{session}/tcpproxy"));
-    ask(&tunnel.addr, secret, &Control::SignalJob(req))
+    ask(&tunnel.addr, secret, what)
 }
 
 /// One request to a step server through the tunnel, answered with Ok.

@@ -729,6 +729,42 @@ impl Cluster for BackendAiCluster {
         }
     }
 
+    /// The message goes to the job's launcher through the tunnel, which writes it into
+    /// the job's error stream as slurmstepd does.
+    fn notify(&self, job_id: u32, message: &str, _requester: u32) -> Result<(), BackendError> {
+        let sessions = self.select(&JobSelector::whole(job_id))?;
+        if sessions.is_empty() {
+            return Err(BackendError::Slurm(SlurmErrno::InvalidJobId));
+        }
+        let live: Vec<&Session> = sessions.iter().filter(|s| !s.job_ended()).collect();
+        if live.is_empty() {
+            return Err(BackendError::Slurm(SlurmErrno::AlreadyDone));
+        }
+        let running: Vec<&&Session> = live.iter().filter(|s| s.status == "RUNNING").collect();
+        if running.is_empty() {
+            return Err(BackendError::Slurm(SlurmErrno::Disabled));
+        }
+        let key = &self.client.settings().secret_key;
+        for s in running {
+            let (job, task) = jobid::parse_session_name(&s.name)
+                .ok_or(BackendError::Slurm(SlurmErrno::InvalidJobId))?;
+            let secret = super::allocation::session_secret(key, job, task);
+            match super::allocation::notify(&self.client, &s.name, &secret, message) {
+                Ok(()) => {}
+                Err(why) if why == crate::launcher::stepd::NO_MESSAGE_CHANNEL => {
+                    return Err(BackendError::Slurm(SlurmErrno::NotSupported));
+                }
+                Err(why) => {
+                    return Err(BackendError::Other(format!(
+                        "cannot reach the launcher of job {job_id} (session {}): {why}",
+                        s.name
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn hold(
         &self,
         _target: &JobSelector,

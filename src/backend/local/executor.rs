@@ -321,7 +321,10 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
                 _ => Ending::LaunchFailed(ExitStatus::code(1)),
             }
         }
-        Ok((plan, _held)) => batch::run(&plan, signals, |pgid| {
+        Ok((plan, _held)) => batch::run(&plan, signals, |pgid, err| {
+            if let Ok(s) = &servers {
+                s.messages.attach(err, &plan);
+            }
             let _ = db.write(|tx| {
                 if let Some(mut r) = tx.job(job_id)? {
                     r.job_pgid = Some(pgid);

@@ -639,23 +639,12 @@ impl LocalCluster {
         }
         match row.state {
             JobState::Pending => Err(BackendError::Slurm(SlurmErrno::Disabled)),
+            // The launcher writes it, through its own handle on the job's error stream.
             JobState::Running if !spec.interactive => {
-                let user = crate::sys::lookup_user_by_uid(row.uid)
-                    .map_or_else(|| row.uid.to_string(), |u| u.name);
-                let node = row
-                    .node
-                    .as_deref()
-                    .and_then(crate::model::hostlist::expand)
-                    .and_then(|n| n.into_iter().next())
-                    .unwrap_or_else(|| self.settings.node.name.clone());
-                let (_, err, _) = records::io_paths(&row, &spec, &user, &node);
-                let line = format!("slurmstepd-{node}: error: {message}\n");
-                use std::io::Write;
-                std::fs::OpenOptions::new()
-                    .append(true)
-                    .open(&err)
-                    .and_then(|mut f| f.write_all(line.as_bytes()))
-                    .map_err(|e| BackendError::Other(format!("{err}: {e}")))
+                let launcher = row
+                    .launcher_pid
+                    .ok_or_else(|| BackendError::Other("the job is still starting".into()))?;
+                super::steps::notify(launcher, job_id, message).map_err(BackendError::Other)
             }
             // An allocation's salloc has no channel for messages here.
             JobState::Running => Err(BackendError::Slurm(SlurmErrno::NotSupported)),

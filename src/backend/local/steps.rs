@@ -3,6 +3,7 @@
 
 use super::LocalCluster;
 use super::db::StepRow;
+use crate::launcher::batch::StepdMessages;
 use crate::launcher::jobfile::JobFile;
 use crate::launcher::step_proto;
 use crate::launcher::stepd::{StepEnd, StepRegistry, StepServer, StepdProcess};
@@ -15,6 +16,8 @@ pub struct DbRegistry {
     pub state_dir: PathBuf,
     pub settings: super::LocalSettings,
     pub job_id: u32,
+    /// `scontrol notify`'s way into the batch job's error stream.
+    pub messages: Arc<StepdMessages>,
 }
 
 impl DbRegistry {
@@ -65,6 +68,10 @@ impl StepRegistry for DbRegistry {
         .map_err(|e| e.to_string())
     }
 
+    fn notify(&self, message: &str) -> Result<(), String> {
+        self.messages.error(message)
+    }
+
     fn finish(&self, step_id: u32, end: StepEnd<'_>) {
         let Ok(cluster) = self.cluster() else { return };
         let Ok(mut db) = cluster.db() else { return };
@@ -111,10 +118,32 @@ pub fn signal_steps(launcher: i32, job_id: u32, signal: i32) {
     }
 }
 
+/// Has a running batch job's launcher write `scontrol notify`'s message into the job's
+/// error stream (through node 0's step server, found in the job file the launcher holds).
+pub fn notify(launcher: i32, job_id: u32, message: &str) -> Result<(), String> {
+    let job = crate::launcher::jobfile::held_by_process(launcher, job_id)
+        .ok_or("the job's launcher holds no job file")?;
+    let (_, node0) = job.nodes.first().ok_or("the job has no step server")?;
+    let ask = step_proto::Control::Notify {
+        message: message.to_string(),
+    };
+    step_proto::request(
+        node0,
+        job.secret.as_bytes(),
+        step_proto::HANDSHAKE_TIMEOUT,
+        &ask,
+    )
+    .map(|_| ())
+    .map_err(|e| e.to_string())
+}
+
 /// The running step servers of one job: node 0's in this process (it numbers and records
 /// steps), the other (simulated) nodes' as `bai-slurm __stepd` processes of their own,
 /// each on its node's loopback address and held by its lifeline.
 pub struct StepServers {
+    /// Where node 0's server puts `scontrol notify`'s messages (the launcher attaches the
+    /// job's error stream once the script runs).
+    pub messages: Arc<StepdMessages>,
     pub servers: Vec<Arc<StepServer>>,
     pub others: Vec<StepdProcess>,
     pub nodes: Vec<(String, String)>,
@@ -131,10 +160,12 @@ impl StepServers {
         nodes: &[(String, String)],
     ) -> std::io::Result<StepServers> {
         let secret = step_proto::random_hex(32);
+        let messages = Arc::new(StepdMessages::default());
         let registry: Arc<dyn StepRegistry> = Arc::new(DbRegistry {
             state_dir: cluster.state_dir.clone(),
             settings: cluster.settings.clone(),
             job_id,
+            messages: Arc::clone(&messages),
         });
         let mut servers = Vec::new();
         let mut others = Vec::new();
@@ -174,6 +205,7 @@ impl StepServers {
             others.push(p);
         }
         Ok(StepServers {
+            messages,
             servers,
             others,
             nodes: addrs,
