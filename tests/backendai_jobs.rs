@@ -383,6 +383,8 @@ fn scancel_cancels_pending_and_running_jobs() {
         assert!(Instant::now() < deadline, "never ran: {r:?}");
         std::thread::sleep(Duration::from_millis(700));
     }
+    // Its launcher is asked once the session has run a few seconds (before, it is deleted).
+    std::thread::sleep(Duration::from_secs(6));
     for id in [&later, &running] {
         let r = site.run(&dir, "scancel", &[id]);
         assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");

@@ -29,6 +29,9 @@ const DELETE_CONCURRENCY: usize = 4;
 /// How long after deleting a pending session scancel reads it back a last time (the
 /// manager's scheduler may still start it: see `cancel_sticking`).
 const PENDING_CANCEL_RACE: std::time::Duration = std::time::Duration::from_secs(3);
+/// Seconds a session must have been RUNNING before scancel asks its launcher to cancel the
+/// job (before that it is deleted).
+const LAUNCHER_SETTLED: i64 = 5;
 /// How long scancel keeps ending a session the manager is still starting.
 const CANCEL_PATIENCE: std::time::Duration = std::time::Duration::from_secs(90);
 
@@ -700,9 +703,18 @@ impl Cluster for BackendAiCluster {
             batch_only: req.batch_only,
             full: req.full,
         };
+        // A cancel goes to launchers that have run a while; one whose session has only
+        // just been marked RUNNING may not have started its script's handling yet (on 23.09
+        // such a cancel once let the script run to its end), and is deleted instead.
+        let now = crate::sys::now();
+        let settled = |s: &Session| {
+            !cancel
+                || s.entered("RUNNING")
+                    .is_some_and(|t| now - t >= LAUNCHER_SETTLED)
+        };
         let (running, starting): (Vec<Session>, Vec<Session>) = live
             .into_iter()
-            .partition(|s| s.status == "RUNNING" && !s.job_ended());
+            .partition(|s| s.status == "RUNNING" && !s.job_ended() && settled(s));
         if cancel {
             self.check_chains_kept(target, &starting)?;
         }
