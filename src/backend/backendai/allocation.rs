@@ -132,11 +132,6 @@ pub fn notify(client: &Client, session: &str, secret: &str, message: &str) -> Re
     ask_launcher(client, session, secret, &msg)
 }
 
-/// How long scancel and notify wait for a running job's launcher to answer through the
-/// tunnel before they do without it (a session just marked RUNNING may not listen yet;
-/// scancel then deletes it, as before the launcher could be asked).
-const LAUNCHER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
-
 /// One request to node 0's launcher through a tunnel of its own.
 fn ask_launcher(
     client: &Client,
@@ -147,21 +142,18 @@ fn ask_launcher(
     let target = Target::new(client, session, &STEP_PORT.to_string())?;
     let tunnel = Forwarder::start(target).map_err(|e| e.to_string())?;
     client.log_line("GET", &format!("/stream/session/{session}/tcpproxy"));
-    ask_within(&tunnel.addr, secret, what, LAUNCHER_PATIENCE)
+    ask(&tunnel.addr, secret, what)
 }
 
-/// One request to a step server through the tunnel, answered with Ok.
+/// One request to a step server through the tunnel, answered with Ok (a handshake the
+/// manager leaves unanswered is tried again on a new tunnel: `step_proto::connect_within`).
 fn ask(addr: &str, secret: &str, what: &Control) -> Result<(), String> {
-    ask_within(addr, secret, what, step_proto::TUNNEL_HANDSHAKE_TIMEOUT)
-}
-
-fn ask_within(
-    addr: &str,
-    secret: &str,
-    what: &Control,
-    patience: std::time::Duration,
-) -> Result<(), String> {
-    match step_proto::request(addr, secret.as_bytes(), patience, what) {
+    match step_proto::request(
+        addr,
+        secret.as_bytes(),
+        step_proto::TUNNEL_HANDSHAKE_TIMEOUT,
+        what,
+    ) {
         Ok((Control::Ok, _)) => Ok(()),
         Ok((Control::Refused { reason }, _)) => Err(reason),
         Ok(_) => Err("unexpected answer".into()),
