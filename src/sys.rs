@@ -202,7 +202,8 @@ pub fn strerror(errno: i32) -> String {
 /// but can only be set before the process starts). The heap is grown once by 64 MiB of
 /// untouched address space and marked MADV_HUGEPAGE; large blocks stay on it instead of
 /// being mmapped one by one. On a kernel with THP off this changes nothing; a small
-/// command touches a huge page or two.
+/// command touches a huge page or two. musl's malloc has no such knobs: there it does nothing.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub fn prefer_huge_pages() {
     const HUGE: usize = 2 << 20;
     const PAD: usize = 64 << 20;
@@ -231,6 +232,9 @@ pub fn prefer_huge_pages() {
         libc::free(block);
     }
 }
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn prefer_huge_pages() {}
 
 #[cfg(test)]
 mod tests {
