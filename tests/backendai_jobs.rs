@@ -1253,6 +1253,33 @@ fn requests_per_command_stay_bounded() {
     }
     let r = site.run(&dir, "squeue", &["-h", "-j", &array]);
     assert_eq!(r.stdout, "", "{r:?}");
+    // sacct of the ended array: read once (one query), then from the cache with no
+    // request at all, the same bytes (a session the manager has not marked ended yet
+    // keeps the job out of the cache: asked again until it has).
+    let sacct = || {
+        site.run(
+            &dir,
+            "sacct",
+            &["-n", "-j", &array, "-o", "jobid%20,state,exitcode"],
+        )
+    };
+    let mut before = sacct();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let r = sacct();
+        assert_eq!(r.code, 0, "{r:?}");
+        if r.requests.is_empty() {
+            assert_eq!(r.stdout, before.stdout, "{r:?}");
+            assert_eq!(r.stdout.matches("CANCELLED").count(), MANY, "{r:?}");
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "sacct of an ended array still asks: {r:?}"
+        );
+        before = r;
+        std::thread::sleep(Duration::from_secs(2));
+    }
 }
 
 #[test]

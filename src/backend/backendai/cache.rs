@@ -6,12 +6,15 @@
 //!   jobs never change, DESIGN.md §3.7);
 //! - `meta/<session uuid>`: the job's metadata (written by sbatch, else read once);
 //! - `steps/<session uuid>`: a finished job's steps, read once from its log with the result;
-//! - `vfolders`: the ids of the keypair's vfolders by name, for mounts by id (API v8+).
+//! - `vfolders`: the ids of the keypair's vfolders by name, for mounts by id (API v8+);
+//! - `jobs/<job id>`: the accounting records of a job (every task of an array) once all of
+//!   it has ended and its results are known, so `sacct -j` of old jobs sends no request.
 //!
 //! Losing any of it costs requests, never jobs: everything can be asked again.
 
 use super::client::{ApiVersion, ServerInfo};
 use crate::launcher::meta::{self, JobMeta, LaunchResult};
+use crate::model::JobRecord;
 use crate::model::job::StepRecord;
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -103,6 +106,28 @@ impl Cache {
             }
         }
         self.write_atomically(&path, text.as_bytes());
+    }
+
+    /// The records of finished job `job_id` (all its tasks), as [`Cache::store_finished_job`]
+    /// kept them.
+    pub fn finished_job(&self, job_id: u32) -> Option<Vec<JobRecord>> {
+        let path = self
+            .dir
+            .as_ref()
+            .ok()?
+            .join("jobs")
+            .join(job_id.to_string());
+        let recs: Vec<JobRecord> = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+        (!recs.is_empty()).then_some(recs)
+    }
+
+    /// Keeps the records of job `job_id`; the caller has checked that every session of it
+    /// has ended with its result read.
+    pub fn store_finished_job(&self, job_id: u32, recs: &[JobRecord]) {
+        let Ok(dir) = &self.dir else { return };
+        if let Ok(bytes) = serde_json::to_vec(recs) {
+            self.write_atomically(&dir.join("jobs").join(job_id.to_string()), &bytes);
+        }
     }
 
     /// How a finished session ended: `Some(Some(r))` read from its log earlier,

@@ -163,6 +163,29 @@ impl BackendAiCluster {
 
     /// The sessions' job records; `live_steps`: with the steps running jobs have logged so
     /// far (one log read each).
+    /// Caches the records of each of `ids` whose sessions have all ended with their
+    /// results read (from their logs, or known to have none): nothing about them changes
+    /// any more. A session bai-slurm did not make is never cached.
+    fn remember_finished(&self, ids: &[u32], sessions: &[Session], recs: &[JobRecord]) {
+        for &id in ids {
+            let mut of_job = sessions
+                .iter()
+                .filter(|s| jobid::parse_session_name(&s.name).is_some_and(|(j, _)| j == id))
+                .peekable();
+            if of_job.peek().is_none()
+                || !of_job.all(|s| {
+                    s.is_finished() && (!s.has_log() || self.cache.result(&s.id).is_some())
+                })
+            {
+                continue;
+            }
+            let mine: Vec<JobRecord> = recs.iter().filter(|r| r.named_by(&[id])).cloned().collect();
+            if !mine.is_empty() && mine.iter().all(|r| r.state.is_finished()) {
+                self.cache.store_finished_job(id, &mine);
+            }
+        }
+    }
+
     fn records(&self, sessions: &[Session], live_steps: bool) -> Vec<JobRecord> {
         let facts = views::facts(&self.client, &self.cache, sessions, live_steps);
         self.end_stuck_sessions(sessions);
@@ -608,6 +631,25 @@ impl Cluster for BackendAiCluster {
     }
 
     fn accounting(&self, query: &AccountingQuery) -> Result<Vec<JobRecord>, BackendError> {
+        // Old jobs named by id: from the cache, without a request, when all of them are
+        // there (finished jobs never change), within the window as the manager would.
+        if !query.job_ids.is_empty() {
+            let cached: Option<Vec<Vec<JobRecord>>> = query
+                .job_ids
+                .iter()
+                .map(|&id| self.cache.finished_job(id))
+                .collect();
+            if let Some(cached) = cached {
+                let (start, end) = (query.start.unwrap_or(0), query.end.unwrap_or(i64::MAX));
+                let mut recs: Vec<JobRecord> = cached.into_iter().flatten().collect();
+                recs.retain(|r| r.submit_time < end && r.end_time.is_none_or(|e| e >= start));
+                return Ok(recs);
+            }
+        }
+        // Only a query of the whole history sees every session of the jobs it names.
+        let whole_history = !query.job_ids.is_empty()
+            && query.start.is_none_or(|s| s <= 0)
+            && query.end.is_none_or(|e| e >= crate::sys::now());
         let filter = views::and(
             views::names_of_jobs(&query.job_ids),
             views::window(query.start, query.end),
@@ -619,6 +661,9 @@ impl Cluster for BackendAiCluster {
         // it names (-j), as slurmdbd has them, and a whole history's sacct only those of
         // ended jobs.
         let mut recs = self.records(&sessions, !query.job_ids.is_empty());
+        if whole_history {
+            self.remember_finished(&query.job_ids, &sessions, &recs);
+        }
         // slurmdbd records a job the controller ended (cancel, time limit) as 0:0; only
         // its steps keep the signal.
         for r in &mut recs {

@@ -263,6 +263,15 @@ impl Session {
             || self.terminating_with_result()
             || self.cancelled_before_start()
     }
+
+    /// Whether the job's launcher left a log to read its result from: it ended, and its
+    /// container ran. A session ended before that has none (26.9 answers a 500 for it,
+    /// every time).
+    pub fn has_log(&self) -> bool {
+        let ran = self.entered("RUNNING").is_some()
+            || matches!(self.result.as_str(), "SUCCESS" | "FAILURE");
+        self.job_ended() && self.status != "CANCELLED" && ran
+    }
 }
 
 /// The Slurm state of a session, with the flag squeue shows instead (CF, CG) and the

@@ -229,11 +229,7 @@ pub fn facts(client: &Client, cache: &Cache, sessions: &[Session], live_steps: b
                 return Facts::default();
             }
             let mut meta = cache.meta(&s.id);
-            // A session ended before its container ran has no log (26.9 answers a 500
-            // for it, every time): nothing to read.
-            let ran = s.entered("RUNNING").is_some()
-                || matches!(s.result.as_str(), "SUCCESS" | "FAILURE");
-            let has_log = s.job_ended() && s.status != "CANCELLED" && ran;
+            let has_log = s.has_log();
             let mut result = if has_log { cache.result(&s.id) } else { None };
             let mut steps = if has_log { cache.steps(&s.id) } else { None };
             if has_log

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Large arrays on a real Backend.AI: bai-slurm's rate against the manager's own.
+
+  (. ci/backendai/env.sh && scripts/bench-backendai.py --bin target/release --tasks 1000)
+  (. ci/backendai26/env.sh && scripts/bench-backendai.py --bin target/release --tasks 1000)
+
+Reads the stack's endpoint and the normal user's keypair from BACKEND_* (the env.sh files
+of ci/backendai and ci/backendai26 set them) and measures, on that manager:
+
+1. the manager's own create rate: --raw sessions created by this script directly (HMAC-signed
+   POST /session, the very body `bai-slurm translate` shows for the job, each with its own
+   name), 4 at a time as bai-slurm sends array tasks, then deleted;
+2. `sbatch --array=0-(T-1)` of the same job: wall time, sessions per second, and its ratio to
+   (1); the requests it sent (BAI_SLURM_REQUEST_LOG);
+3. `squeue` over those T pending jobs (requests: one GraphQL page per 1,000 sessions);
+4. `scancel` of the whole array;
+5. `sacct -j` of the cancelled array twice: the second answers finished jobs from the cache.
+
+Every job is submitted with --begin a day ahead, so nothing starts: a two-CPU test machine
+measures the manager's bookkeeping, not a thousand containers. Prints a markdown table.
+"""
+
+import argparse
+import hashlib
+import hmac
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import urlsplit
+
+CONCURRENCY = 4  # bai-slurm's ARRAY_CONCURRENCY (src/backend/backendai/submission.rs)
+
+
+def signed(endpoint, ak, sk, version, method, path, body=None):
+    date = datetime.now(timezone.utc).replace(microsecond=0)
+    date_str = date.isoformat()
+    host = urlsplit(endpoint).netloc
+    ctype = "application/json"
+    body_hash = hashlib.sha256(b"").hexdigest()
+    sign_str = (f"{method}\n{path}\n{date_str}\nhost:{host}\ncontent-type:{ctype}\n"
+                f"x-backendai-version:{version}\n{body_hash}")
+    k = hmac.new(sk.encode(), date.strftime("%Y%m%d").encode(), hashlib.sha256).digest()
+    k = hmac.new(k, host.encode(), hashlib.sha256).digest()
+    sig = hmac.new(k, sign_str.encode(), hashlib.sha256).hexdigest()
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(endpoint + path, data=data, method=method, headers={
+        "Date": date_str, "Content-Type": ctype, "X-BackendAI-Version": version,
+        "Authorization": f"BackendAI signMethod=HMAC-SHA256, credential={ak}:{sig}",
+    })
+    try:
+        with urllib.request.urlopen(req, timeout=120) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+class Bench:
+    def __init__(self, bindir):
+        self.bin = Path(bindir).resolve()
+        self.work = Path(tempfile.mkdtemp(prefix="bench-bai-"))
+        self.log = self.work / "requests.log"
+        self.env = dict(os.environ)
+        self.env.update({
+            "XDG_STATE_HOME": str(self.work / "state"),
+            "XDG_CONFIG_HOME": str(self.work / "config"),
+            "BAI_SLURM_REQUEST_LOG": str(self.log),
+        })
+        self.endpoint = os.environ["BACKEND_ENDPOINT"]
+        self.ak = os.environ["BACKEND_ACCESS_KEY"]
+        self.sk = os.environ["BACKEND_SECRET_KEY"]
+        self.rows = []
+
+    def run(self, cmd, *args):
+        """Runs one command; returns (seconds, stdout, requests it sent)."""
+        self.log.write_text("")
+        t0 = time.perf_counter()
+        r = subprocess.run([str(self.bin / "bai-slurm"), cmd, *args], cwd=self.work,
+                           env=self.env, stdin=subprocess.DEVNULL, capture_output=True,
+                           text=True)
+        dt = time.perf_counter() - t0
+        if r.returncode != 0:
+            sys.exit(f"bench-backendai: {cmd} {' '.join(args)} failed (rc {r.returncode}): "
+                     f"{r.stderr.strip()}")
+        return dt, r.stdout, self.log.read_text().splitlines()
+
+    def row(self, what, seconds, requests, note=""):
+        self.rows.append((what, seconds, requests, note))
+        print(f"  {what}: {seconds:.2f} s, {requests} requests {note}", flush=True)
+
+    def job_args(self, name):
+        return ["--begin=now+1days", "-J", name, "-o", "/dev/null",
+                f"--container-image={os.environ['BAI_IMAGE']}"]
+
+    def raw_rate(self, n):
+        """Creates n sessions directly, CONCURRENCY at a time; returns sessions/s."""
+        _, out, _ = self.run("translate", *self.job_args("rawbench"), "--wrap", "true")
+        req = json.loads(out)["requests"][0]
+        version = self.version()
+        names = [f"rawbench-{os.getpid()}-{i}" for i in range(n)]
+        todo = list(names)
+        lock = threading.Lock()
+        failures = []
+
+        def worker():
+            while True:
+                with lock:
+                    if not todo:
+                        return
+                    name = todo.pop()
+                body = dict(req["body"])
+                body["name" if "name" in body else "clientSessionToken"] = name
+                st, txt = signed(self.endpoint, self.ak, self.sk, version, req["method"],
+                                 req["path"], body)
+                if st >= 300:
+                    with lock:
+                        failures.append(f"{st} {txt[:200]}")
+
+        t0 = time.perf_counter()
+        threads = [threading.Thread(target=worker) for _ in range(CONCURRENCY)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        dt = time.perf_counter() - t0
+        if failures:
+            sys.exit(f"bench-backendai: raw creates failed: {failures[:3]}")
+        self.row(f"manager alone: {n} creates, {CONCURRENCY} at a time", dt, n,
+                 f"({n / dt:.1f} sessions/s)")
+        for name in names:
+            signed(self.endpoint, self.ak, self.sk, version, "DELETE",
+                   f"/session/{name}?forced=true")
+        return n / dt
+
+    def version(self):
+        st, txt = signed(self.endpoint, self.ak, self.sk, "v4.20181215", "GET", "/")
+        return json.loads(txt)["version"]
+
+    def scenario(self, tasks, raw):
+        manager = self.raw_rate(raw)
+        dt, out, reqs = self.run("sbatch", "--parsable", f"--array=0-{tasks - 1}",
+                                 *self.job_args("arraybench"), "--wrap", "true")
+        job = out.strip().split(";")[0]
+        rate = tasks / dt
+        self.row(f"sbatch --array=0-{tasks - 1}", dt, len(reqs),
+                 f"({rate:.1f} sessions/s, {rate / manager:.2f} of the manager's rate)")
+        dt, out, reqs = self.run("squeue", "-h", "-r", "-j", job, "-o", "%i %T")
+        pending = sum(1 for line in out.splitlines() if line.endswith("PENDING"))
+        if pending != tasks:
+            sys.exit(f"bench-backendai: squeue shows {pending} of {tasks} tasks pending")
+        self.row(f"squeue -r -j {job} ({tasks} rows)", dt, len(reqs))
+        dt, out, reqs = self.run("squeue", "-h")
+        self.row("squeue (the whole queue, folded)", dt, len(reqs))
+        dt, _, reqs = self.run("scancel", job)
+        self.row(f"scancel {job} ({tasks} tasks)", dt, len(reqs))
+        deadline = time.monotonic() + 600
+        while True:
+            _, out, _ = self.run("squeue", "-h", "-j", job, "-t", "PD,R,CG", "-o", "%i")
+            if not out.strip():
+                break
+            if time.monotonic() > deadline:
+                sys.exit("bench-backendai: the array was still queued 10 min after scancel")
+            time.sleep(2)
+        for n in (1, 2):
+            dt, out, reqs = self.run("sacct", "-n", "-X", "-j", job, "-o", "JobID,State")
+            cancelled = sum(1 for line in out.splitlines() if "CANCELLED" in line)
+            self.row(f"sacct -j {job} ({'first' if n == 1 else 'again'}; {cancelled} "
+                     "CANCELLED rows)", dt, len(reqs))
+
+    def table(self, title):
+        lines = [f"### {title}", "", "| step | wall time | requests | |", "|---|---|---|---|"]
+        for what, s, r, note in self.rows:
+            lines.append(f"| {what} | {s:.2f} s | {r} | {note} |")
+        return "\n".join(lines) + "\n"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--bin", default="target/release", help="where bai-slurm is")
+    p.add_argument("--tasks", type=int, default=1000)
+    p.add_argument("--raw", type=int, default=100, help="sessions the manager-alone run makes")
+    p.add_argument("--title", default=os.environ.get("BACKEND_ENDPOINT", ""))
+    a = p.parse_args()
+    b = Bench(a.bin)
+    b.scenario(a.tasks, a.raw)
+    print()
+    print(b.table(a.title))
+
+
+if __name__ == "__main__":
+    main()
