@@ -204,3 +204,37 @@ fn single_job_commands_read_only_their_job_with_10000_queued() {
     ))
     .expect("remove the copies");
 }
+
+/// An array of 100,000 tasks is one sbatch that writes one job record (as slurmctld keeps
+/// one record until tasks start), under the site's MaxArraySize; beyond it sbatch says
+/// what slurmctld says. Counted, not timed.
+#[test]
+fn a_100000_task_array_is_one_record_within_max_array_size() {
+    let c = Cluster::with_config(2, 4096, 2, "max_array_size = 100001\n");
+    let (code, _, shown) = rows_read(&c, "sbatch", &["-H", "--array=0-99999", "--wrap", "true"]);
+    assert_eq!(code, 0, "{shown}");
+    let id = shown.trim().rsplit(' ').next().unwrap().to_string();
+    let r = c.run("squeue", &["-h", "-o", "%i %t %r"]);
+    assert_eq!(
+        r.stdout,
+        format!("{id}_[0-99999] PD JobHeldUser\n"),
+        "{r:?}"
+    );
+    let (_, rows, shown) = rows_read(&c, "squeue", &["-h", "-j", &id]);
+    assert_eq!(rows, 1, "the array is one record: {shown}");
+    let r = c.run("sbatch", &["-H", "--array=0-100001", "--wrap", "true"]);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            1,
+            "sbatch: error: Batch job submission failed: Invalid job array specification\n"
+        ),
+        "{r:?}"
+    );
+    // Slurm's default MaxArraySize is 1001.
+    let d = Cluster::new(1, 1024, 2);
+    let r = d.run("sbatch", &["-H", "--array=0-1001", "--wrap", "true"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let r = d.run("sbatch", &["-H", "--array=0-1000", "--wrap", "true"]);
+    assert_eq!(r.code, 0, "{r:?}");
+}

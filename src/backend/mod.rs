@@ -455,6 +455,12 @@ pub trait Cluster {
         }))
     }
 
+    /// Slurm's MaxArraySize: array task ids must be below it (the controller's check,
+    /// which sbatch's parse of `--array` applies).
+    fn max_array_size(&self) -> u32 {
+        1001
+    }
+
     /// How long salloc/srun `--immediate` (no seconds given) waits for the job to leave
     /// PENDING before it cancels it. None: the backend's scheduler decides at its first look
     /// at the job, as slurmctld does (it fails the job, BadConstraints).

@@ -7,7 +7,7 @@ use crate::options::sbatch::{self, SbatchInput, SbatchOutcome, SbatchRequest};
 use std::time::Duration;
 
 pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
-    let req = match parse_request(inv) {
+    let req = match parse_request(inv, cluster.max_array_size()) {
         Ok(req) => req,
         Err(code) => return code,
     };
@@ -63,7 +63,11 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
 
 /// Parses sbatch's command line, directives and environment. What ends the command before
 /// a submission (help, usage, version, an error) is printed here; its exit status is the Err.
-pub fn parse_request(inv: &mut Invocation<'_>) -> Result<Box<SbatchRequest>, i32> {
+/// `max_array_size` is the backend's MaxArraySize.
+pub fn parse_request(
+    inv: &mut Invocation<'_>,
+    max_array_size: u32,
+) -> Result<Box<SbatchRequest>, i32> {
     let umask = crate::sys::umask();
     let args = inv.args.clone();
     let outcome = sbatch::parse(SbatchInput {
@@ -74,7 +78,7 @@ pub fn parse_request(inv: &mut Invocation<'_>) -> Result<Box<SbatchRequest>, i32
         hostname: crate::sys::hostname(),
         now: inv.now,
         umask,
-        max_array_size: 1001,
+        max_array_size,
         profile: inv.profile,
     });
     match outcome {

@@ -21,7 +21,7 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
     }
     // Every message is the one sbatch would print.
     inv.prog = "sbatch";
-    let req = match parse_request(inv) {
+    let req = match parse_request(inv, cluster.max_array_size()) {
         Ok(req) => req,
         Err(code) => return code,
     };

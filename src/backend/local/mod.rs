@@ -951,6 +951,10 @@ fn deliver(row: &JobRow, req: &SignalRequest, cancel: bool) {
 }
 
 impl Cluster for LocalCluster {
+    fn max_array_size(&self) -> u32 {
+        self.settings.max_array_size
+    }
+
     fn handling(&self, field: crate::model::jobspec::Field) -> super::support::Handling {
         handling::handling(field)
     }
