@@ -10,11 +10,15 @@ of ci/backendai and ci/backendai26 set them) and measures, on that manager:
 1. the manager's own create rate: --raw sessions created by this script directly (HMAC-signed
    POST /session, the very body `bai-slurm translate` shows for the job, each with its own
    name), 4 at a time as bai-slurm sends array tasks, then deleted;
-2. `sbatch --array=0-(T-1)` of the same job: wall time, sessions per second, and its ratio to
-   (1); the requests it sent (BAI_SLURM_REQUEST_LOG);
-3. `squeue` over those T pending jobs (requests: one GraphQL page per 1,000 sessions);
-4. `scancel` of the whole array;
-5. `sacct -j` of the cancelled array twice: the second answers finished jobs from the cache.
+2. `sbatch --array` of the same job with as many tasks, from the same empty queue: its rate
+   against (1); cancelled again;
+3. `sbatch --array=0-(T-1)`: wall time, sessions per second, the requests it sent
+   (BAI_SLURM_REQUEST_LOG); then (1) again with those T sessions pending, since the manager
+   slows down as its queue grows: the array's rate is compared with the mean of the two
+   manager-alone rates (at an empty queue and at T pending);
+4. `squeue` over those T pending jobs (requests: one GraphQL page per 1,000 sessions);
+5. `scancel` of the whole array;
+6. `sacct -j` of the cancelled array twice: the second answers finished jobs from the cache.
 
 Every job is submitted with --begin a day ahead, so nothing starts: a two-CPU test machine
 measures the manager's bookkeeping, not a thousand containers. Prints a markdown table.
@@ -99,7 +103,7 @@ class Bench:
         return ["--begin=now+1days", "-J", name, "-o", "/dev/null",
                 f"--container-image={os.environ['BAI_IMAGE']}"]
 
-    def raw_rate(self, n):
+    def raw_rate(self, n, queue):
         """Creates n sessions directly, CONCURRENCY at a time; returns sessions/s."""
         _, out, _ = self.run("translate", *self.job_args("rawbench"), "--wrap", "true")
         req = json.loads(out)["requests"][0]
@@ -132,7 +136,7 @@ class Bench:
         dt = time.perf_counter() - t0
         if failures:
             sys.exit(f"bench-backendai: raw creates failed: {failures[:3]}")
-        self.row(f"manager alone: {n} creates, {CONCURRENCY} at a time", dt, n,
+        self.row(f"manager alone: {n} creates, {CONCURRENCY} at a time, {queue}", dt, n,
                  f"({n / dt:.1f} sessions/s)")
         for name in names:
             signed(self.endpoint, self.ak, self.sk, version, "DELETE",
@@ -143,14 +147,39 @@ class Bench:
         st, txt = signed(self.endpoint, self.ak, self.sk, "v4.20181215", "GET", "/")
         return json.loads(txt)["version"]
 
-    def scenario(self, tasks, raw):
-        manager = self.raw_rate(raw)
+    def array(self, tasks):
+        """Submits a T-task array; returns (job id, seconds, requests sent)."""
         dt, out, reqs = self.run("sbatch", "--parsable", f"--array=0-{tasks - 1}",
                                  *self.job_args("arraybench"), "--wrap", "true")
-        job = out.strip().split(";")[0]
+        if len(reqs) > tasks + 2:
+            sys.exit(f"bench-backendai: sbatch sent {len(reqs)} requests for {tasks} tasks")
+        return out.strip().split(";")[0], dt, len(reqs)
+
+    def cancel(self, job, tasks):
+        dt, _, reqs = self.run("scancel", job)
+        self.row(f"scancel {job} ({tasks} tasks)", dt, len(reqs))
+        deadline = time.monotonic() + 600
+        while True:
+            _, out, _ = self.run("squeue", "-h", "-j", job, "-t", "PD,R,CG", "-o", "%i")
+            if not out.strip():
+                return
+            if time.monotonic() > deadline:
+                sys.exit("bench-backendai: the array was still queued 10 min after scancel")
+            time.sleep(2)
+
+    def scenario(self, tasks, raw):
+        empty = self.raw_rate(raw, "an empty queue")
+        job, dt, n = self.array(raw)
+        self.row(f"sbatch --array=0-{raw - 1}", dt, n,
+                 f"({raw / dt:.1f} sessions/s, {raw / dt / empty:.2f} of the manager's rate)")
+        self.cancel(job, raw)
+        job, dt, n = self.array(tasks)
         rate = tasks / dt
-        self.row(f"sbatch --array=0-{tasks - 1}", dt, len(reqs),
-                 f"({rate:.1f} sessions/s, {rate / manager:.2f} of the manager's rate)")
+        self.row(f"sbatch --array=0-{tasks - 1}", dt, n, f"({rate:.1f} sessions/s)")
+        loaded = self.raw_rate(raw, f"{tasks} pending")
+        mean = (empty + loaded) / 2
+        self.row(f"the same against the manager's mean rate ({mean:.1f} sessions/s)", dt, n,
+                 f"({rate / mean:.2f} of it)")
         dt, out, reqs = self.run("squeue", "-h", "-r", "-j", job, "-o", "%i %T")
         pending = sum(1 for line in out.splitlines() if line.endswith("PENDING"))
         if pending != tasks:
@@ -158,16 +187,7 @@ class Bench:
         self.row(f"squeue -r -j {job} ({tasks} rows)", dt, len(reqs))
         dt, out, reqs = self.run("squeue", "-h")
         self.row("squeue (the whole queue, folded)", dt, len(reqs))
-        dt, _, reqs = self.run("scancel", job)
-        self.row(f"scancel {job} ({tasks} tasks)", dt, len(reqs))
-        deadline = time.monotonic() + 600
-        while True:
-            _, out, _ = self.run("squeue", "-h", "-j", job, "-t", "PD,R,CG", "-o", "%i")
-            if not out.strip():
-                break
-            if time.monotonic() > deadline:
-                sys.exit("bench-backendai: the array was still queued 10 min after scancel")
-            time.sleep(2)
+        self.cancel(job, tasks)
         for n in (1, 2):
             dt, out, reqs = self.run("sacct", "-n", "-X", "-j", job, "-o", "JobID,State")
             cancelled = sum(1 for line in out.splitlines() if "CANCELLED" in line)

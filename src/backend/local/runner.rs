@@ -23,7 +23,9 @@ struct Launch {
 }
 
 /// Shortest time between two scheduling passes: a flood of kicks costs at most this rate.
-const MIN_PASS_INTERVAL: Duration = Duration::from_millis(20);
+/// Passes are also spaced by twice their own work, so a long pass (a queue of thousands)
+/// leaves the machine and the commands' writes at least half of the time.
+const MIN_PASS_INTERVAL: Duration = Duration::from_millis(4);
 /// How often the runner looks for orphans and old job directories.
 const HOUSEKEEPING_INTERVAL: Duration = Duration::from_secs(1);
 /// runner.log is rotated (to runner.log.1) beyond this size.
@@ -143,6 +145,7 @@ pub fn run(cluster: &LocalCluster) -> i32 {
             );
             return 1;
         }
+        let work = pass_started.elapsed();
         if active > 0 || !launches.is_empty() {
             idle_since = Instant::now();
         } else if idle_since.elapsed() >= idle_exit {
@@ -150,7 +153,8 @@ pub fn run(cluster: &LocalCluster) -> i32 {
         }
         listener.wait(Duration::from_secs(1));
         // However many kicks come, passes are at least this far apart.
-        if let Some(rest) = MIN_PASS_INTERVAL.checked_sub(pass_started.elapsed()) {
+        let spacing = (work * 2).max(MIN_PASS_INTERVAL);
+        if let Some(rest) = spacing.checked_sub(pass_started.elapsed()) {
             std::thread::sleep(rest);
         }
     }
