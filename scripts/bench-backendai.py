@@ -14,8 +14,8 @@ of ci/backendai and ci/backendai26 set them) and measures, on that manager:
    against (1); cancelled again;
 3. `sbatch --array=0-(T-1)`: wall time, sessions per second, the requests it sent
    (BAI_SLURM_REQUEST_LOG); then (1) again with those T sessions pending, since the manager
-   slows down as its queue grows: the array's rate is compared with the mean of the two
-   manager-alone rates (at an empty queue and at T pending);
+   slows down as its queue grows: the array's rate lies between the two manager-alone rates
+   (at an empty queue and at T pending);
 4. `squeue` over those T pending jobs (requests: one GraphQL page per 1,000 sessions);
 5. `scancel` of the whole array;
 6. `sacct -j` of the cancelled array twice: the second answers finished jobs from the cache.
@@ -177,9 +177,9 @@ class Bench:
         rate = tasks / dt
         self.row(f"sbatch --array=0-{tasks - 1}", dt, n, f"({rate:.1f} sessions/s)")
         loaded = self.raw_rate(raw, f"{tasks} pending")
-        mean = (empty + loaded) / 2
-        self.row(f"the same against the manager's mean rate ({mean:.1f} sessions/s)", dt, n,
-                 f"({rate / mean:.2f} of it)")
+        self.row("the array against the manager alone over the same queue", dt, n,
+                 f"({rate:.1f} sessions/s; the manager alone: {empty:.1f} at an empty queue, "
+                 f"{loaded:.1f} with {tasks} pending)")
         dt, out, reqs = self.run("squeue", "-h", "-r", "-j", job, "-o", "%i %T")
         pending = sum(1 for line in out.splitlines() if line.endswith("PENDING"))
         if pending != tasks:

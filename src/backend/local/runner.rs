@@ -22,10 +22,11 @@ struct Launch {
     exited: bool,
 }
 
-/// Shortest time between two scheduling passes: a flood of kicks costs at most this rate.
-/// Passes are also spaced by twice their own work, so a long pass (a queue of thousands)
-/// leaves the machine and the commands' writes at least half of the time.
-const MIN_PASS_INTERVAL: Duration = Duration::from_millis(4);
+/// Shortest time between two scheduling passes: a flood of kicks costs at most this rate
+/// (short jobs then start at up to 100 per CPU and second). Passes are also spaced by twice
+/// their own work, so a long pass (a queue of thousands) leaves the machine and the
+/// commands' writes at least half of the time.
+const MIN_PASS_INTERVAL: Duration = Duration::from_millis(10);
 /// How often the runner looks for orphans and old job directories.
 const HOUSEKEEPING_INTERVAL: Duration = Duration::from_secs(1);
 /// runner.log is rotated (to runner.log.1) beyond this size.
