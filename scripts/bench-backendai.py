@@ -25,8 +25,6 @@ measures the manager's bookkeeping, not a thousand containers. Prints a markdown
 """
 
 import argparse
-import hashlib
-import hmac
 import json
 import os
 import subprocess
@@ -34,36 +32,12 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
-from datetime import datetime, timezone
 from pathlib import Path
-from urllib.parse import urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ci" / "backendai26"))
+import bai_req  # noqa: E402  (the stacks' signing helper; either release's copy signs alike)
 
 CONCURRENCY = 4  # bai-slurm's ARRAY_CONCURRENCY (src/backend/backendai/submission.rs)
-
-
-def signed(endpoint, ak, sk, version, method, path, body=None):
-    date = datetime.now(timezone.utc).replace(microsecond=0)
-    date_str = date.isoformat()
-    host = urlsplit(endpoint).netloc
-    ctype = "application/json"
-    body_hash = hashlib.sha256(b"").hexdigest()
-    sign_str = (f"{method}\n{path}\n{date_str}\nhost:{host}\ncontent-type:{ctype}\n"
-                f"x-backendai-version:{version}\n{body_hash}")
-    k = hmac.new(sk.encode(), date.strftime("%Y%m%d").encode(), hashlib.sha256).digest()
-    k = hmac.new(k, host.encode(), hashlib.sha256).digest()
-    sig = hmac.new(k, sign_str.encode(), hashlib.sha256).hexdigest()
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(endpoint + path, data=data, method=method, headers={
-        "Date": date_str, "Content-Type": ctype, "X-BackendAI-Version": version,
-        "Authorization": f"BackendAI signMethod=HMAC-SHA256, credential={ak}:{sig}",
-    })
-    try:
-        with urllib.request.urlopen(req, timeout=120) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
 
 
 class Bench:
@@ -121,8 +95,8 @@ class Bench:
                     name = todo.pop()
                 body = dict(req["body"])
                 body["name" if "name" in body else "clientSessionToken"] = name
-                st, txt = signed(self.endpoint, self.ak, self.sk, version, req["method"],
-                                 req["path"], body)
+                st, txt = bai_req.call(self.endpoint, self.ak, self.sk, req["method"],
+                                       req["path"], body, version)
                 if st >= 300:
                     with lock:
                         failures.append(f"{st} {txt[:200]}")
@@ -139,12 +113,12 @@ class Bench:
         self.row(f"manager alone: {n} creates, {CONCURRENCY} at a time, {queue}", dt, n,
                  f"({n / dt:.1f} sessions/s)")
         for name in names:
-            signed(self.endpoint, self.ak, self.sk, version, "DELETE",
-                   f"/session/{name}?forced=true")
+            bai_req.call(self.endpoint, self.ak, self.sk, "DELETE",
+                         f"/session/{name}?forced=true", None, version)
         return n / dt
 
     def version(self):
-        st, txt = signed(self.endpoint, self.ak, self.sk, "v4.20181215", "GET", "/")
+        st, txt = bai_req.call(self.endpoint, self.ak, self.sk, "GET", "/", None, "v4.20181215")
         return json.loads(txt)["version"]
 
     def array(self, tasks):

@@ -458,7 +458,7 @@ pub trait Cluster {
     /// Slurm's MaxArraySize: array task ids must be below it (the controller's check,
     /// which sbatch's parse of `--array` applies).
     fn max_array_size(&self) -> u32 {
-        1001
+        crate::model::array::DEFAULT_MAX_ARRAY_SIZE
     }
 
     /// How long salloc/srun `--immediate` (no seconds given) waits for the job to leave

@@ -37,7 +37,7 @@ pub fn allocation_spec(
         cwd: &inv.cwd,
         hostname: crate::sys::hostname(),
         umask: crate::sys::umask(),
-        max_array_size: 1001,
+        max_array_size: crate::model::array::DEFAULT_MAX_ARRAY_SIZE,
         error_exit: 1,
         default_name,
     };

@@ -14,9 +14,6 @@ use crate::cli::Invocation;
 use crate::model::cnum::{atoi, strncasecmp_eq, strtol};
 use crate::model::{ArrayPart, JobRecord, JobSelector, JobState, RequeueRequest, TaskSelector};
 
-/// Slurm's default MaxArraySize, when the backend does not say.
-const DEFAULT_MAX_ARRAY_SIZE: u32 = 1001;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Verb {
     /// `hold`, or `uhold`/`holdu` (a user hold).
@@ -242,7 +239,6 @@ struct Ctx<'c> {
     cluster: &'c dyn Cluster,
     quiet: bool,
     jobs: Option<Vec<JobRecord>>,
-    max_array_size: Option<u32>,
     /// The text of the last error a request set (Slurm's `errno`); `None` is 0.
     errno: Option<String>,
     exit: i32,
@@ -256,21 +252,9 @@ struct Ctx<'c> {
 const MAX_LOOKUPS: u32 = 16;
 
 impl Ctx<'_> {
-    fn max_array_size(&mut self) -> u32 {
-        if let Some(m) = self.max_array_size {
-            return m;
-        }
-        let m = self
-            .cluster
-            .config()
-            .iter()
-            .find(|(k, _)| k == "MaxArraySize")
-            .and_then(|(_, v)| v.parse().ok())
-            .unwrap_or(DEFAULT_MAX_ARRAY_SIZE)
-            // Bounded, so that a task list never needs more than a few MB.
-            .min(4_000_001);
-        self.max_array_size = Some(m);
-        m
+    fn max_array_size(&self) -> u32 {
+        // Bounded, so that a task list never needs more than a few MB.
+        self.cluster.max_array_size().min(4_000_001)
     }
 
     fn jobs(&mut self) -> &[JobRecord] {
@@ -358,7 +342,6 @@ pub fn run(
         quiet,
         jobs: None,
         lookups: 0,
-        max_array_size: None,
         errno: None,
         exit: 0,
         said_unsupported: false,

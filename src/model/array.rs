@@ -2,6 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Slurm's default MaxArraySize: array task ids are below it unless the site says otherwise.
+pub const DEFAULT_MAX_ARRAY_SIZE: u32 = 1001;
+
 /// Which array a record belongs to, and which of its tasks it stands for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ArrayPart {

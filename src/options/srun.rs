@@ -6,6 +6,7 @@ use super::getopt::{self, Event};
 use super::job_opts::{JobOptions, Source};
 use super::table::{self, SRUN};
 use super::values::ValueError;
+use crate::model::array::DEFAULT_MAX_ARRAY_SIZE;
 use crate::model::profile::Profile;
 use std::collections::BTreeMap;
 
@@ -193,13 +194,19 @@ pub fn parse_for(
         let (Some(value), Some(opt)) = (env.get(*var), table::find(SRUN, long)) else {
             continue;
         };
-        if let Err(e) = opts.apply_env(opt, value, now, 1001) {
+        if let Err(e) = opts.apply_env(opt, value, now, DEFAULT_MAX_ARRAY_SIZE) {
             return failure(&e);
         }
     }
     let mut from_cli = Vec::new();
     for (opt, value) in &cli {
-        if let Err(e) = opts.apply(opt, value.as_deref(), Source::Cli, now, 1001) {
+        if let Err(e) = opts.apply(
+            opt,
+            value.as_deref(),
+            Source::Cli,
+            now,
+            DEFAULT_MAX_ARRAY_SIZE,
+        ) {
             return failure(&e);
         }
         from_cli.push(opt.long);

@@ -161,8 +161,6 @@ impl BackendAiCluster {
             .to_string()
     }
 
-    /// The sessions' job records; `live_steps`: with the steps running jobs have logged so
-    /// far (one log read each).
     /// Caches the records of each of `ids` whose sessions have all ended with their
     /// results read (from their logs, or known to have none): nothing about them changes
     /// any more. A session bai-slurm did not make is never cached.
@@ -186,6 +184,8 @@ impl BackendAiCluster {
         }
     }
 
+    /// The sessions' job records; `live_steps`: with the steps running jobs have logged so
+    /// far (one log read each).
     fn records(&self, sessions: &[Session], live_steps: bool) -> Vec<JobRecord> {
         let facts = views::facts(&self.client, &self.cache, sessions, live_steps);
         self.end_stuck_sessions(sessions);

@@ -20,8 +20,6 @@ use std::sync::Mutex;
 
 /// Array tasks created at once.
 const ARRAY_CONCURRENCY: usize = 4;
-/// Slurm's default MaxArraySize: task ids below it.
-const MAX_ARRAY_SIZE: u32 = 1001;
 /// Sends of one create when the manager could not be reached or failed (and the session,
 /// looked up by its name, was not made).
 const CREATE_ATTEMPTS: u32 = 3;
@@ -172,7 +170,10 @@ fn settle(spec: &JobSpec, part: Option<&Partition>) -> Result<JobSpec, SubmitErr
         spec.time_limit = Some(limit);
     }
     if let Some(a) = &spec.array
-        && (a.tasks.is_empty() || a.tasks.iter().any(|&t| t >= MAX_ARRAY_SIZE))
+        && (a.tasks.is_empty()
+            || a.tasks
+                .iter()
+                .any(|&t| t >= crate::model::array::DEFAULT_MAX_ARRAY_SIZE))
     {
         return Err(SubmitError::errno(SlurmErrno::InvalidArray));
     }

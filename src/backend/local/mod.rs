@@ -203,7 +203,11 @@ impl LocalCluster {
             partitions,
             kill_wait: loaded.config.local.kill_wait.unwrap_or(30),
             idle_exit: loaded.config.local.idle_exit.unwrap_or(60),
-            max_array_size: loaded.config.local.max_array_size.unwrap_or(1001),
+            max_array_size: loaded
+                .config
+                .local
+                .max_array_size
+                .unwrap_or(crate::model::array::DEFAULT_MAX_ARRAY_SIZE),
             first_job_id: loaded.config.local.first_job_id.unwrap_or(1),
             first_priority: loaded.config.local.first_priority,
             nodes: loaded.config.local.nodes.unwrap_or(1).clamp(1, 200),

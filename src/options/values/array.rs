@@ -24,7 +24,7 @@ pub struct ArrayLimits {
 impl Default for ArrayLimits {
     fn default() -> Self {
         ArrayLimits {
-            max_array_size: 1001,
+            max_array_size: crate::model::array::DEFAULT_MAX_ARRAY_SIZE,
             max_array_tasks: None,
         }
     }

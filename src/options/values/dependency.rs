@@ -39,7 +39,7 @@ pub struct DependencyLimits {
 impl Default for DependencyLimits {
     fn default() -> Self {
         DependencyLimits {
-            max_array_size: 1001,
+            max_array_size: crate::model::array::DEFAULT_MAX_ARRAY_SIZE,
             permit_job_expansion: false,
         }
     }
