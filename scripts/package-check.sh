@@ -76,6 +76,20 @@ man -w sbatch
 man -w bai-slurm
 MANWIDTH=80 man sbatch 2>&1 | grep -m1 -- "--array" || fail "man sbatch has no --array"
 
+step "deb: systemd unit (system mode's service)"
+unit=$R/usr/lib/systemd/system/bai-slurm.service
+[ -f "$unit" ] || fail "no $unit"
+grep -qx "ExecStart=/usr/bin/bai-slurm service" "$unit" || fail "$unit does not start bai-slurm service"
+command -v systemd-analyze >/dev/null || fail "systemd-analyze is not installed (the README's test command installs systemd)"
+if [ -z "$R" ]; then
+    systemd-analyze verify "$unit"
+else
+    # Installed into a private root: the unit names /usr/bin/bai-slurm, which is there.
+    sed "s#/usr/bin/bai-slurm#$R/usr/bin/bai-slurm#" "$unit" > "$R/bai-slurm.service"
+    systemd-analyze verify "$R/bai-slurm.service"
+    rm "$R/bai-slurm.service"
+fi
+echo "unit: verified"
 step "deb: bash completion"
 # An interactive bash that loads completions the way a login shell does: through
 # bash-completion's loader when it is installed, else by sourcing the file.
@@ -157,7 +171,8 @@ echo "-- scripts:"; rpm -qp --scripts "$rpmf"
 files=$(rpm -qlp "$rpmf"); configs=$(rpm -qp --configfiles "$rpmf")
 conflicts=$(rpm -qp --conflicts "$rpmf"); scripts=$(rpm -qp --scripts "$rpmf")
 for f in /usr/bin/bai-slurm /usr/share/man/man1/sbatch.1 \
-    /usr/share/bash-completion/completions/sbatch /usr/lib/bai-slurm/bai-slurm-static; do
+    /usr/share/bash-completion/completions/sbatch /usr/lib/bai-slurm/bai-slurm-static \
+    /usr/lib/systemd/system/bai-slurm.service; do
     grep -qx "$f" <<<"$files" || fail "rpm lacks $f"
 done
 grep -qx /etc/bai-slurm/config.toml <<<"$configs" || fail "rpm config file"

@@ -24,9 +24,11 @@ fi
 # scriptlet check, musl for the static build), Python for the workflow engines, a real
 # Secret Service (GNOME Keyring on a private session bus) for `bai-slurm login`'s keyring,
 # MPICH (mpiexec inside a multi-node job, tests/multinode_steps.rs), and what the hostile
-# neighbour tests use (useradd, mount, pkill, setsid).
+# neighbour tests use (useradd, mount, pkill, setsid), systemd-analyze for the packages'
+# unit.
 want=(mandoc groff-base man-db zsh fish bash-completion rpm busybox-static musl-tools file
-      python3-venv gnome-keyring dbus-daemon mpich libmpich-dev passwd mount procps util-linux)
+      python3-venv gnome-keyring dbus-daemon mpich libmpich-dev passwd mount procps util-linux
+      systemd)
 missing=()
 # (a package removed but not purged still answers dpkg -s: ask for its status)
 for p in "${want[@]}"; do

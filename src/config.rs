@@ -101,6 +101,35 @@ pub struct LocalConfig {
     /// Simulated nodes: this machine shown as that many nodes (each with `cpus` and
     /// `memory_mb`), whose step servers listen on 127.0.0.2, 127.0.0.3, ... (default 1).
     pub nodes: Option<u32>,
+    /// `user` (default): each user's own queue in their state directory. `system`: one
+    /// queue for every user of the machine, kept by the `bai-slurm service` (root).
+    pub mode: Option<LocalMode>,
+    /// The system service's socket (default /run/bai-slurm/local.sock).
+    pub socket: Option<PathBuf>,
+}
+
+/// See [`LocalConfig::mode`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LocalMode {
+    User,
+    System,
+}
+
+/// Where the system service listens unless `[local] socket` says otherwise.
+pub const SYSTEM_SOCKET: &str = "/run/bai-slurm/local.sock";
+/// The system service's state directory unless `[local] state_dir` says otherwise.
+pub const SYSTEM_STATE_DIR: &str = "/var/lib/bai-slurm";
+
+impl LocalConfig {
+    /// The system service's socket when the local backend runs in system mode.
+    pub fn system_socket(&self) -> Option<PathBuf> {
+        (self.mode == Some(LocalMode::System)).then(|| {
+            self.socket
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(SYSTEM_SOCKET))
+        })
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Default)]
@@ -365,6 +394,9 @@ pub fn local_state_dir(
     config: &Config,
     env: &BTreeMap<String, String>,
 ) -> Result<PathBuf, StateDirError> {
+    if config.local.state_dir.is_none() && config.local.mode == Some(LocalMode::System) {
+        return Ok(PathBuf::from(SYSTEM_STATE_DIR));
+    }
     if let Some(d) = &config.local.state_dir {
         if d.is_absolute() {
             return Ok(d.clone());

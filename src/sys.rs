@@ -103,6 +103,44 @@ pub fn short_hostname() -> String {
     h.split('.').next().unwrap_or(&h).to_string()
 }
 
+/// Replaces `path` with a file holding `bytes` (mode `mode`), atomically: written to
+/// `<path>.tmp`, made anew (O_EXCL, so never through a link or file someone left under that
+/// name), synced, and renamed over `path`.
+pub fn replace_file(path: &std::path::Path, bytes: &[u8], mode: u32) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    let _ = std::fs::remove_file(&tmp);
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .open(&tmp)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    drop(f);
+    std::fs::rename(&tmp, path)
+}
+
+/// Reads a regular file, refusing a symbolic link as its last component (O_NOFOLLOW) and
+/// anything but a regular file (a FIFO would block; O_NONBLOCK keeps the open from it).
+pub fn read_no_follow(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 pub fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -253,5 +291,25 @@ mod tests {
             p("/usr/bin/bai-slurm")
         );
         assert!(own_executable().unwrap().is_absolute());
+    }
+
+    #[test]
+    fn files_a_root_service_touches_in_a_users_directory_never_go_through_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target");
+        std::fs::write(&target, b"precious").unwrap();
+        // A link left at the final name, and at the temporary one.
+        let name = dir.path().join("time_limit");
+        std::os::unix::fs::symlink(&target, &name).unwrap();
+        std::os::unix::fs::symlink(&target, dir.path().join("time_limit.tmp")).unwrap();
+        assert!(read_no_follow(&name).is_err());
+        replace_file(&name, b"60", 0o644).unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"precious");
+        assert_eq!(read_no_follow(&name).unwrap(), b"60");
+        assert!(!std::fs::symlink_metadata(&name).unwrap().is_symlink());
+        // A FIFO is refused at once, not waited on.
+        let fifo = dir.path().join("result");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+        assert!(read_no_follow(&fifo).is_err());
     }
 }

@@ -12,7 +12,7 @@ use crate::sys::UserInfo;
 use std::fmt;
 
 /// A failure talking to the scheduler. Commands turn these into Slurm's own messages.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum BackendError {
     /// The scheduler cannot be reached at all (Slurm: `Unable to contact slurm controller`).
     Unreachable(String),
@@ -38,7 +38,7 @@ impl fmt::Display for BackendError {
 impl std::error::Error for BackendError {}
 
 /// The Slurm errno values our commands report, with Slurm's text and numeric value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SlurmErrno {
     InvalidJobId,
     AlreadyDone,
@@ -185,7 +185,7 @@ pub fn check_script_size(spec: &JobSpec, limit: u64) -> Result<(), SubmitError> 
 }
 
 /// What `sacct` asks for; backends may use it to narrow their query, sacct filters exactly.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct AccountingQuery {
     /// Job ids named with -j (empty = all).
     pub job_ids: Vec<u32>,
@@ -198,7 +198,7 @@ pub struct AccountingQuery {
 
 /// A refused submission: the `sbatch: error:` lines that explain it, then the errno line
 /// `Batch job submission failed: <text>`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SubmitError {
     pub details: Vec<String>,
     pub errno: Option<SlurmErrno>,
@@ -242,7 +242,7 @@ impl From<BackendError> for SubmitError {
 }
 
 /// A signal (or cancellation) sent to a job, as scancel asks for it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SignalRequest {
     /// None: cancel the job (Slurm's default SIGKILL semantics).
     pub signal: Option<i32>,
@@ -267,14 +267,14 @@ impl SignalRequest {
 }
 
 /// Kinds of hold (`scontrol hold` by an administrator vs `uhold`/`sbatch -H` by the user).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum HoldKind {
     User,
     Admin,
 }
 
 /// The controller's answer to a job-control request (update, requeue) for one id.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum JobReply {
     /// A plain job (or one task named as a job id): its result.
     Job(Result<(), SlurmErrno>),
@@ -283,7 +283,7 @@ pub enum JobReply {
 }
 
 /// A granted allocation, as srun and salloc need it to run steps.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AllocationDetails {
     /// The allocation's nodes with their step server addresses.
     pub nodes: Vec<(String, String)>,
@@ -299,7 +299,7 @@ pub struct AllocationDetails {
 
 /// What `--test-only` tells: `Job N to start at T using C processors on nodes L in
 /// partition P`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WillRun {
     pub job_id: u32,
     pub start: i64,

@@ -45,6 +45,9 @@ pub fn run(inv: &mut Invocation<'_>) -> i32 {
 }
 
 fn local(inv: &mut Invocation<'_>, loaded: &Loaded) -> i32 {
+    if let Some(socket) = loaded.config.local.system_socket() {
+        return system(inv, &socket);
+    }
     let cluster = match LocalCluster::open(loaded, &inv.env) {
         Ok(c) => c,
         Err(e) => {
@@ -84,6 +87,46 @@ fn local(inv: &mut Invocation<'_>, loaded: &Loaded) -> i32 {
         }
         Err(e) => {
             let _ = writeln!(out, "status: FAILED ({e})");
+            1
+        }
+    }
+}
+
+/// System mode: the service is the controller; it answers, or nothing works.
+fn system(inv: &mut Invocation<'_>, socket: &std::path::Path) -> i32 {
+    let cluster = crate::backend::local::system::client::SystemCluster::new(socket.to_path_buf());
+    let out = &mut *inv.out;
+    let _ = writeln!(
+        out,
+        "backend: local, system mode (one queue for every user of this machine)"
+    );
+    let _ = writeln!(out, "service socket: {}", socket.display());
+    match (cluster.nodes(), cluster.jobs()) {
+        (Ok(nodes), Ok(jobs)) => {
+            for n in &nodes {
+                let _ = writeln!(
+                    out,
+                    "node: {} ({} CPUs, {} MB)",
+                    n.name, n.cpus, n.real_memory
+                );
+            }
+            let _ = writeln!(out, "service: answers");
+            let _ = writeln!(out, "jobs known to the controller: {}", jobs.len());
+            let _ = writeln!(out, "status: OK");
+            0
+        }
+        (Err(e), _) | (_, Err(e)) => {
+            let _ = writeln!(
+                out,
+                "service: FAILED ({})",
+                match &e {
+                    crate::backend::BackendError::Unreachable(why) => format!(
+                        "does not answer: {why}; is it running? `systemctl status bai-slurm`"
+                    ),
+                    other => other.to_string(),
+                }
+            );
+            let _ = writeln!(out, "status: FAILED");
             1
         }
     }

@@ -29,6 +29,26 @@ pub fn runner(inv: &mut Invocation<'_>) -> i32 {
     }
 }
 
+/// `bai-slurm service`: the system mode's service (system/server.rs), as the packages'
+/// systemd unit runs it.
+pub fn service(inv: &mut Invocation<'_>) -> i32 {
+    if !inv.args.is_empty() {
+        inv.error("usage: bai-slurm service (configured by [local] in /etc/bai-slurm/config.toml)");
+        return 2;
+    }
+    let started = Loaded::load(&inv.env)
+        .map_err(|e| e.to_string())
+        .and_then(|loaded| LocalCluster::open(&loaded, &inv.env).map_err(|e| e.to_string()))
+        .and_then(|cluster| crate::backend::local::system::server::serve(&cluster));
+    match started {
+        Ok(()) => 0,
+        Err(e) => {
+            inv.error(&e);
+            1
+        }
+    }
+}
+
 /// `bai-slurm __launch STATE_DIR JOB_ID SETTINGS_JSON`: runs one job.
 pub fn launch(inv: &mut Invocation<'_>) -> i32 {
     let [dir, job, settings] = inv.args.as_slice() else {
@@ -40,7 +60,7 @@ pub fn launch(inv: &mut Invocation<'_>) -> i32 {
     ) else {
         return 2;
     };
-    match LocalCluster::with_settings(PathBuf::from(dir), settings) {
+    match LocalCluster::for_launcher(PathBuf::from(dir), settings) {
         Ok(c) => executor::launch(&c, job_id),
         Err(e) => {
             inv.error(&e.to_string());

@@ -52,6 +52,7 @@ pub const TOOL_COMMANDS: &[(&str, Run)] = &[
     ("login", login::login),
     ("logout", login::logout),
     ("translate", |inv| with_cluster(inv, translate::run)),
+    ("service", internal::service),
 ];
 
 /// Commands the local backend runs itself; not for people.
@@ -106,9 +107,14 @@ pub fn backend_warnings(
 pub fn open_cluster(inv: &Invocation<'_>) -> Result<Box<dyn Cluster>, String> {
     let loaded = Loaded::load(&inv.env).map_err(|e| e.to_string())?;
     match loaded.backend_kind() {
-        BackendKind::Local => Ok(Box::new(
-            LocalCluster::open(&loaded, &inv.env).map_err(|e| e.to_string())?,
-        )),
+        BackendKind::Local => match loaded.config.local.system_socket() {
+            Some(socket) => Ok(Box::new(
+                crate::backend::local::system::client::SystemCluster::new(socket),
+            )),
+            None => Ok(Box::new(
+                LocalCluster::open(&loaded, &inv.env).map_err(|e| e.to_string())?,
+            )),
+        },
         BackendKind::BackendAi => Ok(Box::new(
             crate::backend::backendai::cluster::BackendAiCluster::open(&loaded, &inv.env)
                 .map_err(|e| e.to_string())?,
@@ -163,6 +169,10 @@ fn tool_usage(out: &mut dyn Write) {
         "  login               store your Backend.AI keypair (OS keyring, else a 0600 file)"
     );
     let _ = writeln!(out, "  logout              remove the keypair login stored");
+    let _ = writeln!(
+        out,
+        "  service             the local backend's system-mode service (root; systemd runs it)"
+    );
     let _ = writeln!(
         out,
         "  translate [sbatch options] [script]\n                      print the job sbatch would submit, without submitting it"

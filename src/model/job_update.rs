@@ -6,7 +6,7 @@
 use super::{Dependency, MemoryRequest, TimeLimit};
 
 /// What one `scontrol update` changes. `None` leaves a field as it is.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct JobUpdate {
     /// `ArrayTaskThrottle=` (0: no limit).
     pub array_throttle: Option<u32>,
@@ -49,7 +49,7 @@ pub struct JobUpdate {
 }
 
 /// How `scontrol requeue` / `requeuehold` asks for a job to go back to the queue.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct RequeueRequest {
     /// `requeuehold`: the job waits held (`JobHeldUser`) instead of becoming eligible.
     pub hold: bool,
@@ -61,7 +61,7 @@ pub struct RequeueRequest {
 
 /// A new dependency: the parsed list (empty: none any more), or text the controller
 /// refuses (`Job dependency problem`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum DependencyChange {
     Set(Dependency),
     Invalid,

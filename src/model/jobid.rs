@@ -3,7 +3,7 @@
 
 use super::job::{JobRecord, StepId};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TaskSelector {
     /// A plain id: the job with that id, or every task of the array with that id.
     Whole,
@@ -13,7 +13,7 @@ pub enum TaskSelector {
     Tasks(Vec<u32>),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct JobSelector {
     pub job_id: u32,
     pub tasks: TaskSelector,

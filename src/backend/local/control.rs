@@ -144,23 +144,94 @@ pub fn ensure_runner(state_dir: &Path) -> std::io::Result<()> {
 /// the runner survives the shell that submitted the job, and makes a launcher the leader
 /// whose session id every process of its job carries (procs.rs).
 pub(super) fn start_detached(state_dir: &Path, args: &[&OsStr]) -> std::io::Result<Child> {
-    let exe = crate::sys::own_executable()
-        .map_err(|_| std::io::Error::other("cannot find bai-slurm's own path"))?;
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(state_dir.join("runner.log"))?;
+    start_detached_as(args, log, None)
+}
+
+/// Who a process started by root runs as: a user with their groups.
+pub struct RunAs {
+    uid: libc::uid_t,
+    gid: libc::gid_t,
+    groups: Vec<libc::gid_t>,
+}
+
+impl RunAs {
+    /// `user` with the groups the group database gives them (initgroups).
+    pub fn user(user: &crate::sys::UserInfo) -> std::io::Result<RunAs> {
+        let name = std::ffi::CString::new(user.name.as_str()).map_err(std::io::Error::other)?;
+        let groups = nix::unistd::getgrouplist(&name, nix::unistd::Gid::from_raw(user.gid))
+            .map_err(std::io::Error::from)?
+            .into_iter()
+            .map(|g| g.as_raw())
+            .collect();
+        Ok(RunAs {
+            uid: user.uid,
+            gid: user.gid,
+            groups,
+        })
+    }
+}
+
+/// [`start_detached`] with stderr to `log`, and as `run_as` when given (system mode's
+/// launchers: the identity is dropped in the child before bai-slurm runs again).
+pub(super) fn start_detached_as(
+    args: &[&OsStr],
+    log: std::fs::File,
+    run_as: Option<RunAs>,
+) -> std::io::Result<Child> {
+    let exe = crate::sys::own_executable()
+        .map_err(|_| std::io::Error::other("cannot find bai-slurm's own path"))?;
     let mut cmd = Command::new(exe);
     cmd.args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::from(log));
-    // SAFETY: setsid is async-signal-safe.
+    // SAFETY: setsid, setgroups, setgid and setuid are async-signal-safe; `run_as` was
+    // made before the fork and is only read.
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             libc::setsid();
+            if let Some(r) = &run_as
+                && (libc::setgroups(r.groups.len(), r.groups.as_ptr()) != 0
+                    || libc::setgid(r.gid) != 0
+                    || libc::setuid(r.uid) != 0)
+            {
+                return Err(std::io::Error::last_os_error());
+            }
             Ok(())
         });
     }
     cmd.spawn()
+}
+
+/// System mode: makes a job's directory in the state directory (root's) the job user's,
+/// private, and opens the launcher's log in it. The log is made new (never opened
+/// through whatever an earlier run of the job left under its name).
+pub fn prepare_user_job_dir(
+    job_dir: &Path,
+    user: &crate::sys::UserInfo,
+) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    match std::fs::create_dir(job_dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let uid = Some(nix::unistd::Uid::from_raw(user.uid));
+    let gid = Some(nix::unistd::Gid::from_raw(user.gid));
+    nix::unistd::chown(job_dir, uid, gid).map_err(std::io::Error::from)?;
+    std::fs::set_permissions(job_dir, std::fs::Permissions::from_mode(0o700))?;
+    let log_path = job_dir.join("launcher.log");
+    let _ = std::fs::remove_file(&log_path);
+    let log = std::fs::OpenOptions::new()
+        .append(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&log_path)?;
+    nix::unistd::fchown(&log, uid, gid).map_err(std::io::Error::from)?;
+    Ok(log)
 }

@@ -202,7 +202,7 @@ impl Drop for Db {
 }
 
 /// One job record as stored.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct JobRow {
     pub job_id: u32,
     pub submission_id: u32,

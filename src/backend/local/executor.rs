@@ -3,7 +3,7 @@
 //! database — so that the runner can account for it even if this process dies half-way.
 
 use super::db::{Db, DbResult, JobRow, StepRow, Tx};
-use super::{LocalCluster, control, procs, records};
+use super::{LocalCluster, procs, records};
 use crate::launcher::batch::{self, BatchPlan, Ending};
 use crate::launcher::env::{ArrayEnv, BatchEnvFacts, batch_env, fill_login_env};
 use crate::model::{ArrayPart, ExitStatus, JobState, StateFlag, StepId};
@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-enum EndKind {
+pub enum EndKind {
     Exited,
     TimedOut,
     Cancelled,
@@ -21,7 +21,7 @@ enum EndKind {
 
 /// What a launcher writes to `jobs/<id>/result` before it touches the database.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-struct ResultFile {
+pub struct ResultFile {
     kind: EndKind,
     exit: ExitStatus,
     end_time: i64,
@@ -83,16 +83,16 @@ fn limit_path(job_dir: &Path) -> PathBuf {
 }
 
 /// Records a running job's new limit (seconds; none for no limit) for its launcher.
+/// In system mode the job's user owns `job_dir` and the service writes it as root: the
+/// file is made anew, never written through a link planted there.
 pub fn write_limit(job_dir: &Path, limit: Option<i64>) -> std::io::Result<()> {
     let text = limit.map_or_else(|| "infinite".to_string(), |l| l.to_string());
-    let tmp = job_dir.join("time_limit.tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, limit_path(job_dir))
+    crate::sys::replace_file(&limit_path(job_dir), text.as_bytes(), 0o644)
 }
 
 /// Applies a job's end to its record and batch step, as slurmctld's job_complete does;
 /// a job being requeued goes back to the queue instead.
-fn finalize(tx: &Tx<'_>, row: &mut JobRow, result: ResultFile) -> DbResult<()> {
+pub(super) fn finalize(tx: &Tx<'_>, row: &mut JobRow, result: ResultFile) -> DbResult<()> {
     if let Some(how) = row.requeue {
         return super::jobctl::requeue_reset(tx, row, how, result.end_time, true);
     }
@@ -152,11 +152,11 @@ pub fn reconcile_dead_launcher(
 ) -> DbResult<()> {
     // What the job left running dies with it, as slurmd kills a failed node's jobs.
     if let (Some(pid), Some(start)) = (row.launcher_pid, row.launcher_start) {
-        let uid = nix::unistd::getuid().as_raw();
-        procs::kill_leftovers(pid, start, None, uid, std::process::id() as i32);
+        procs::kill_leftovers(pid, start, None, row.uid, std::process::id() as i32);
     }
     let job_dir = cluster.job_dir(row.job_id);
-    let result = std::fs::read(result_path(&job_dir))
+    // In system mode the job's user owns the directory: a link there is not followed.
+    let result = crate::sys::read_no_follow(&result_path(&job_dir))
         .ok()
         .and_then(|b| serde_json::from_slice::<ResultFile>(&b).ok())
         .unwrap_or(ResultFile {
@@ -182,9 +182,59 @@ pub fn fail_launch(tx: &Tx<'_>, row: &mut JobRow, now: i64) -> DbResult<()> {
     )
 }
 
-enum Claim {
-    Run(Box<(crate::model::JobSpec, JobRow)>),
-    Nothing,
+/// Takes job `job_id` for launcher `me`: the job (and its batch step) marked as run by
+/// it. Nothing when the job is not a started one of `me`'s user waiting for its launcher;
+/// a job cancelled meanwhile ends here.
+pub(super) fn claim(
+    tx: &Tx<'_>,
+    cluster: &LocalCluster,
+    job_id: u32,
+    me: super::ledger::Launcher,
+    now: i64,
+) -> DbResult<Option<(crate::model::JobSpec, JobRow)>> {
+    let Some(mut row) = tx.job(job_id)? else {
+        return Ok(None);
+    };
+    if row.state != JobState::Running || row.launcher_pid.is_some() || row.uid != me.uid {
+        return Ok(None);
+    }
+    if row.cancelled_by.is_some() {
+        finalize(
+            tx,
+            &mut row,
+            ResultFile {
+                kind: EndKind::Cancelled,
+                exit: ExitStatus::OK,
+                end_time: now,
+            },
+        )?;
+        return Ok(None);
+    }
+    row.launcher_pid = Some(me.pid);
+    row.launcher_start = me.start;
+    row.flag = StateFlag::None;
+    tx.update_job(&row)?;
+    let spec = tx.submission(row.submission_id)?;
+    // An allocation without a script has no batch step, as with salloc and srun.
+    if !spec.interactive {
+        tx.upsert_step(&StepRow {
+            job_id,
+            step: StepId::Batch,
+            name: "batch".into(),
+            state: JobState::Running,
+            start_time: Some(now),
+            end_time: None,
+            exit: ExitStatus::OK,
+            ncpus: row.alloc_cpus,
+            ntasks: 1,
+            nnodes: 1,
+            // The batch step runs on the job's first node.
+            nodes: job_nodes(cluster, &row)[0].clone(),
+            pgid: None,
+            cancelled_by: None,
+        })?;
+    }
+    Ok(Some((spec, row)))
 }
 
 /// Runs job `job_id`. Returns the launcher's own exit status (0 unless it could not work).
@@ -197,68 +247,15 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
             return 1;
         }
     };
-    let mut db = match open_waiting_for_space(cluster, job_id) {
-        Ok(db) => db,
-        Err(e) => {
-            eprintln!("bai-slurm launcher: {e}");
-            return 1;
-        }
-    };
+    let ledger = super::ledger::Ledger::for_cluster(cluster);
     // The job's orphans (a `setsid` daemon) come to us, and are killed when it ends.
     procs::become_subreaper();
     let me = std::process::id() as i32;
     let my_start = procs::start_time(me);
-    let uid = nix::unistd::getuid().as_raw();
-    let now = crate::sys::now();
-    let claim = db.write(|tx| {
-        let Some(mut row) = tx.job(job_id)? else {
-            return Ok(Claim::Nothing);
-        };
-        if row.state != JobState::Running || row.launcher_pid.is_some() || row.uid != uid {
-            return Ok(Claim::Nothing);
-        }
-        if row.cancelled_by.is_some() {
-            finalize(
-                tx,
-                &mut row,
-                ResultFile {
-                    kind: EndKind::Cancelled,
-                    exit: ExitStatus::OK,
-                    end_time: now,
-                },
-            )?;
-            return Ok(Claim::Nothing);
-        }
-        row.launcher_pid = Some(me);
-        row.launcher_start = my_start;
-        row.flag = StateFlag::None;
-        tx.update_job(&row)?;
-        let spec = tx.submission(row.submission_id)?;
-        // An allocation without a script has no batch step, as with salloc and srun.
-        if !spec.interactive {
-            tx.upsert_step(&StepRow {
-                job_id,
-                step: StepId::Batch,
-                name: "batch".into(),
-                state: JobState::Running,
-                start_time: Some(now),
-                end_time: None,
-                exit: ExitStatus::OK,
-                ncpus: row.alloc_cpus,
-                ntasks: 1,
-                nnodes: 1,
-                // The batch step runs on the job's first node.
-                nodes: job_nodes(cluster, &row)[0].clone(),
-                pgid: None,
-                cancelled_by: None,
-            })?;
-        }
-        Ok(Claim::Run(Box::new((spec, row))))
-    });
-    let (spec, row) = match claim {
-        Ok(Claim::Run(claimed)) => *claimed,
-        Ok(Claim::Nothing) => {
-            control::kick(&cluster.state_dir);
+    let (spec, row) = match ledger.claim(job_id) {
+        Ok(Some(claimed)) => claimed,
+        Ok(None) => {
+            ledger.kick();
             return 0;
         }
         Err(e) => {
@@ -268,10 +265,8 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
     };
 
     // The GPU devices the scheduler gave the job; the batch step has node 0's.
-    let gpus: Vec<u32> = db
-        .read(|tx| tx.job_gpus(job_id))
-        .ok()
-        .flatten()
+    let gpus: Vec<u32> = ledger
+        .job_gpus(job_id)
         .map(|h| {
             super::gres::parse_held(&h)
                 .into_iter()
@@ -325,13 +320,7 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
             if let Ok(s) = &servers {
                 s.messages.attach(err, &plan);
             }
-            let _ = db.write(|tx| {
-                if let Some(mut r) = tx.job(job_id)? {
-                    r.job_pgid = Some(pgid);
-                    tx.update_job(&r)?;
-                }
-                Ok(())
-            });
+            let _ = ledger.call(super::ledger::LedgerCall::SetPgid { job_id, pgid });
         }),
         Err(e) => {
             eprintln!("bai-slurm launcher: job {job_id}: {e}");
@@ -357,12 +346,11 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
     if let Err(e) = write_result(&job_dir, &result) {
         eprintln!("bai-slurm launcher: job {job_id}: cannot write its result file: {e}");
     }
-    let recorded = record_end(&mut db, job_id, result);
+    let recorded = ledger.call(super::ledger::LedgerCall::RecordEnd { job_id, result });
     let _ = std::fs::remove_file(job_dir.join("slurm_script"));
     let _ = std::fs::remove_file(super::steps::AllocationFile::path(&job_dir));
-    control::kick(&cluster.state_dir);
     match recorded {
-        Ok(()) => 0,
+        Ok(_) => 0,
         Err(e) => {
             // The result file stays; the runner will apply it.
             eprintln!("bai-slurm launcher: job {job_id}: {e}");
@@ -374,7 +362,10 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
 /// Runs `attempt` again while it fails on a full disk (for up to a day, backing off to one
 /// try every 5 s), saying so once: a full disk delays the launcher's writes, it does not
 /// lose them.
-fn while_disk_full<T>(job_id: u32, mut attempt: impl FnMut() -> DbResult<T>) -> DbResult<T> {
+pub(super) fn while_disk_full<T>(
+    job_id: u32,
+    mut attempt: impl FnMut() -> DbResult<T>,
+) -> DbResult<T> {
     let mut delay = Duration::from_millis(500);
     let give_up = std::time::Instant::now() + Duration::from_secs(86_400);
     let mut told = false;
@@ -395,24 +386,8 @@ fn while_disk_full<T>(job_id: u32, mut attempt: impl FnMut() -> DbResult<T>) -> 
 
 /// Opens the state database; on a full disk, waits for space rather than leave the job it
 /// was started for unclaimed.
-fn open_waiting_for_space(cluster: &LocalCluster, job_id: u32) -> DbResult<Db> {
+pub(super) fn open_waiting_for_space(cluster: &LocalCluster, job_id: u32) -> DbResult<Db> {
     while_disk_full(job_id, || cluster.open_db())
-}
-
-/// Records the job's end. A full disk does not lose it: the launcher keeps the result and
-/// tries again (for up to a day) until space returns; were it killed meanwhile, the runner
-/// finds the result in its file.
-fn record_end(db: &mut Db, job_id: u32, result: ResultFile) -> DbResult<()> {
-    while_disk_full(job_id, || {
-        db.write(|tx| {
-            if let Some(mut r) = tx.job(job_id)?
-                && !r.state.is_finished()
-            {
-                finalize(tx, &mut r, result)?;
-            }
-            Ok(())
-        })
-    })
 }
 
 /// The job's nodes, in order (the one node when it was started before it had a list).

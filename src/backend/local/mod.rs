@@ -13,6 +13,7 @@ pub mod executor;
 pub mod gres;
 pub mod handling;
 pub mod jobctl;
+pub mod ledger;
 pub mod node;
 pub mod plan;
 pub mod procs;
@@ -21,6 +22,7 @@ pub mod runner;
 pub mod schedule;
 pub mod steps;
 pub mod store_file;
+pub mod system;
 
 use super::{
     AccountingQuery, BackendError, Cluster, HoldKind, SignalRequest, SlurmErrno, SubmitError,
@@ -76,6 +78,10 @@ pub struct LocalSettings {
     /// the rest of the settings.
     #[serde(default)]
     pub slurm_version: crate::model::profile::SlurmVersion,
+    /// System mode (`[local] mode = "system"`): the service's socket. Launchers then run
+    /// as their job's user and record through it (ledger.rs).
+    #[serde(default)]
+    pub service_socket: Option<PathBuf>,
 }
 
 fn default_max_script_size() -> u64 {
@@ -218,6 +224,7 @@ impl LocalCluster {
                 .unwrap_or(MIN_JOB_AGE as u32),
             max_script_size: loaded.config.max_script_size(),
             slurm_version: loaded.config.slurm_version(),
+            service_socket: loaded.config.local.system_socket(),
         }
     }
 
@@ -229,6 +236,24 @@ impl LocalCluster {
         // says is run as us.
         super::trusted_dir::ensure(&state_dir, nix::unistd::getuid().as_raw())
             .map_err(|e| BackendError::Other(format!("state directory: {e}")))?;
+        Ok(LocalCluster {
+            state_dir,
+            settings,
+            skipped: Default::default(),
+            accounts: Default::default(),
+        })
+    }
+
+    /// The cluster as a job's launcher sees it. In system mode the launcher runs as the
+    /// job's user and never opens the service's state directory (ledger.rs), only its own
+    /// job's directory in it.
+    pub fn for_launcher(
+        state_dir: PathBuf,
+        settings: LocalSettings,
+    ) -> Result<LocalCluster, BackendError> {
+        if settings.service_socket.is_none() {
+            return Self::with_settings(state_dir, settings);
+        }
         Ok(LocalCluster {
             state_dir,
             settings,
@@ -842,8 +867,9 @@ impl LocalCluster {
             if chosen.is_empty() {
                 return Ok(Err(SlurmErrno::InvalidJobId));
             }
+            // slurmctld's hold and release of another user's job: ESLURM_USER_ID_MISSING.
             if chosen.iter().any(|r| r.uid != requester && requester != 0) {
-                return Ok(Err(SlurmErrno::AccessDenied));
+                return Ok(Err(SlurmErrno::UserIdMissing));
             }
             // `_update_job`: a finished job is refused before anything else is looked at.
             if chosen.iter().all(|r| r.state.is_finished()) {

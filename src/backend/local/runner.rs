@@ -108,7 +108,7 @@ pub fn run(cluster: &LocalCluster) -> i32 {
         if last_housekeeping.elapsed() >= HOUSEKEEPING_INTERVAL {
             last_housekeeping = Instant::now();
             let mine: Vec<i32> = launches.iter().map(|l| l.child.id() as i32).collect();
-            kill_orphans(me, &mine, &mut inherited, uid);
+            kill_orphans(me, &mine, &mut inherited);
             if listener.refused > 0 {
                 log.say(&format!(
                     "bai-slurm runner: ignored {} wake-ups from other users",
@@ -164,7 +164,7 @@ pub fn run(cluster: &LocalCluster) -> i32 {
 /// Kills what a dead launcher left behind: our adopted children that are not launchers
 /// (ours, or `inherited` ones still running). One look at the process table: orphans
 /// killed now are reaped at the next look, as are inherited launchers that have ended.
-fn kill_orphans(me: i32, ours: &[i32], inherited: &mut Vec<i32>, uid: u32) {
+fn kill_orphans(me: i32, ours: &[i32], inherited: &mut Vec<i32>) {
     let table = procs::all();
     inherited.retain(|&pid| table.iter().any(|p| p.pid == pid && !p.zombie));
     let launchers: Vec<i32> = ours.iter().chain(inherited.iter()).copied().collect();
@@ -175,8 +175,9 @@ fn kill_orphans(me: i32, ours: &[i32], inherited: &mut Vec<i32>, uid: u32) {
     let my_session = nix::unistd::getsid(None).map_or(-1, |s| s.as_raw());
     for p in orphans {
         // Its own descendants go with it: they are in its session, or come to us next.
+        // (Of the orphan's user: in system mode, jobs' processes are their users'.)
         if p.session != my_session {
-            procs::kill_leftovers(p.session, p.start, None, uid, me);
+            procs::kill_leftovers(p.session, p.start, None, p.uid, me);
         }
         let _ = nix::sys::signal::kill(
             nix::unistd::Pid::from_raw(p.pid),
@@ -707,14 +708,26 @@ fn start(
 fn spawn_launcher(cluster: &LocalCluster, job_id: u32) -> std::io::Result<Child> {
     let settings = serde_json::to_string(&cluster.settings).map_err(std::io::Error::other)?;
     let id = job_id.to_string();
+    let args = [
+        OsStr::new("__launch"),
+        cluster.state_dir.as_os_str(),
+        OsStr::new(&id),
+        OsStr::new(&settings),
+    ];
     // The launcher leads a session of its own, so every process of its job carries its id.
-    control::start_detached(
-        &cluster.state_dir,
-        &[
-            OsStr::new("__launch"),
-            cluster.state_dir.as_os_str(),
-            OsStr::new(&id),
-            OsStr::new(&settings),
-        ],
-    )
+    if cluster.settings.service_socket.is_none() {
+        return control::start_detached(&cluster.state_dir, &args);
+    }
+    // System mode: the launcher runs as the job's user, in a job directory of theirs.
+    let uid = cluster
+        .db()
+        .map_err(std::io::Error::other)?
+        .read(|tx| tx.job(job_id))
+        .map_err(std::io::Error::other)?
+        .ok_or_else(|| std::io::Error::other("the job is gone"))?
+        .uid;
+    let user = crate::sys::lookup_user_by_uid(uid)
+        .ok_or_else(|| std::io::Error::other(format!("uid {uid} is not a user of this machine")))?;
+    let log = control::prepare_user_job_dir(&cluster.job_dir(job_id), &user)?;
+    control::start_detached_as(&args, log, Some(control::RunAs::user(&user)?))
 }

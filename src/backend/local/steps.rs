@@ -2,29 +2,21 @@
 //! and node 0's numbers and records steps in the state database (sacct's `N.0` rows).
 
 use super::LocalCluster;
-use super::db::StepRow;
+use super::ledger::{Ledger, LedgerCall};
 use crate::launcher::batch::StepdMessages;
 use crate::launcher::jobfile::JobFile;
 use crate::launcher::step_proto;
 use crate::launcher::stepd::{StepEnd, StepRegistry, StepServer, StepdProcess};
-use crate::model::{ExitStatus, JobState, StepId};
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 pub struct DbRegistry {
-    pub state_dir: PathBuf,
-    pub settings: super::LocalSettings,
+    /// Where the job's steps are recorded.
+    pub ledger: Ledger,
     pub job_id: u32,
     /// `scontrol notify`'s way into the batch job's error stream.
     pub messages: Arc<StepdMessages>,
-}
-
-impl DbRegistry {
-    fn cluster(&self) -> Result<LocalCluster, String> {
-        LocalCluster::with_settings(self.state_dir.clone(), self.settings.clone())
-            .map_err(|e| e.to_string())
-    }
 }
 
 impl StepRegistry for DbRegistry {
@@ -36,36 +28,18 @@ impl StepRegistry for DbRegistry {
         nodes: &str,
         cpus: u32,
     ) -> Result<u32, String> {
-        let mut db = self.cluster()?.db().map_err(|e| e.to_string())?;
-        let job_id = self.job_id;
-        db.write(|tx| {
-            let next = tx
-                .steps_of(job_id)?
-                .iter()
-                .filter_map(|s| match s.step {
-                    StepId::Numbered(n) => Some(n + 1),
-                    _ => None,
-                })
-                .max()
-                .unwrap_or(0);
-            tx.upsert_step(&StepRow {
-                job_id,
-                step: StepId::Numbered(next),
-                name: name.to_string(),
-                state: JobState::Running,
-                start_time: Some(crate::sys::now()),
-                end_time: None,
-                exit: ExitStatus::OK,
-                ncpus: cpus,
-                ntasks,
-                nnodes,
-                nodes: nodes.to_string(),
-                pgid: None,
-                cancelled_by: None,
-            })?;
-            Ok(next)
-        })
-        .map_err(|e| e.to_string())
+        let answer = self.ledger.call(LedgerCall::StepAllocate {
+            job_id: self.job_id,
+            name: name.to_string(),
+            ntasks,
+            nnodes,
+            nodes: nodes.to_string(),
+            cpus,
+        })?;
+        serde_json::from_value::<Option<u32>>(answer)
+            .ok()
+            .flatten()
+            .ok_or_else(|| format!("job {} is not run by this launcher", self.job_id))
     }
 
     fn notify(&self, message: &str) -> Result<(), String> {
@@ -73,25 +47,13 @@ impl StepRegistry for DbRegistry {
     }
 
     fn finish(&self, step_id: u32, end: StepEnd<'_>) {
-        let Ok(cluster) = self.cluster() else { return };
-        let Ok(mut db) = cluster.db() else { return };
-        let job_id = self.job_id;
-        let _ = db.write(|tx| {
-            if let Some(mut s) = tx
-                .steps_of(job_id)?
-                .into_iter()
-                .find(|s| s.step == StepId::Numbered(step_id))
-            {
-                s.state = JobState::parse(end.state).unwrap_or(JobState::Completed);
-                s.exit = ExitStatus {
-                    code: end.code,
-                    signal: end.signal,
-                };
-                s.cancelled_by = end.cancelled_by;
-                s.end_time = Some(crate::sys::now());
-                tx.upsert_step(&s)?;
-            }
-            Ok(())
+        let _ = self.ledger.call(LedgerCall::StepFinish {
+            job_id: self.job_id,
+            step_id,
+            state: end.state.to_string(),
+            code: end.code,
+            signal: end.signal,
+            cancelled_by: end.cancelled_by,
         });
     }
 }
@@ -162,8 +124,7 @@ impl StepServers {
         let secret = step_proto::random_hex(32);
         let messages = Arc::new(StepdMessages::default());
         let registry: Arc<dyn StepRegistry> = Arc::new(DbRegistry {
-            state_dir: cluster.state_dir.clone(),
-            settings: cluster.settings.clone(),
+            ledger: Ledger::for_cluster(cluster),
             job_id,
             messages: Arc::clone(&messages),
         });
@@ -250,22 +211,14 @@ impl AllocationFile {
 
     /// Written privately (it holds the job's secret), atomically.
     pub fn write(&self, job_dir: &std::path::Path) -> std::io::Result<()> {
-        use std::io::Write;
-        use std::os::unix::fs::OpenOptionsExt;
         std::fs::create_dir_all(job_dir)?;
-        let tmp = job_dir.join("allocation.json.tmp");
-        let _ = std::fs::remove_file(&tmp);
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&tmp)?;
-        f.write_all(&serde_json::to_vec(self).map_err(std::io::Error::other)?)?;
-        f.sync_all()?;
-        std::fs::rename(tmp, Self::path(job_dir))
+        let bytes = serde_json::to_vec(self).map_err(std::io::Error::other)?;
+        crate::sys::replace_file(&Self::path(job_dir), &bytes, 0o600)
     }
 
+    /// Never through a link: in system mode the service reads it as root from a
+    /// directory the job's user owns, and gives what it says to the job's owner.
     pub fn read(job_dir: &std::path::Path) -> Option<AllocationFile> {
-        serde_json::from_slice(&std::fs::read(Self::path(job_dir)).ok()?).ok()
+        serde_json::from_slice(&crate::sys::read_no_follow(&Self::path(job_dir)).ok()?).ok()
     }
 }

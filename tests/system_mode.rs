@@ -1,0 +1,572 @@
+//! The local backend's system mode (issue 15): one queue for every user of the machine,
+//! kept by `bai-slurm service` started as the packages' systemd unit starts it (its
+//! `ExecStart` and `UMask`, a clean environment), driven by real users (alice and bob,
+//! whom scripts/test.sh makes) through the real commands, and by raw clients on its socket.
+//! Runs as root (the service must); the users' two-user scenario against Slurm 22.05 is
+//! tests/scenarios/two_users.scn, replayed on this mode by tests/scenario_replay.rs.
+
+use std::io::{Read, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const UNIT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/packaging/bai-slurm.service");
+
+struct User {
+    name: &'static str,
+    uid: u32,
+    gid: u32,
+    home: PathBuf,
+}
+
+fn user(name: &'static str) -> User {
+    let u = nix::unistd::User::from_name(name)
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("user {name} is needed (./scripts/test.sh makes alice and bob)"));
+    User {
+        name,
+        uid: u.uid.as_raw(),
+        gid: u.gid.as_raw(),
+        home: u.dir,
+    }
+}
+
+/// A service of our own: its directory (the binary, the configuration, the state, the
+/// socket, a working directory per user), and the process.
+struct Site {
+    base: PathBuf,
+    _tmp: tempfile::TempDir,
+    service: Option<std::process::Child>,
+}
+
+/// `Key=value` of the packages' unit.
+fn unit_setting(key: &str) -> String {
+    let unit = std::fs::read_to_string(UNIT).unwrap();
+    unit.lines()
+        .find_map(|l| l.strip_prefix(&format!("{key}=")))
+        .unwrap_or_else(|| panic!("{UNIT} has no {key}="))
+        .to_string()
+}
+
+impl Site {
+    fn new() -> Site {
+        assert!(
+            nix::unistd::geteuid().is_root(),
+            "the system mode's tests run as root (the service starts jobs as their users)"
+        );
+        let tmp = tempfile::tempdir().unwrap();
+        let base = tmp.path().to_path_buf();
+        std::fs::set_permissions(&base, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let bin = base.join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        // A copy every user can run, whatever the build directory's permissions.
+        std::fs::copy(env!("CARGO_BIN_EXE_bai-slurm"), bin.join("bai-slurm")).unwrap();
+        for c in [
+            "sbatch", "squeue", "scancel", "srun", "salloc", "sinfo", "sacct", "scontrol",
+        ] {
+            std::os::unix::fs::symlink("bai-slurm", bin.join(c)).unwrap();
+        }
+        std::fs::write(
+            base.join("config.toml"),
+            format!(
+                "cluster_name = \"shared\"\n[local]\nmode = \"system\"\nsocket = \"{}\"\n\
+                 state_dir = \"{}\"\nnode_name = \"box\"\ncpus = 2\nmemory_mb = 4000\n\
+                 kill_wait = 2\nidle_exit = 5\n",
+                base.join("run/local.sock").display(),
+                base.join("state").display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(
+            base.join("config.toml"),
+            std::fs::Permissions::from_mode(0o644),
+        )
+        .unwrap();
+        for u in ["alice", "bob"] {
+            let u = user(u);
+            let work = base.join(format!("work-{}", u.name));
+            std::fs::create_dir(&work).unwrap();
+            nix::unistd::chown(
+                &work,
+                Some(nix::unistd::Uid::from_raw(u.uid)),
+                Some(nix::unistd::Gid::from_raw(u.gid)),
+            )
+            .unwrap();
+        }
+        let mut site = Site {
+            base,
+            _tmp: tmp,
+            service: None,
+        };
+        site.start();
+        site
+    }
+
+    fn socket(&self) -> PathBuf {
+        self.base.join("run/local.sock")
+    }
+
+    fn state(&self) -> PathBuf {
+        self.base.join("state")
+    }
+
+    /// Starts the service the way the unit does: its ExecStart (bai-slurm at our path),
+    /// its UMask, an environment as clean as systemd gives.
+    fn start(&mut self) {
+        let exec = unit_setting("ExecStart");
+        let mut words = exec.split_whitespace();
+        assert_eq!(words.next(), Some("/usr/bin/bai-slurm"), "{exec}");
+        let umask = u32::from_str_radix(&unit_setting("UMask"), 8).unwrap();
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.base.join("service.log"))
+            .unwrap();
+        let mut cmd = Command::new(self.base.join("bin/bai-slurm"));
+        cmd.args(words)
+            .env_clear()
+            .env(
+                "PATH",
+                "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            )
+            .env("BAI_SLURM_SYSTEM_CONFIG", self.base.join("config.toml"))
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log);
+        // SAFETY: umask is async-signal-safe.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::umask(umask);
+                Ok(())
+            });
+        }
+        let child = cmd.spawn().expect("bai-slurm service");
+        self.service = Some(child);
+        let started = Instant::now();
+        while std::os::unix::net::UnixStream::connect(self.socket()).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "the service never listened: {}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn kill_service(&mut self) {
+        if let Some(mut c) = self.service.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.base.join("service.log")).unwrap_or_default()
+    }
+
+    /// Runs `script` (bash) as `who` ("root" too), in their working directory, with a
+    /// login-like environment and our commands first on PATH.
+    fn run(&self, who: &str, script: &str) -> Output {
+        let (uid, gid, home, work) = if who == "root" {
+            (0, 0, PathBuf::from("/root"), self.base.clone())
+        } else {
+            let u = user(if who == "alice" { "alice" } else { "bob" });
+            let work = self.base.join(format!("work-{}", u.name));
+            (u.uid, u.gid, u.home, work)
+        };
+        let mut cmd = Command::new("/bin/bash");
+        cmd.arg("-c")
+            .arg(script)
+            .current_dir(&work)
+            .env_clear()
+            .env(
+                "PATH",
+                format!("{}:/usr/bin:/bin", self.base.join("bin").display()),
+            )
+            .env("HOME", home)
+            .env("USER", who)
+            .env("LOGNAME", who)
+            .env("LANG", "C")
+            .env("BAI_SLURM_SYSTEM_CONFIG", self.base.join("config.toml"))
+            .stdin(Stdio::null());
+        if uid != 0 {
+            let groups = nix::unistd::getgrouplist(
+                &std::ffi::CString::new(who).unwrap(),
+                nix::unistd::Gid::from_raw(gid),
+            )
+            .unwrap()
+            .into_iter()
+            .map(|g| g.as_raw())
+            .collect::<Vec<_>>();
+            // SAFETY: setgroups, setgid and setuid are async-signal-safe; `groups` is only
+            // read.
+            unsafe {
+                cmd.pre_exec(move || {
+                    if libc::setgroups(groups.len(), groups.as_ptr()) != 0
+                        || libc::setgid(gid) != 0
+                        || libc::setuid(uid) != 0
+                    {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        cmd.output().unwrap()
+    }
+
+    /// [`Site::run`] that must succeed; its stdout.
+    fn ok(&self, who: &str, script: &str) -> String {
+        let o = self.run(who, script);
+        assert!(
+            o.status.success(),
+            "{who}: {script}: {}\n{}\nservice log:\n{}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr),
+            self.log()
+        );
+        String::from_utf8(o.stdout).unwrap()
+    }
+
+    fn submit(&self, who: &str, args: &str) -> u32 {
+        self.ok(who, &format!("sbatch --parsable {args}"))
+            .trim()
+            .parse()
+            .unwrap()
+    }
+
+    /// Waits until job `id` is in one of `states` (as sacct says; root sees every job).
+    fn wait_state(&self, id: u32, states: &[&str]) -> String {
+        let started = Instant::now();
+        loop {
+            let o = self.run("root", &format!("sacct -X -n -P -j {id} -o state"));
+            let state = String::from_utf8_lossy(&o.stdout).trim().to_string();
+            if states.iter().any(|s| state.starts_with(s)) {
+                return state;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "job {id} never got to {states:?} (it is {state:?}); service log:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Sends `bytes` on the service's socket as `uid` (a raw client, not our commands),
+    /// returns what came back.
+    fn raw(&self, uid: u32, bytes: &[u8]) -> Vec<u8> {
+        let socket = self.socket();
+        let bytes = bytes.to_vec();
+        let (tx, rx) = std::sync::mpsc::channel();
+        // A child process, so that the kernel sees `uid` on the connection.
+        let mut child = Command::new("/usr/bin/python3")
+            .args([
+                "-c",
+                "import socket,sys\n\
+                 s=socket.socket(socket.AF_UNIX)\n\
+                 s.connect(sys.argv[1])\n\
+                 s.sendall(sys.stdin.buffer.read())\n\
+                 s.shutdown(socket.SHUT_WR)\n\
+                 out=b''\n\
+                 while True:\n\
+                 \x20   b=s.recv(65536)\n\
+                 \x20   if not b: break\n\
+                 \x20   out+=b\n\
+                 sys.stdout.buffer.write(out)\n",
+            ])
+            .arg(&socket)
+            .uid(uid)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(&bytes);
+        });
+        let mut stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let _ = stdout.read_to_end(&mut out);
+            let _ = tx.send(out);
+        });
+        let out = rx.recv_timeout(Duration::from_secs(40)).expect("no answer");
+        let _ = child.wait();
+        out
+    }
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        let _ = self.run("root", "scancel -u alice; scancel -u bob");
+        self.kill_service();
+    }
+}
+
+/// A framed request as the commands send it.
+fn frame(json: &str) -> Vec<u8> {
+    let mut v = (json.len() as u32).to_be_bytes().to_vec();
+    v.extend_from_slice(json.as_bytes());
+    v
+}
+
+/// The JSON of a framed answer.
+fn unframe(bytes: &[u8]) -> serde_json::Value {
+    assert!(bytes.len() >= 4, "no answer: {bytes:?}");
+    let len = u32::from_be_bytes(bytes[..4].try_into().unwrap()) as usize;
+    assert_eq!(bytes.len(), 4 + len, "one answer, whole");
+    serde_json::from_slice(&bytes[4..]).unwrap()
+}
+
+#[test]
+fn two_users_share_one_queue_and_each_job_runs_as_its_user() {
+    let site = Site::new();
+    let alice = user("alice");
+    let bob = user("bob");
+    let a = site.submit(
+        "alice",
+        "-J ajob -o out-%j.txt --wrap 'id -un; id -u; id -g; echo HOME=$HOME USER=$USER; umask; srun id -un; sleep 2'",
+    );
+    let b = site.submit("bob", "-J bjob --wrap 'sleep 3'");
+    // Each sees both, with the right user and uid.
+    for who in ["alice", "bob", "root"] {
+        let q = site.ok(who, &format!("squeue -h -j {a},{b} -o '%i %j %u %U'"));
+        let lines: Vec<&str> = q.lines().collect();
+        assert!(
+            lines.contains(&format!("{a} ajob alice {}", alice.uid).as_str())
+                && lines.contains(&format!("{b} bjob bob {}", bob.uid).as_str()),
+            "{who}'s squeue:\n{q}"
+        );
+    }
+    site.wait_state(a, &["COMPLETED"]);
+    site.wait_state(b, &["COMPLETED"]);
+    // The job ran as alice, in her environment, and its files are hers.
+    let out = site.base.join(format!("work-alice/out-{a}.txt"));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(
+        text,
+        format!(
+            "alice\n{}\n{}\nHOME={} USER=alice\n0022\nalice\n",
+            alice.uid,
+            alice.gid,
+            alice.home.display()
+        ),
+        "the job's output"
+    );
+    let meta = std::fs::metadata(&out).unwrap();
+    assert_eq!((meta.uid(), meta.gid()), (alice.uid, alice.gid));
+    // sacct: one's own jobs by default, everyone's with -a or named by -j; the step ran
+    // as a step of hers.
+    let own = site.ok("bob", "sacct -X -n -P -o jobid,user");
+    assert_eq!(own, format!("{b}|bob\n"), "bob's sacct");
+    let named = site.ok("bob", &format!("sacct -X -n -P -j {a},{b} -o jobid,user"));
+    assert_eq!(named, format!("{a}|alice\n{b}|bob\n"), "bob's sacct -j");
+    let all = site.ok("bob", &format!("sacct -n -P -a -j {a} -o jobid,user,state"));
+    assert_eq!(
+        all,
+        format!("{a}|alice|COMPLETED\n{a}.batch||COMPLETED\n{a}.0||COMPLETED\n"),
+        "bob's sacct -a"
+    );
+    // The queue's records and job directories are not for users to read.
+    let state = site.state();
+    for f in ["state.db", "runner.log"] {
+        let mode = std::fs::metadata(state.join(f)).unwrap().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{f}");
+    }
+    let r = site.run("bob", &format!("ls {}", state.display()));
+    assert!(!r.status.success(), "bob listed the state directory");
+    let r = site.run("bob", &format!("cat {}/state.db", state.display()));
+    assert!(!r.status.success(), "bob read the database");
+}
+
+#[test]
+fn users_act_on_their_own_jobs_and_root_on_all() {
+    let site = Site::new();
+    let a = site.submit("alice", "-J mine --hold --wrap 'sleep 30'");
+    // bob is refused everything on alice's job, in Slurm's words, and nothing changes.
+    let r = site.run("bob", &format!("scancel {a}"));
+    assert_eq!(
+        String::from_utf8_lossy(&r.stderr),
+        format!("scancel: error: Kill job error on job id {a}: Access/permission denied\n")
+    );
+    let r = site.run("bob", &format!("scontrol release {a}"));
+    assert_eq!(r.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&r.stderr),
+        format!("Invalid user id for job {a}\nslurm_suspend error: Invalid user id\n")
+    );
+    let r = site.run("bob", &format!("scontrol update JobId={a} TimeLimit=5"));
+    assert!(!r.status.success());
+    let shown = site.ok("alice", &format!("scontrol show job {a}"));
+    assert!(
+        shown.contains("JobState=PENDING Reason=JobHeldUser"),
+        "{shown}"
+    );
+    assert!(shown.contains("TimeLimit=UNLIMITED"), "{shown}");
+    // root changes, releases and cancels it.
+    site.ok(
+        "root",
+        &format!("scontrol update JobId={a} TimeLimit=5 Comment=byroot"),
+    );
+    let shown = site.ok("alice", &format!("scontrol show job {a}"));
+    assert!(
+        shown.contains("TimeLimit=00:05:00") && shown.contains("Comment=byroot"),
+        "{shown}"
+    );
+    site.ok("root", &format!("scontrol hold {a}"));
+    // An administrator's hold is not the user's to release.
+    let r = site.run("alice", &format!("scontrol release {a}"));
+    assert!(!r.status.success(), "alice released root's hold");
+    site.ok("root", &format!("scontrol release {a}"));
+    site.wait_state(a, &["RUNNING"]);
+    site.ok("root", &format!("scancel {a}"));
+    site.wait_state(a, &["CANCELLED"]);
+    let rec = site.ok("alice", &format!("sacct -X -n -P -j {a} -o state,user"));
+    assert_eq!(rec, "CANCELLED by 0|alice\n");
+    // A job of bob's that alice cannot touch, which bob can.
+    let b = site.submit("bob", "--hold --wrap true");
+    let r = site.run("alice", &format!("scancel {b}"));
+    assert!(!r.status.success() || !r.stderr.is_empty(), "{r:?}");
+    site.ok("bob", &format!("scancel {b}"));
+    site.wait_state(b, &["CANCELLED"]);
+}
+
+#[test]
+fn the_service_killed_mid_run_loses_no_job() {
+    let mut site = Site::new();
+    let running = site.submit("alice", "-o run.txt --wrap 'sleep 3; echo done; exit 3'");
+    site.wait_state(running, &["RUNNING"]);
+    let pending = site.submit("bob", "-o later.txt --begin=now+4 --wrap 'echo later'");
+    site.kill_service();
+    // Without the service the commands say what Slurm's say without slurmctld.
+    let r = site.run("alice", "squeue");
+    assert_eq!(r.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&r.stderr),
+        "slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n"
+    );
+    // The job runs on, and its end waits for the service.
+    std::thread::sleep(Duration::from_secs(5));
+    let text = std::fs::read_to_string(site.base.join("work-alice/run.txt")).unwrap();
+    assert_eq!(text, "done\n");
+    site.start();
+    assert_eq!(site.wait_state(running, &["FAILED"]), "FAILED");
+    let rec = site.ok("alice", &format!("sacct -X -n -P -j {running} -o exitcode"));
+    assert_eq!(rec, "3:0\n");
+    // The job that was waiting runs, once.
+    site.wait_state(pending, &["COMPLETED"]);
+    let text = std::fs::read_to_string(site.base.join("work-bob/later.txt")).unwrap();
+    assert_eq!(text, "later\n");
+}
+
+#[test]
+fn hostile_clients_get_errors_and_the_service_stays() {
+    let site = Site::new();
+    let alice = user("alice");
+    let bob = user("bob");
+    let a = site.submit("alice", "--hold -J victim --wrap true");
+    // Garbage, an oversized length, a truncated message, nothing at all.
+    let reply = unframe(&site.raw(bob.uid, &frame("{{{ not json")));
+    assert!(
+        reply["result"]["Err"]["Backend"]["Other"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("malformed request")),
+        "{reply}"
+    );
+    let reply = unframe(&site.raw(bob.uid, &u32::MAX.to_be_bytes()));
+    assert!(reply["result"]["Err"].is_object(), "{reply}");
+    assert!(site.raw(bob.uid, &[0, 0, 0, 50, b'{']).is_empty());
+    assert!(site.raw(bob.uid, b"").is_empty());
+    // A cancel claiming to be root's is bob's: refused.
+    let signal = format!(
+        r#"{{"Signal":[{{"job_id":{a},"tasks":"Whole","step":null}},{{"signal":null,"batch_only":false,"full":false,"requester":0}}]}}"#
+    );
+    let reply = unframe(&site.raw(bob.uid, &frame(&signal)));
+    assert_eq!(
+        reply["result"]["Err"]["Backend"]["Slurm"], "AccessDenied",
+        "{reply}"
+    );
+    // A launcher's record for a job that is not bob's, or not running under the asker:
+    // nothing happens.
+    let end = format!(
+        r#"{{"Ledger":{{"RecordEnd":{{"job_id":{a},"result":{{"kind":"Exited","exit":{{"code":0,"signal":0}},"end_time":1}}}}}}}}"#
+    );
+    let reply = unframe(&site.raw(bob.uid, &frame(&end)));
+    assert!(reply["result"]["Ok"].is_null(), "{reply}");
+    let reply = unframe(&site.raw(alice.uid, &frame(&end)));
+    assert!(reply["result"]["Ok"].is_null(), "{reply}");
+    let claim = format!(r#"{{"Ledger":{{"Claim":{{"job_id":{a}}}}}}}"#);
+    let reply = unframe(&site.raw(bob.uid, &frame(&claim)));
+    assert!(reply["result"]["Ok"].is_null(), "{reply}");
+    // The allocation of someone else's job (it holds the job's secret) is refused.
+    let reply = unframe(&site.raw(bob.uid, &frame(&format!(r#"{{"Allocation":{a}}}"#))));
+    assert_eq!(
+        reply["result"]["Err"]["Backend"]["Slurm"], "AccessDenied",
+        "{reply}"
+    );
+    // The job is as it was, and the service answers.
+    let shown = site.ok("alice", &format!("squeue -h -j {a} -o '%T %r %u'"));
+    assert_eq!(shown, "PENDING JobHeldUser alice\n");
+    assert!(site.log().lines().count() <= 2, "{}", site.log());
+}
+
+#[test]
+fn doctor_reports_the_service() {
+    let mut site = Site::new();
+    let out = site.ok("alice", "bai-slurm doctor");
+    assert!(
+        out.contains("backend: local, system mode")
+            && out.contains(&format!("service socket: {}", site.socket().display()))
+            && out.contains("service: answers")
+            && out.ends_with("status: OK\n"),
+        "{out}"
+    );
+    site.kill_service();
+    let r = site.run("alice", "bai-slurm doctor");
+    assert_eq!(r.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        out.contains("service: FAILED (does not answer") && out.ends_with("status: FAILED\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_service_refuses_to_start_wrongly() {
+    let site = Site::new();
+    // A second service on the same socket.
+    let o = Command::new(site.base.join("bin/bai-slurm"))
+        .arg("service")
+        .env_clear()
+        .env("BAI_SLURM_SYSTEM_CONFIG", site.base.join("config.toml"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("another bai-slurm service already listens"),
+        "{o:?}"
+    );
+    // Not in system mode.
+    let plain = site.base.join("plain.toml");
+    let plain_state = site.base.join("plain-state");
+    std::fs::write(
+        &plain,
+        format!("[local]\nstate_dir = \"{}\"\n", plain_state.display()),
+    )
+    .unwrap();
+    let o = Command::new(site.base.join("bin/bai-slurm"))
+        .arg("service")
+        .env_clear()
+        .env("BAI_SLURM_SYSTEM_CONFIG", &plain)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("not in system mode"),
+        "{o:?}"
+    );
+}
