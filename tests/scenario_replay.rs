@@ -19,6 +19,7 @@
 //! wait $J1 COMPLETED         # until the job's state is one of these (not captured)
 //! idle                       # until the user has no job in squeue (not captured)
 //! sleep 4                    # seconds to let the scheduler act (not captured)
+//! mode system               # bai-slurm plays it on the system mode (two-user scenarios)
 //! ```
 //!
 //! Every `run` whose stdout is a submission (`Submitted batch job N`, or `N` / `N;cluster`
@@ -99,6 +100,9 @@ struct Scenario {
     name: String,
     files: Vec<(String, String)>,
     steps: Vec<Step>,
+    /// `mode system`: bai-slurm plays it on the local backend's system mode (one service
+    /// for every user), which two-user scenarios need.
+    system: bool,
 }
 
 fn parse(name: &str, text: &str) -> Scenario {
@@ -107,6 +111,7 @@ fn parse(name: &str, text: &str) -> Scenario {
     let mut user = "alice".to_string();
     let mut env = Vec::new();
     let mut stdin = None;
+    let mut system = false;
     let mut lines = text.lines();
     let block = |lines: &mut std::str::Lines<'_>| {
         let mut body = String::new();
@@ -127,6 +132,7 @@ fn parse(name: &str, text: &str) -> Scenario {
         let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
         match word {
             "user" => user = rest.to_string(),
+            "mode" if rest == "system" => system = true,
             "file" => files.push((rest.to_string(), block(&mut lines))),
             "stdin" => stdin = Some(block(&mut lines)),
             "env" => {
@@ -156,6 +162,7 @@ fn parse(name: &str, text: &str) -> Scenario {
         name: name.to_string(),
         files,
         steps,
+        system,
     }
 }
 
@@ -247,6 +254,9 @@ enum Target {
     /// The real Slurm 24.11.5, in its chroot (the scenario's directory is mirrored there).
     Oracle24,
     Local {
+        /// The system mode's service, for `mode system` scenarios: held, and stopped when
+        /// the target is dropped.
+        _service: Option<SystemService>,
         bin: PathBuf,
         conf: PathBuf,
         state: PathBuf,
@@ -278,7 +288,9 @@ impl Target {
                 vars.push(("PATH".into(), "/usr/bin:/bin".into()));
                 vars.push(("SLURM_CONF".into(), ORACLE_CONF.into()));
             }
-            Target::Local { bin, conf, state } => {
+            Target::Local {
+                bin, conf, state, ..
+            } => {
                 vars.push(("PATH".into(), format!("{}:/usr/bin:/bin", bin.display())));
                 vars.push(("BAI_SLURM_CONFIG".into(), conf.display().to_string()));
                 vars.push(("BAI_SLURM_SYSTEM_CONFIG".into(), "/nonexistent".into()));
@@ -572,12 +584,13 @@ fn scenarios() -> Vec<Scenario> {
 /// 16000 MB and two GPUs (`Gres=gpu:2`), DefMemPerCPU=1024, the partitions `debug`
 /// (default, no limit) and `gpu` (MaxTime one day, DefaultTime an hour), and the users'
 /// default account `research`.
-fn local_target(name: &str, first: u32, first_priority: Option<u32>) -> Target {
-    local_target_of(name, first, first_priority, "22.05")
+fn local_target(s: &Scenario, first: u32, first_priority: Option<u32>) -> Target {
+    local_target_of(s, first, first_priority, "22.05")
 }
 
 /// [`local_target`] presenting Slurm `release` (`slurm_version`).
-fn local_target_of(name: &str, first: u32, first_priority: Option<u32>, release: &str) -> Target {
+fn local_target_of(s: &Scenario, first: u32, first_priority: Option<u32>, release: &str) -> Target {
+    let (name, system) = (s.name.as_str(), s.system);
     // Each release's backend has its own directory (its paths appear in no output).
     let base = match release {
         "22.05" => Path::new(ROOT).join(format!(".local-{name}")),
@@ -597,13 +610,22 @@ fn local_target_of(name: &str, first: u32, first_priority: Option<u32>, release:
     }
     let conf = base.join("config.toml");
     let priority = first_priority.map_or(String::new(), |p| format!("first_priority = {p}\n"));
+    let mode = if system {
+        format!(
+            "mode = \"system\"\nsocket = \"{}\"\nstate_dir = \"{}\"\n",
+            base.join("run/local.sock").display(),
+            base.join("state-system").display()
+        )
+    } else {
+        String::new()
+    };
     std::fs::write(
         &conf,
         format!(
             "cluster_name = \"refcluster\"\nslurm_version = \"{release}\"\n\
              [local]\nnode_name = \"node01\"\ncpus = 2\nmemory_mb = 16000\ngpus = 2\n\
              def_mem_per_cpu = 1024\nkill_wait = 5\nidle_exit = 5\nfirst_job_id = {first}\n\
-             {priority}\
+             {priority}{mode}\
              [[partitions]]\nname = \"debug\"\ndefault = true\nmax_time = \"INFINITE\"\n\
              [[partitions]]\nname = \"gpu\"\nmax_time = \"1-00:00:00\"\ndefault_time = \"01:00:00\"\n\
              [accounts]\ndefault = \"research\"\n"
@@ -629,7 +651,56 @@ fn local_target_of(name: &str, first: u32, first_priority: Option<u32>, release:
         nix::unistd::chown(&d, Some(u.uid), Some(u.gid)).unwrap();
         std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o700)).unwrap();
     }
-    Target::Local { bin, conf, state }
+    let service = system.then(|| SystemService::start(&base, &bin, &conf));
+    Target::Local {
+        bin,
+        conf,
+        state,
+        _service: service,
+    }
+}
+
+/// The local backend's system mode for a scenario: `bai-slurm service` started (as root)
+/// as the packages' unit starts it, with the scenario's configuration; stopped with the
+/// target.
+struct SystemService {
+    child: std::process::Child,
+}
+
+impl SystemService {
+    fn start(base: &Path, bin: &Path, conf: &Path) -> SystemService {
+        let socket = base.join("run/local.sock");
+        let log = std::fs::File::create(base.join("service.log")).unwrap();
+        let child = Command::new(bin.join("bai-slurm"))
+            .arg("service")
+            .env_clear()
+            .env("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
+            .env("BAI_SLURM_CONFIG", conf)
+            .env("BAI_SLURM_SYSTEM_CONFIG", "/nonexistent")
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .expect("bai-slurm service");
+        let started = Instant::now();
+        while std::os::unix::net::UnixStream::connect(&socket).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "bai-slurm service never listened on {}: {}",
+                socket.display(),
+                std::fs::read_to_string(base.join("service.log")).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        SystemService { child }
+    }
+}
+
+impl Drop for SystemService {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// Replays of one scenario from several worktrees (or releases) share its directory, since
@@ -877,7 +948,7 @@ fn scenarios_against_slurm_22_05() {
     for s in &all {
         let recorded = read_recording(&s.name);
         let _lock = scenario_lock(&s.name);
-        let target = local_target(&s.name, first_job_id(&recorded), first_priority(&recorded));
+        let target = local_target(s, first_job_id(&recorded), first_priority(&recorded));
         let got = play(s, &target);
         for (key, cmd, want, have) in beside_recording(&s.name, &recorded, &got) {
             let command = cmd.split_whitespace().next().unwrap_or("").to_string();
@@ -1061,7 +1132,7 @@ fn scenarios_against_slurm_24_11() {
     for s in &recorded {
         let want_all = read_recording_of(&s.name, RELEASE);
         let _lock = scenario_lock(&s.name);
-        let target = local_target_of(&s.name, first_job_id(&want_all), None, RELEASE);
+        let target = local_target_of(s, first_job_id(&want_all), None, RELEASE);
         let got = play(s, &target);
         for (key, cmd, want, have) in beside_recording(&s.name, &want_all, &got) {
             m += 1;
