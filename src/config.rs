@@ -106,6 +106,9 @@ pub struct LocalConfig {
     pub mode: Option<LocalMode>,
     /// The system service's socket (default /run/bai-slurm/local.sock).
     pub socket: Option<PathBuf>,
+    /// Users (names or uids) who, like root, may act on every job: Slurm's operators
+    /// (AdminLevel=Operator). Meaningful in system mode, where there are other users' jobs.
+    pub operators: Option<Vec<String>>,
 }
 
 /// See [`LocalConfig::mode`].

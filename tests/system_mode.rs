@@ -53,6 +53,11 @@ fn unit_setting(key: &str) -> String {
 
 impl Site {
     fn new() -> Site {
+        Site::with_config("")
+    }
+
+    /// A site whose `[local]` table also holds `local` (TOML lines).
+    fn with_config(local: &str) -> Site {
         assert!(
             nix::unistd::geteuid().is_root(),
             "the system mode's tests run as root (the service starts jobs as their users)"
@@ -74,7 +79,7 @@ impl Site {
             format!(
                 "cluster_name = \"shared\"\n[local]\nmode = \"system\"\nsocket = \"{}\"\n\
                  state_dir = \"{}\"\nnode_name = \"box\"\ncpus = 2\nmemory_mb = 4000\n\
-                 kill_wait = 2\nidle_exit = 5\n",
+                 kill_wait = 2\nidle_exit = 5\n{local}",
                 base.join("run/local.sock").display(),
                 base.join("state").display()
             ),
@@ -436,6 +441,42 @@ fn users_act_on_their_own_jobs_and_root_on_all() {
 }
 
 #[test]
+fn operators_act_on_every_job_as_root_does() {
+    let site = Site::with_config("operators = [\"bob\"]\n");
+    let bob = user("bob");
+    let a = site.submit("alice", "-J mine --hold --wrap 'sleep 30'");
+    // bob, an operator: his hold of alice's job is an administrator's, which she cannot
+    // release; he can.
+    site.ok("bob", &format!("scontrol release {a}"));
+    site.ok("bob", &format!("scontrol hold {a}"));
+    let shown = site.ok("alice", &format!("squeue -h -j {a} -o '%r'"));
+    assert_eq!(shown, "JobHeldAdmin\n");
+    let r = site.run("alice", &format!("scontrol release {a}"));
+    assert!(!r.status.success(), "alice released an operator's hold");
+    site.ok("bob", &format!("scontrol update JobId={a} TimeLimit=7"));
+    site.ok("bob", &format!("scontrol release {a}"));
+    site.wait_state(a, &["RUNNING"]);
+    site.ok("bob", &format!("scancel {a}"));
+    site.wait_state(a, &["CANCELLED"]);
+    let rec = site.ok(
+        "alice",
+        &format!("sacct -X -n -P -j {a} -o state,timelimit"),
+    );
+    assert_eq!(rec, format!("CANCELLED by {}|00:07:00\n", bob.uid));
+    // alice is no operator: bob's jobs are not hers to touch.
+    let b = site.submit("bob", "--hold --wrap true");
+    let r = site.run("alice", &format!("scontrol release {b}"));
+    assert_eq!(
+        String::from_utf8_lossy(&r.stderr),
+        format!("Invalid user id for job {b}\nslurm_suspend error: Invalid user id\n")
+    );
+    // An operator's `scontrol uhold` stays a user hold.
+    site.ok("bob", &format!("scontrol uhold {b}"));
+    let shown = site.ok("bob", &format!("squeue -h -j {b} -o '%r'"));
+    assert_eq!(shown, "JobHeldUser\n");
+}
+
+#[test]
 fn the_service_killed_mid_run_loses_no_job() {
     let mut site = Site::new();
     let running = site.submit("alice", "-o run.txt --wrap 'sleep 3; echo done; exit 3'");
@@ -461,6 +502,53 @@ fn the_service_killed_mid_run_loses_no_job() {
     site.wait_state(pending, &["COMPLETED"]);
     let text = std::fs::read_to_string(site.base.join("work-bob/later.txt")).unwrap();
     assert_eq!(text, "later\n");
+}
+
+#[test]
+fn after_a_reboot_running_jobs_are_node_failures_and_pending_ones_run() {
+    let mut site = Site::new();
+    let running = site.submit(
+        "alice",
+        "-o r.txt --wrap 'ps -o sid= -p $$ | tr -d \" \" > sid.txt; sleep 60'",
+    );
+    let pending = site.submit("bob", "-o p.txt --begin=now+3 --wrap 'echo after'");
+    site.wait_state(running, &["RUNNING"]);
+    let sid_file = site.base.join("work-alice/sid.txt");
+    let started = Instant::now();
+    while std::fs::read_to_string(&sid_file).map_or(true, |s| s.trim().is_empty()) {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the job never wrote its session"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let sid = std::fs::read_to_string(&sid_file)
+        .unwrap()
+        .trim()
+        .to_string();
+    // What a reboot does: every process gone at once, the service, the queue runner, the
+    // job's launcher (its session's leader) and the job.
+    site.kill_service();
+    let runner = format!("__local-runner {}", site.state().display());
+    assert!(
+        Command::new("pkill")
+            .args(["-9", "-f", &runner])
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert!(
+        Command::new("pkill")
+            .args(["-9", "-s", &sid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    site.start();
+    assert_eq!(site.wait_state(running, &["NODE_FAIL"]), "NODE_FAIL");
+    site.wait_state(pending, &["COMPLETED"]);
+    let text = std::fs::read_to_string(site.base.join("work-bob/p.txt")).unwrap();
+    assert_eq!(text, "after\n");
 }
 
 #[test]

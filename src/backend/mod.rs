@@ -266,7 +266,8 @@ impl SignalRequest {
     }
 }
 
-/// Kinds of hold (`scontrol hold` by an administrator vs `uhold`/`sbatch -H` by the user).
+/// Kinds of hold: `scontrol hold` asks for an administrator's (`Admin`), which a backend
+/// gives only to an operator (anybody else's is their own); `uhold`/`sbatch -H` the user's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum HoldKind {
     User,
@@ -439,7 +440,7 @@ pub trait Cluster {
         _resume: bool,
         requester: u32,
     ) -> Result<(), BackendError> {
-        Err(BackendError::Slurm(if requester == 0 {
+        Err(BackendError::Slurm(if self.is_operator(requester) {
             SlurmErrno::NotSupported
         } else {
             SlurmErrno::AccessDenied
@@ -448,11 +449,17 @@ pub trait Cluster {
     /// `scontrol top`: the job first among its user's pending jobs. Slurm allows it to
     /// operators only unless `SchedulerParameters=enable_user_top`.
     fn top(&self, _target: &JobSelector, requester: u32) -> Result<(), BackendError> {
-        Err(BackendError::Slurm(if requester == 0 {
+        Err(BackendError::Slurm(if self.is_operator(requester) {
             SlurmErrno::NotSupported
         } else {
             SlurmErrno::AccessDenied
         }))
+    }
+
+    /// Whether `uid` is one of the controller's operators (root, and those the site
+    /// names), who may act on every job.
+    fn is_operator(&self, uid: u32) -> bool {
+        uid == 0
     }
 
     /// Slurm's MaxArraySize: array task ids must be below it (the controller's check,

@@ -482,14 +482,12 @@ fn requeue_flag(arg: &str) -> Option<RequeueFlag> {
 fn hold_one(inv: &mut Invocation<'_>, cx: &mut Ctx<'_>, kind: Verb, arg: &str) -> bool {
     let s = strip_job_tags(arg);
     let hold = match kind {
-        Verb::Hold { user } => {
-            // Only an operator's hold is an administrator hold; anybody else's is their own.
-            Some(if user || inv.user.uid != 0 {
-                HoldKind::User
-            } else {
-                HoldKind::Admin
-            })
-        }
+        // The controller makes `hold` an administrator hold only for an operator.
+        Verb::Hold { user } => Some(if user {
+            HoldKind::User
+        } else {
+            HoldKind::Admin
+        }),
         _ => None,
     };
     let mut failed = false;

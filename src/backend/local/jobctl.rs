@@ -10,7 +10,7 @@
 use super::db::{JobRow, Tx};
 use super::schedule::reason;
 use super::{LocalCluster, priority_for, records};
-use crate::backend::{BackendError, JobReply, SlurmErrno};
+use crate::backend::{BackendError, Cluster, JobReply, SlurmErrno};
 use crate::model::{
     ArrayPart, DependencyChange, JobSelector, JobSpec, JobState, JobUpdate, MemoryRequest,
     RequeueRequest, StateFlag, TaskSelector, TimeLimit,
@@ -174,7 +174,7 @@ impl LocalCluster {
         requester: u32,
         now: i64,
     ) -> crate::backend::local::db::DbResult<Outcome> {
-        let operator = requester == 0;
+        let operator = self.is_operator(requester);
         let mut spec = own_spec(tx, row)?;
         let before_spec = spec.clone();
         let result = self.apply(row, &mut spec, c, operator, requester, now);
@@ -541,7 +541,7 @@ impl LocalCluster {
         requester: u32,
         now: i64,
     ) -> crate::backend::local::db::DbResult<(Outcome, bool)> {
-        if row.uid != requester && requester != 0 {
+        if row.uid != requester && !self.is_operator(requester) {
             return Ok((Err(SlurmErrno::AccessDenied), false));
         }
         let running = matches!(row.state, JobState::Running | JobState::Suspended);
@@ -634,7 +634,7 @@ impl LocalCluster {
         let Some((row, spec)) = found else {
             return Err(BackendError::Slurm(SlurmErrno::InvalidJobId));
         };
-        if row.uid != requester && requester != 0 {
+        if row.uid != requester && !self.is_operator(requester) {
             return Err(BackendError::Slurm(SlurmErrno::UserIdMissing));
         }
         match row.state {

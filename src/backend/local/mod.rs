@@ -82,6 +82,10 @@ pub struct LocalSettings {
     /// as their job's user and record through it (ledger.rs).
     #[serde(default)]
     pub service_socket: Option<PathBuf>,
+    /// Uids of the site's operators besides root (`[local] operators`): they may act on
+    /// every job, as Slurm's AdminLevel=Operator users.
+    #[serde(default)]
+    pub operators: Vec<u32>,
 }
 
 fn default_max_script_size() -> u64 {
@@ -225,6 +229,15 @@ impl LocalCluster {
             max_script_size: loaded.config.max_script_size(),
             slurm_version: loaded.config.slurm_version(),
             service_socket: loaded.config.local.system_socket(),
+            operators: loaded
+                .config
+                .local
+                .operators
+                .iter()
+                .flatten()
+                .filter_map(|name| crate::sys::lookup_user(name))
+                .map(|u| u.uid)
+                .collect(),
         }
     }
 
@@ -751,7 +764,7 @@ impl LocalCluster {
                 }
                 if chosen
                     .iter()
-                    .any(|r| r.uid != req.requester && req.requester != 0)
+                    .any(|r| r.uid != req.requester && !self.is_operator(req.requester))
                 {
                     return Ok(Err(SlurmErrno::AccessDenied));
                 }
@@ -868,7 +881,8 @@ impl LocalCluster {
                 return Ok(Err(SlurmErrno::InvalidJobId));
             }
             // slurmctld's hold and release of another user's job: ESLURM_USER_ID_MISSING.
-            if chosen.iter().any(|r| r.uid != requester && requester != 0) {
+            let operator = self.is_operator(requester);
+            if chosen.iter().any(|r| r.uid != requester && !operator) {
                 return Ok(Err(SlurmErrno::UserIdMissing));
             }
             // `_update_job`: a finished job is refused before anything else is looked at.
@@ -884,11 +898,11 @@ impl LocalCluster {
             for mut row in live {
                 match kind {
                     // Held already: only an operator may change the kind of hold.
-                    Some(_) if row.held && requester != 0 => continue,
+                    Some(_) if row.held && !operator => continue,
                     Some(k) => {
                         row.held = true;
                         row.priority = 0;
-                        row.reason = if k == HoldKind::Admin {
+                        row.reason = if k == HoldKind::Admin && operator {
                             reason::HELD_ADMIN
                         } else {
                             reason::HELD_USER
@@ -900,7 +914,7 @@ impl LocalCluster {
                             continue;
                         }
                         // A user may not release an administrator's hold.
-                        if row.reason == reason::HELD_ADMIN && requester != 0 {
+                        if row.reason == reason::HELD_ADMIN && !operator {
                             return Ok(Err(SlurmErrno::AccessDenied));
                         }
                         let spec = tx.submission(row.submission_id)?;
@@ -983,6 +997,10 @@ fn deliver(row: &JobRow, req: &SignalRequest, cancel: bool) {
 impl Cluster for LocalCluster {
     fn max_array_size(&self) -> u32 {
         self.settings.max_array_size
+    }
+
+    fn is_operator(&self, uid: u32) -> bool {
+        uid == 0 || self.settings.operators.contains(&uid)
     }
 
     fn handling(&self, field: crate::model::jobspec::Field) -> super::support::Handling {

@@ -64,7 +64,10 @@ pub fn ledger_call(socket: &Path, call: LedgerCall) -> Result<serde_json::Value,
             Ok(reply) => break reply,
         }
     };
-    reply.result.map_err(|f| BackendError::from(f).to_string())
+    let raw = reply
+        .result
+        .map_err(|f| BackendError::from(f).to_string())?;
+    serde_json::from_str(raw.get()).map_err(|e| format!("unexpected answer: {e}"))
 }
 
 pub struct SystemCluster {
@@ -86,8 +89,8 @@ impl SystemCluster {
         let reply = exchange(&self.socket, &call)?;
         self.warnings.borrow_mut().extend(reply.warnings);
         self.notes.borrow_mut().extend(reply.notes);
-        let value = reply.result?;
-        serde_json::from_value(value).map_err(|e| {
+        let raw = reply.result?;
+        serde_json::from_str(raw.get()).map_err(|e| {
             Failure::Backend(BackendError::Other(format!(
                 "unexpected answer from the bai-slurm service: {e}"
             )))

@@ -11,6 +11,7 @@ use crate::backend::local::ledger::{self, LedgerCall};
 use crate::backend::local::{LocalCluster, LocalSettings, procs};
 use crate::backend::{BackendError, Cluster, SlurmErrno};
 use crate::config::AccountsConfig;
+use serde_json::value::RawValue;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -188,18 +189,17 @@ fn serve_connection(site: &Site, mut stream: UnixStream) {
     let _ = write_message(&mut stream, &reply);
 }
 
-fn to_value<T: serde::Serialize>(v: T) -> serde_json::Value {
-    serde_json::to_value(v).unwrap_or_default()
+/// A result as the answer carries it (serde_json cannot fail on our types; were it to,
+/// the answer says so).
+fn to_value<T: serde::Serialize>(v: T) -> Result<Box<RawValue>, Failure> {
+    serde_json::value::to_raw_value(&v)
+        .map_err(|e| BackendError::Other(format!("cannot encode the answer: {e}")).into())
 }
 
 /// Answers one request of `peer`. Every requester the methods take is the peer's uid.
-pub fn answer(
-    cluster: &LocalCluster,
-    peer: Peer,
-    call: Call,
-) -> Result<serde_json::Value, Failure> {
+pub fn answer(cluster: &LocalCluster, peer: Peer, call: Call) -> Result<Box<RawValue>, Failure> {
     let uid = peer.uid;
-    Ok(match call {
+    match call {
         Call::ClusterName => to_value(cluster.cluster_name()),
         Call::Jobs => to_value(cluster.jobs()?),
         Call::JobsWithIds(ids) => to_value(cluster.jobs_with_ids(&ids)?),
@@ -211,7 +211,7 @@ pub fn answer(
         Call::Submit(spec) => to_value(cluster.submit(&spec, &user_of(uid)?)?),
         Call::Translate(spec) => {
             let t = cluster.translate(&spec, &user_of(uid)?)?;
-            serde_json::json!({ "job_id": t.job_id, "requests": t.requests })
+            to_value(serde_json::json!({ "job_id": t.job_id, "requests": t.requests }))
         }
         Call::WillRun(spec) => to_value(cluster.will_run(&spec, &user_of(uid)?)?),
         Call::Signal(target, mut req) => {
@@ -235,8 +235,8 @@ pub fn answer(
             to_value(cluster.release(job, exit)?)
         }
         Call::Config => to_value(cluster.config()),
-        Call::Ledger(call) => ledger_request(cluster, peer, call)?,
-    })
+        Call::Ledger(call) => to_value(ledger_request(cluster, peer, call)?),
+    }
 }
 
 fn user_of(uid: u32) -> Result<crate::sys::UserInfo, Failure> {

@@ -81,10 +81,12 @@ impl From<Failure> for SubmitError {
 }
 
 /// The answer: the method's result, and what the backend had to say on the way
-/// (`Cluster::warnings`, `Cluster::notes`).
+/// (`Cluster::warnings`, `Cluster::notes`). The result stays raw JSON until the caller
+/// reads it as the method's type: a queue of thousands of records is parsed once, not
+/// first into a tree of values.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Reply {
-    pub result: Result<serde_json::Value, Failure>,
+    pub result: Result<Box<serde_json::value::RawValue>, Failure>,
     #[serde(default)]
     pub warnings: Vec<String>,
     #[serde(default)]
