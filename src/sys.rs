@@ -224,6 +224,50 @@ pub fn session_id() -> u32 {
         .unwrap_or(0)
 }
 
+/// getrlimit's resource type: glibc's own enum type, musl's int.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub type RlimitResource = libc::__rlimit_resource_t;
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub type RlimitResource = libc::c_int;
+
+/// The resource number of a limit named as Slurm names it (`NOFILE`).
+pub fn rlimit_resource(name: &str) -> Option<RlimitResource> {
+    Some(match name {
+        "CPU" => libc::RLIMIT_CPU,
+        "FSIZE" => libc::RLIMIT_FSIZE,
+        "DATA" => libc::RLIMIT_DATA,
+        "STACK" => libc::RLIMIT_STACK,
+        "CORE" => libc::RLIMIT_CORE,
+        "RSS" => libc::RLIMIT_RSS,
+        "NPROC" => libc::RLIMIT_NPROC,
+        "NOFILE" => libc::RLIMIT_NOFILE,
+        "MEMLOCK" => libc::RLIMIT_MEMLOCK,
+        "AS" => libc::RLIMIT_AS,
+        _ => return None,
+    })
+}
+
+/// This process's soft limits of `names` (`u64::MAX`: unlimited).
+pub fn soft_limits(names: &[&str]) -> Vec<crate::model::rlimit::Propagated> {
+    names
+        .iter()
+        .filter_map(|name| {
+            let resource = rlimit_resource(name)?;
+            let mut r = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            // SAFETY: getrlimit writes into the struct we own.
+            (unsafe { libc::getrlimit(resource, &mut r) } == 0).then(|| {
+                crate::model::rlimit::Propagated {
+                    name: name.to_string(),
+                    soft: r.rlim_cur,
+                }
+            })
+        })
+        .collect()
+}
+
 /// C's `strerror(errno)`, as Slurm's `%m` prints it (`Inappropriate ioctl for device`).
 pub fn strerror(errno: i32) -> String {
     let text = std::io::Error::from_raw_os_error(errno).to_string();

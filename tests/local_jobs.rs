@@ -471,3 +471,83 @@ fn a_running_job_outlives_an_upgrade_of_bai_slurm() {
     let rows = c.wait_done(&job, secs(30));
     assert_eq!(rows[0].1, format!("CANCELLED by {}", uid()), "{rows:?}");
 }
+
+/// This process's soft limit on open files.
+fn nofile_soft() -> u64 {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes into the struct we own.
+    assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) }, 0);
+    r.rlim_cur
+}
+
+#[test]
+fn jobs_and_steps_take_the_submitting_shells_soft_limits() {
+    use std::os::unix::process::CommandExt;
+    let c = Cluster::new(2, 4096, 2);
+    // The queue runner (and so every launcher) starts with this test's own limits.
+    let first = c.submit(&["--wrap", "true"]);
+    c.wait_done(&first.to_string(), secs(30));
+    let ours = nofile_soft();
+    assert!(
+        ours > 200,
+        "this test needs a soft NOFILE above 200, not {ours}"
+    );
+    // sbatch run as from a shell that did `ulimit -S -n 200`.
+    let submit_at_200 = |args: &[&str]| -> u32 {
+        let mut cmd = c.cmd("sbatch");
+        cmd.arg("--parsable").args(args);
+        // SAFETY: setrlimit between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                let mut r = libc::rlimit {
+                    rlim_cur: 0,
+                    rlim_max: 0,
+                };
+                libc::getrlimit(libc::RLIMIT_NOFILE, &mut r);
+                r.rlim_cur = 200;
+                libc::setrlimit(libc::RLIMIT_NOFILE, &r);
+                Ok(())
+            });
+        }
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{o:?}");
+        String::from_utf8(o.stdout).unwrap().trim().parse().unwrap()
+    };
+    let show = "ulimit -S -n; ulimit -S -n 150; srun sh -c 'ulimit -S -n'";
+    let all = submit_at_200(&["-o", "all.txt", "--wrap", show]);
+    let none = submit_at_200(&[
+        "-o",
+        "none.txt",
+        "--propagate=NONE",
+        "--wrap",
+        "ulimit -S -n",
+    ]);
+    let core = submit_at_200(&[
+        "-o",
+        "core.txt",
+        "--propagate=CORE",
+        "--wrap",
+        "ulimit -S -n",
+    ]);
+    let nofile = submit_at_200(&["-o", "nofile.txt", "--propagate", "--wrap", "ulimit -S -n"]);
+    for id in [all, none, core, nofile] {
+        c.wait_done(&id.to_string(), secs(30));
+    }
+    // Default (PropagateResourceLimits=ALL) and a bare --propagate: the shell's 200; a
+    // step takes srun's own limits (150), as srun propagates them.
+    assert_eq!(c.read("all.txt"), "200\n150\n");
+    assert_eq!(c.read("nofile.txt"), "200\n");
+    // NONE, or a list without NOFILE: the node's own.
+    assert_eq!(c.read("none.txt"), format!("{ours}\n"));
+    assert_eq!(c.read("core.txt"), format!("{ours}\n"));
+    // A name Slurm does not know refuses the job, as sbatch does.
+    let r = c.run("sbatch", &["--propagate=FOO,NOFILE", "--wrap", "true"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        "sbatch: error: Bad rlimit name: FOO\n\nsbatch: error: --propagate=FOO,NOFILE is not valid.\n"
+    );
+}

@@ -337,6 +337,12 @@ fn two_users_share_one_queue_and_each_job_runs_as_its_user() {
         "-J ajob -o out-%j.txt --wrap 'id -un; id -u; id -g; echo HOME=$HOME USER=$USER; umask; srun id -un; sleep 2'",
     );
     let b = site.submit("bob", "-J bjob --wrap 'sleep 3'");
+    // The job takes the submitting shell's soft limits (PropagateResourceLimits=ALL).
+    let lim = site.ok(
+        "alice",
+        "ulimit -S -n 300; sbatch --parsable -o lim.txt --wrap 'ulimit -S -n'",
+    );
+    let lim: u32 = lim.trim().parse().unwrap();
     // Each sees both, with the right user and uid.
     for who in ["alice", "bob", "root"] {
         let q = site.ok(who, &format!("squeue -h -j {a},{b} -o '%i %j %u %U'"));
@@ -349,6 +355,9 @@ fn two_users_share_one_queue_and_each_job_runs_as_its_user() {
     }
     site.wait_state(a, &["COMPLETED"]);
     site.wait_state(b, &["COMPLETED"]);
+    site.wait_state(lim, &["COMPLETED"]);
+    let text = std::fs::read_to_string(site.base.join("work-alice/lim.txt")).unwrap();
+    assert_eq!(text, "300\n", "the job's soft limit on open files");
     // The job ran as alice, in her environment, and its files are hers.
     let out = site.base.join(format!("work-alice/out-{a}.txt"));
     let text = std::fs::read_to_string(&out).unwrap();

@@ -120,7 +120,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l power -d 
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l prefer -d 'node features to prefer, but not require [bai-slurm: ignored with a warning (has no meaning without node features)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l priority -d 'set the priority of the job to value' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l profile -d 'enable acct_gather_profile for detailed data value is all or none or any combination of energy, lustre, network or task [bai-slurm: ignored with a warning (has no effect here)]' -r
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l propagate -d 'propagate all [or specific list of] rlimits [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l propagate -d 'propagate all [or specific list of] rlimits' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -s q -l qos -d 'quality of service' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l reservation -d 'allocate resources from named reservation' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand sbatch" -l signal -d 'send signal when time limit within time seconds' -r
@@ -311,7 +311,7 @@ complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l prefer -d '
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l priority -d 'set the priority of the job to value' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l profile -d 'enable acct_gather_profile for detailed data value is all or none or any combination of energy, lustre, network or task [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l prolog -d 'run "program" before launching job step' -r -f -a "(__fish_complete_command)"
-complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l propagate -d 'propagate all [or specific list of] rlimits [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l propagate -d 'propagate all [or specific list of] rlimits' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s q -l qos -d 'quality of service' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -s r -l relative -d 'run job step relative to node n of allocation [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c bai-slurm -n "__fish_bai_slurm_using_subcommand srun" -l reservation -d 'allocate resources from named reservation' -r

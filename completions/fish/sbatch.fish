@@ -70,7 +70,7 @@ complete -c sbatch -l power -d 'power management options [bai-slurm: ignored wit
 complete -c sbatch -l prefer -d 'node features to prefer, but not require [bai-slurm: ignored with a warning (has no meaning without node features)]' -r
 complete -c sbatch -l priority -d 'set the priority of the job to value' -r
 complete -c sbatch -l profile -d 'enable acct_gather_profile for detailed data value is all or none or any combination of energy, lustre, network or task [bai-slurm: ignored with a warning (has no effect here)]' -r
-complete -c sbatch -l propagate -d 'propagate all [or specific list of] rlimits [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c sbatch -l propagate -d 'propagate all [or specific list of] rlimits' -r
 complete -c sbatch -s q -l qos -d 'quality of service' -r
 complete -c sbatch -l reservation -d 'allocate resources from named reservation' -r
 complete -c sbatch -l signal -d 'send signal when time limit within time seconds' -r

@@ -82,7 +82,7 @@ complete -c srun -l prefer -d 'node features to prefer, but not require [bai-slu
 complete -c srun -l priority -d 'set the priority of the job to value' -r
 complete -c srun -l profile -d 'enable acct_gather_profile for detailed data value is all or none or any combination of energy, lustre, network or task [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c srun -l prolog -d 'run "program" before launching job step' -r -f -a "(__fish_complete_command)"
-complete -c srun -l propagate -d 'propagate all [or specific list of] rlimits [bai-slurm: ignored with a warning (has no effect here)]' -r
+complete -c srun -l propagate -d 'propagate all [or specific list of] rlimits' -r
 complete -c srun -s q -l qos -d 'quality of service' -r
 complete -c srun -s r -l relative -d 'run job step relative to node n of allocation [bai-slurm: ignored with a warning (has no effect here)]' -r
 complete -c srun -l reservation -d 'allocate resources from named reservation' -r

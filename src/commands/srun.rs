@@ -26,6 +26,15 @@ pub fn run(inv: &mut Invocation<'_>) -> i32 {
         Ok(m) => m,
         Err(code) => return code,
     };
+    if let Some(list) = &req.opts.propagate
+        && let Err(bad) = crate::model::rlimit::parse_propagate(list)
+    {
+        let _ = write!(
+            inv.err,
+            "srun: error: Bad rlimit name: {bad}\n\nsrun: error: --propagate={list} is not valid.\n"
+        );
+        return 1;
+    }
     match Allocation::find(&inv.env) {
         Some(alloc) if req.opts.jobid.is_none_or(|j| j == alloc.job_id) => {
             for w in req.step_warnings() {
@@ -134,6 +143,10 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
         stderr: o.stderr.clone().or_else(|| o.stdout.clone()),
         env: crate::options::values::export::job_environment(o.export.as_ref(), &inv.env, false),
         umask: crate::sys::umask(),
+        rlimits: crate::sys::soft_limits(
+            &crate::model::rlimit::parse_propagate(o.propagate.as_deref().unwrap_or("ALL"))
+                .unwrap_or_default(),
+        ),
         in_existing_job: true,
         pty: o.pty,
         quit_on_interrupt: o.quit_on_interrupt,

@@ -28,6 +28,8 @@ pub struct BatchPlan {
     pub stdin: PathBuf,
     pub append: bool,
     pub umask: Option<u32>,
+    /// The submitting shell's soft limits (`--propagate`), set for the script.
+    pub rlimits: Vec<crate::model::rlimit::Propagated>,
     pub time_limit: Option<Duration>,
     /// Between SIGTERM and SIGKILL (Slurm's KillWait).
     pub kill_wait: Duration,
@@ -36,6 +38,33 @@ pub struct BatchPlan {
     /// A file that may give the job a new time limit while it runs (`scontrol update
     /// TimeLimit=`): seconds from the start, or `infinite`. Read every few seconds.
     pub limit_file: Option<PathBuf>,
+}
+
+/// Sets a propagated soft limit, as slurmstepd's `_set_limit`: the hard limit is raised to
+/// it where this process may (root), else the soft limit goes as high as the hard one
+/// allows. Called between fork and exec: async-signal-safe calls only.
+pub fn set_soft_limit(resource: crate::sys::RlimitResource, soft: u64) {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit/setrlimit read and write structs we own.
+    unsafe {
+        if libc::getrlimit(resource, &mut r) != 0 || r.rlim_cur == soft {
+            return;
+        }
+        let wanted = libc::rlimit {
+            rlim_cur: soft,
+            rlim_max: r.rlim_max.max(soft),
+        };
+        if libc::setrlimit(resource, &wanted) != 0 {
+            let capped = libc::rlimit {
+                rlim_cur: soft.min(r.rlim_max),
+                rlim_max: r.rlim_max,
+            };
+            libc::setrlimit(resource, &capped);
+        }
+    }
 }
 
 /// How often a running job's limit file is read again.
@@ -285,10 +314,19 @@ pub fn run(
         .stdout(Stdio::from(stdout))
         .stderr(Stdio::from(stderr))
         .process_group(0);
-    // SAFETY: prctl is async-signal-safe; it only makes the script die with its launcher.
+    let limits: Vec<(crate::sys::RlimitResource, u64)> = plan
+        .rlimits
+        .iter()
+        .filter_map(|l| Some((crate::sys::rlimit_resource(&l.name)?, l.soft)))
+        .collect();
+    // SAFETY: prctl, getrlimit and setrlimit are async-signal-safe; `limits` was made
+    // before the fork and is only read. The first makes the script die with its launcher.
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            for &(resource, soft) in &limits {
+                set_soft_limit(resource, soft);
+            }
             Ok(())
         });
     }

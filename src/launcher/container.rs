@@ -791,6 +791,7 @@ fn prepare(
         stdin: PathBuf::from(stdin_path),
         append: spec.open_mode == Some(crate::model::OpenMode::Append),
         umask: spec.umask,
+        rlimits: spec.rlimits.clone(),
         time_limit: spec
             .time_limit
             .and_then(|l| l.seconds())

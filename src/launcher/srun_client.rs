@@ -143,6 +143,8 @@ pub struct StepPlan {
     /// The environment tasks start from (srun's own, filtered by --export).
     pub env: BTreeMap<String, String>,
     pub umask: u32,
+    /// srun's soft limits its tasks take (`--propagate`).
+    pub rlimits: Vec<crate::model::rlimit::Propagated>,
     /// Whether srun runs inside a job it did not create itself (sbatch, salloc): Slurm then
     /// also sets SLURM_DISTRIBUTION and SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0 (the goldens
     /// of both cases show the difference).
@@ -729,6 +731,7 @@ fn run_step(
                 prolog: plan.task_prolog.clone(),
                 epilog: plan.task_epilog.clone(),
                 messages_24: plan.release.step_messages_24,
+                rlimits: plan.rlimits.clone(),
             })
             .collect();
         if specs.is_empty() {

@@ -58,6 +58,9 @@ pub struct TaskSpec {
     /// Word slurmstepd's messages as 24.11 does (see `JobEnvDeltas::step_messages_24`).
     #[serde(default)]
     pub messages_24: bool,
+    /// srun's soft limits the task takes (`--propagate`; all by default).
+    #[serde(default)]
+    pub rlimits: Vec<crate::model::rlimit::Propagated>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

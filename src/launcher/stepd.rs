@@ -492,6 +492,23 @@ fn run_tasks(
             }
             pmi_conn = Some((ours, fd));
         }
+        if !t.rlimits.is_empty() {
+            let limits: Vec<(crate::sys::RlimitResource, u64)> = t
+                .rlimits
+                .iter()
+                .filter_map(|l| Some((crate::sys::rlimit_resource(&l.name)?, l.soft)))
+                .collect();
+            // SAFETY: getrlimit/setrlimit only, between fork and exec, on `limits` made
+            // before the fork.
+            unsafe {
+                cmd.pre_exec(move || {
+                    for &(resource, soft) in &limits {
+                        super::batch::set_soft_limit(resource, soft);
+                    }
+                    Ok(())
+                });
+            }
+        }
         cmd.stdin(if t.rank == 0 {
             Stdio::piped()
         } else {

@@ -148,6 +148,8 @@ pub struct JobSpec {
     pub submit_sid: u32,
     /// The submitter's umask, applied to the job (SLURM_UMASK).
     pub umask: Option<u32>,
+    /// The submitting shell's soft limits the job takes (`--propagate`; all by default).
+    pub rlimits: Vec<super::rlimit::Propagated>,
     /// Options that have no effect here, recorded so `scontrol show job`/translate can say so.
     pub ignored: Vec<String>,
 }
@@ -232,6 +234,7 @@ pub enum Field {
     ContainerName,
     Environment,
     Umask,
+    Rlimits,
 }
 
 impl Field {
@@ -287,6 +290,7 @@ impl Field {
             Field::ContainerName => "--container-name",
             Field::Environment => "--export",
             Field::Umask => "the umask",
+            Field::Rlimits => "--propagate",
         }
     }
 }
@@ -357,6 +361,7 @@ impl JobSpec {
             export_env,
             submit_sid: _,
             umask,
+            rlimits,
             // Options with no effect anywhere; their warning was printed at parse time.
             ignored: _,
         } = self;
@@ -431,6 +436,7 @@ impl JobSpec {
             Field::Environment,
         );
         add(umask.is_some(), Field::Umask);
+        add(!rlimits.is_empty(), Field::Rlimits);
         out
     }
 }
@@ -488,12 +494,13 @@ impl JobSpec {
             Field::ContainerName => format!("{:?}", self.container.name),
             Field::Environment => format!("{:?} {:?}", self.environment, self.export_env),
             Field::Umask => format!("{:?}", self.umask),
+            Field::Rlimits => format!("{:?}", self.rlimits),
         }
     }
 }
 
 impl Field {
-    pub const ALL: [Field; 49] = [
+    pub const ALL: [Field; 50] = [
         Field::Name,
         Field::Script,
         Field::ScriptArgs,
@@ -543,6 +550,7 @@ impl Field {
         Field::ContainerName,
         Field::Environment,
         Field::Umask,
+        Field::Rlimits,
     ];
 
     /// The fields in which two requests differ.

@@ -9,6 +9,7 @@ pub mod jobid;
 pub mod node_state;
 pub mod profile;
 pub mod release;
+pub mod rlimit;
 pub mod state;
 pub mod time_limit;
 pub mod timestamp;

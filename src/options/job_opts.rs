@@ -36,6 +36,8 @@ pub struct JobOptions {
     pub array_raw: Option<String>,
     pub begin: Option<i64>,
     pub deadline: Option<i64>,
+    /// `--propagate[=LIST]` as given (checked when the job is built, as sbatch does).
+    pub propagate: Option<String>,
     pub chdir: Option<String>,
     pub comment: Option<String>,
     pub cpus_per_task: Option<u32>,
@@ -211,6 +213,7 @@ impl JobOptions {
                 self.deadline = Some(values::begin::parse_deadline(v, now)?);
             }
             "chdir" => self.chdir = Some(v.to_string()),
+            "propagate" => self.propagate = Some(value.unwrap_or("ALL").to_string()),
             "comment" => self.comment = Some(v.to_string()),
             "cpus-per-task" => {
                 self.cpus_per_task =
@@ -568,6 +571,23 @@ pub fn build(
             code: error_exit,
         });
     }
+    // sbatch's `_set_rlimit_env`: the submitting process's soft limits, those `--propagate`
+    // names (all without it: PropagateResourceLimits=ALL).
+    let rlimits = match crate::model::rlimit::parse_propagate(
+        raw.propagate.as_deref().unwrap_or("ALL"),
+    ) {
+        Ok(names) => crate::sys::soft_limits(&names),
+        Err(bad) => {
+            return Err(Failure {
+                stderr: format!(
+                    "{prog}: error: Bad rlimit name: {bad}\n\n{prog}: error: --propagate={} is not valid.\n",
+                    raw.propagate.as_deref().unwrap_or_default(),
+                    prog = ctx.prog
+                ),
+                code: error_exit,
+            });
+        }
+    };
     let mut messages = Vec::new();
     let work_dir = match &raw.chdir {
         Some(d) => make_absolute(d, input.cwd),
@@ -745,6 +765,7 @@ pub fn build(
         environment,
         export_env,
         umask: Some(input.umask),
+        rlimits,
         submit_sid: crate::sys::session_id(),
         ignored: raw.ignored.iter().map(|s| s.to_string()).collect(),
     };

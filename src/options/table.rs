@@ -940,7 +940,7 @@ pub const OPTIONS: &[Opt] = &[
         arg: HasArg::Optional,
         cmds: SBATCH | SRUN,
         sbatch_env: &[],
-        support: Support::Ignored("has no effect here"),
+        support: Support::Honoured,
     },
     Opt {
         long: "pty",

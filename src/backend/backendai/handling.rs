@@ -83,5 +83,8 @@ pub fn handling(f: Field) -> Handling {
         Field::ContainerName => Warned("names no container (containers are not kept between jobs)"),
         Field::Environment => Honoured("the session's `environ`, as --export chose it"),
         Field::Umask => Launcher("the job's umask"),
+        Field::Rlimits => Launcher(
+            "the submitting shell's soft limits, set for the batch script in the container (up to the container's hard limits)",
+        ),
     }
 }

@@ -504,6 +504,7 @@ fn prepare(
         stdin: stdin.into(),
         append: spec.open_mode == Some(crate::model::OpenMode::Append),
         umask: spec.umask,
+        rlimits: spec.rlimits.clone(),
         time_limit: limit.map(|l| Duration::from_secs(l as u64)),
         kill_wait: Duration::from_secs(u64::from(s.kill_wait)),
         warn_signal: spec

@@ -75,5 +75,8 @@ pub fn handling(f: Field) -> Handling {
         | Field::ContainerName => Warned(NOT_IN_A_CONTAINER),
         Field::Environment => Launcher("the job's environment, as --export chose it"),
         Field::Umask => Launcher("the job's umask"),
+        Field::Rlimits => Launcher(
+            "the submitting shell's soft limits, set for the batch script (up to the hard limits the launcher has)",
+        ),
     }
 }
