@@ -109,6 +109,9 @@ pub struct LocalConfig {
     /// Users (names or uids) who, like root, may act on every job: Slurm's operators
     /// (AdminLevel=Operator). Meaningful in system mode, where there are other users' jobs.
     pub operators: Option<Vec<String>>,
+    /// What users may not see of each other's (Slurm's PrivateData): `jobs` hides other
+    /// users' jobs from squeue, scontrol and sacct (root and operators see all).
+    pub private_data: Option<Vec<String>>,
 }
 
 /// See [`LocalConfig::mode`].

@@ -486,6 +486,39 @@ fn operators_act_on_every_job_as_root_does() {
 }
 
 #[test]
+fn private_data_hides_other_users_jobs_from_them() {
+    let site = Site::with_config("private_data = [\"jobs\"]\n");
+    let a = site.submit("alice", "-J secret --hold --wrap true");
+    let b = site.submit("bob", "-J open --hold --wrap true");
+    // Each sees their own; root sees both.
+    assert_eq!(
+        site.ok("bob", "squeue -h -o '%i %j'"),
+        format!("{b} open\n")
+    );
+    assert_eq!(
+        site.ok("alice", "squeue -h -o '%i %j'"),
+        format!("{a} secret\n")
+    );
+    assert_eq!(
+        site.ok("root", "squeue -h -o '%i %j' --sort=i"),
+        format!("{a} secret\n{b} open\n")
+    );
+    // Named, alice's job is not there for bob, in every view.
+    let r = site.run("bob", &format!("squeue -h -j {a}"));
+    assert_eq!(
+        (r.status.code(), String::from_utf8_lossy(&r.stderr).as_ref()),
+        (Some(1), "slurm_load_jobs error: Invalid job id specified\n")
+    );
+    let r = site.run("bob", &format!("scontrol show job {a}"));
+    assert_eq!(
+        (r.status.code(), String::from_utf8_lossy(&r.stderr).as_ref()),
+        (Some(1), "slurm_load_jobs error: Invalid job id specified\n")
+    );
+    let acct = site.ok("bob", &format!("sacct -X -n -P -a -j {a},{b} -o jobid"));
+    assert_eq!(acct, format!("{b}\n"));
+}
+
+#[test]
 fn the_service_killed_mid_run_loses_no_job() {
     let mut site = Site::new();
     let running = site.submit("alice", "-o run.txt --wrap 'sleep 3; echo done; exit 3'");

@@ -86,6 +86,9 @@ pub struct LocalSettings {
     /// every job, as Slurm's AdminLevel=Operator users.
     #[serde(default)]
     pub operators: Vec<u32>,
+    /// `[local] private_data` holds `jobs`: users see only their own jobs.
+    #[serde(default)]
+    pub private_jobs: bool,
 }
 
 fn default_max_script_size() -> u64 {
@@ -238,6 +241,13 @@ impl LocalCluster {
                 .filter_map(|name| crate::sys::lookup_user(name))
                 .map(|u| u.uid)
                 .collect(),
+            private_jobs: loaded
+                .config
+                .local
+                .private_data
+                .iter()
+                .flatten()
+                .any(|d| d.eq_ignore_ascii_case("jobs")),
         }
     }
 

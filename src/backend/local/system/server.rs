@@ -199,11 +199,18 @@ fn to_value<T: serde::Serialize>(v: T) -> Result<Box<RawValue>, Failure> {
 /// Answers one request of `peer`. Every requester the methods take is the peer's uid.
 pub fn answer(cluster: &LocalCluster, peer: Peer, call: Call) -> Result<Box<RawValue>, Failure> {
     let uid = peer.uid;
+    // PrivateData=jobs: a user's views hold their own jobs only.
+    let visible = |mut jobs: Vec<crate::model::JobRecord>| {
+        if cluster.settings.private_jobs && !cluster.is_operator(uid) {
+            jobs.retain(|j| j.uid == uid);
+        }
+        jobs
+    };
     match call {
         Call::ClusterName => to_value(cluster.cluster_name()),
-        Call::Jobs => to_value(cluster.jobs()?),
-        Call::JobsWithIds(ids) => to_value(cluster.jobs_with_ids(&ids)?),
-        Call::Accounting(q) => to_value(cluster.accounting(&q)?),
+        Call::Jobs => to_value(visible(cluster.jobs()?)),
+        Call::JobsWithIds(ids) => to_value(visible(cluster.jobs_with_ids(&ids)?)),
+        Call::Accounting(q) => to_value(visible(cluster.accounting(&q)?)),
         Call::Partitions => to_value(cluster.partitions()?),
         Call::QueuePartitions => to_value(cluster.queue_partitions()?),
         Call::Nodes => to_value(cluster.nodes()?),
