@@ -35,6 +35,9 @@ step "deb: control"
 dpkg-deb -f "$deb" Package Version Depends Conflicts
 files=$(dpkg-deb -c "$deb" | awk '{print $6}' | sed 's#^\./#/#' | grep -v '/$')
 echo "$(echo "$files" | wc -l) files"
+# An upgrade restarts the system mode's service (where systemd runs), so that commands and
+# service are one version.
+dpkg-deb -I "$deb" postinst | grep -q "try-restart bai-slurm.service" || fail "deb postinst does not restart the service"
 
 # R: the root the package is installed under ("" = this machine).
 R=""
@@ -178,6 +181,7 @@ done
 grep -qx /etc/bai-slurm/config.toml <<<"$configs" || fail "rpm config file"
 grep -qx slurm <<<"$conflicts" || fail "rpm does not conflict with slurm"
 grep -q "ln -sfn bai-slurm" <<<"$scripts" || fail "rpm post-install script"
+grep -q "try-restart bai-slurm.service" <<<"$scripts" || fail "rpm post-install does not restart the service"
 
 step "rpm: install and erase in a private root (its scriptlets run there, under busybox)"
 # rpm --root keeps this machine's files (and any Slurm installed here) out of reach; the

@@ -8,3 +8,9 @@ for c in sbatch squeue scancel srun salloc sinfo sacct scontrol; do
         echo "bai-slurm: $l is not a link; left alone" >&2
     fi
 done
+# An upgrade restarts the system mode's service where it runs, so that the commands and the
+# service are one version; its jobs run on (KillMode=process).
+if [ -d /run/systemd/system ]; then
+    systemctl daemon-reload >/dev/null 2>&1 || true
+    systemctl try-restart bai-slurm.service >/dev/null 2>&1 || true
+fi
