@@ -548,6 +548,6 @@ fn jobs_and_steps_take_the_submitting_shells_soft_limits() {
     assert_eq!(r.code, 1);
     assert_eq!(
         r.stderr,
-        "sbatch: error: Bad rlimit name: FOO\n\nsbatch: error: --propagate=FOO,NOFILE is not valid.\n"
+        "sbatch: error: Bad rlimit name: FOO\nsbatch: error: --propagate=FOO,NOFILE is not valid.\n"
     );
 }

@@ -31,7 +31,7 @@ pub fn run(inv: &mut Invocation<'_>) -> i32 {
     {
         let _ = write!(
             inv.err,
-            "srun: error: Bad rlimit name: {bad}\n\nsrun: error: --propagate={list} is not valid.\n"
+            "srun: error: Bad rlimit name: {bad}\nsrun: error: --propagate={list} is not valid.\n"
         );
         return 1;
     }

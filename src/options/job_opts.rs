@@ -580,7 +580,7 @@ pub fn build(
         Err(bad) => {
             return Err(Failure {
                 stderr: format!(
-                    "{prog}: error: Bad rlimit name: {bad}\n\n{prog}: error: --propagate={} is not valid.\n",
+                    "{prog}: error: Bad rlimit name: {bad}\n{prog}: error: --propagate={} is not valid.\n",
                     raw.propagate.as_deref().unwrap_or_default(),
                     prog = ctx.prog
                 ),
