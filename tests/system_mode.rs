@@ -503,7 +503,8 @@ fn private_data_hides_other_users_jobs_from_them() {
         site.ok("root", "squeue -h -o '%i %j' --sort=i"),
         format!("{a} secret\n{b} open\n")
     );
-    // Named, alice's job is not there for bob, in every view.
+    // Named, alice's job is not there for bob, in every view (Slurm 22.05.8 with
+    // PrivateData=jobs answers so, checked by hand against the reference).
     let r = site.run("bob", &format!("squeue -h -j {a}"));
     assert_eq!(
         (r.status.code(), String::from_utf8_lossy(&r.stderr).as_ref()),
@@ -513,6 +514,26 @@ fn private_data_hides_other_users_jobs_from_them() {
     assert_eq!(
         (r.status.code(), String::from_utf8_lossy(&r.stderr).as_ref()),
         (Some(1), "slurm_load_jobs error: Invalid job id specified\n")
+    );
+    let all = site.ok("bob", "scontrol show job | grep -c JobId");
+    assert_eq!(all, "1\n");
+    // Hidden, not gone: acting on it is refused as before (all as Slurm 22.05.8 with
+    // PrivateData=jobs answers).
+    let r = site.run("bob", &format!("scontrol release {a}"));
+    assert_eq!(
+        String::from_utf8_lossy(&r.stderr),
+        format!("Invalid user id for job {a}\nslurm_suspend error: Invalid user id\n")
+    );
+    let r = site.run("bob", &format!("scancel {a}"));
+    assert_eq!(
+        (
+            r.status.code(),
+            String::from_utf8_lossy(&r.stderr).into_owned()
+        ),
+        (
+            Some(210),
+            format!("scancel: error: Kill job error on job id {a}: Access/permission denied\n")
+        )
     );
     let acct = site.ok("bob", &format!("sacct -X -n -P -a -j {a},{b} -o jobid"));
     assert_eq!(acct, format!("{b}\n"));

@@ -333,6 +333,12 @@ pub trait Cluster {
         Ok(jobs)
     }
     /// Accounting records (finished jobs are kept forever), with steps.
+    /// The jobs of `ids` as a command about to act on them checks what exists. A backend
+    /// that hides other users' jobs from the views (PrivateData) still lists them here, with
+    /// nothing but what names them, as slurmctld still finds them for a control request.
+    fn jobs_to_act_on(&self, ids: &[u32]) -> Result<Vec<JobRecord>, BackendError> {
+        self.jobs_with_ids(ids)
+    }
     fn accounting(&self, query: &AccountingQuery) -> Result<Vec<JobRecord>, BackendError>;
     fn partitions(&self) -> Result<Vec<PartitionRecord>, BackendError>;
     /// The partitions squeue sorts by (their priority tiers). A backend may answer from

@@ -272,7 +272,7 @@ impl Ctx<'_> {
             self.lookups += 1;
             return self
                 .cluster
-                .jobs_with_ids(&[sel.job_id])
+                .jobs_to_act_on(&[sel.job_id])
                 .unwrap_or_default()
                 .iter()
                 .any(|j| sel.matches(j));

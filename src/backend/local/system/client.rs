@@ -123,6 +123,9 @@ impl Cluster for SystemCluster {
     fn jobs_with_ids(&self, ids: &[u32]) -> Result<Vec<JobRecord>, BackendError> {
         self.backend(Call::JobsWithIds(ids.to_vec()))
     }
+    fn jobs_to_act_on(&self, ids: &[u32]) -> Result<Vec<JobRecord>, BackendError> {
+        self.backend(Call::JobsToActOn(ids.to_vec()))
+    }
     fn accounting(&self, query: &AccountingQuery) -> Result<Vec<JobRecord>, BackendError> {
         self.backend(Call::Accounting(query.clone()))
     }

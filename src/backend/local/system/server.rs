@@ -200,16 +200,31 @@ fn to_value<T: serde::Serialize>(v: T) -> Result<Box<RawValue>, Failure> {
 pub fn answer(cluster: &LocalCluster, peer: Peer, call: Call) -> Result<Box<RawValue>, Failure> {
     let uid = peer.uid;
     // PrivateData=jobs: a user's views hold their own jobs only.
+    let hidden = |j: &crate::model::JobRecord| {
+        cluster.settings.private_jobs && j.uid != uid && !cluster.is_operator(uid)
+    };
     let visible = |mut jobs: Vec<crate::model::JobRecord>| {
-        if cluster.settings.private_jobs && !cluster.is_operator(uid) {
-            jobs.retain(|j| j.uid == uid);
-        }
+        jobs.retain(|j| !hidden(j));
         jobs
     };
     match call {
         Call::ClusterName => to_value(cluster.cluster_name()),
         Call::Jobs => to_value(visible(cluster.jobs()?)),
         Call::JobsWithIds(ids) => to_value(visible(cluster.jobs_with_ids(&ids)?)),
+        // A hidden job is there to act on (and be refused), and shows nothing but its ids.
+        Call::JobsToActOn(ids) => {
+            let mut jobs = cluster.jobs_with_ids(&ids)?;
+            for j in jobs.iter_mut().filter(|j| hidden(j)) {
+                *j = crate::model::JobRecord {
+                    job_id: j.job_id,
+                    array: j.array.clone(),
+                    uid: j.uid,
+                    state: j.state,
+                    ..Default::default()
+                };
+            }
+            to_value(jobs)
+        }
         Call::Accounting(q) => to_value(visible(cluster.accounting(&q)?)),
         Call::Partitions => to_value(cluster.partitions()?),
         Call::QueuePartitions => to_value(cluster.queue_partitions()?),

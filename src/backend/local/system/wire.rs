@@ -16,6 +16,7 @@ pub enum Call {
     ClusterName,
     Jobs,
     JobsWithIds(Vec<u32>),
+    JobsToActOn(Vec<u32>),
     Accounting(AccountingQuery),
     Partitions,
     QueuePartitions,
