@@ -40,10 +40,31 @@ pub struct BatchPlan {
     pub limit_file: Option<PathBuf>,
 }
 
+/// Propagated soft limits resolved to resource numbers before a fork, to be set in the
+/// child between fork and exec.
+pub struct SoftLimits(Vec<(crate::sys::RlimitResource, u64)>);
+
+impl SoftLimits {
+    pub fn of(list: &[crate::model::rlimit::Propagated]) -> SoftLimits {
+        SoftLimits(
+            list.iter()
+                .filter_map(|l| Some((crate::sys::rlimit_resource(&l.name)?, l.soft)))
+                .collect(),
+        )
+    }
+
+    /// Sets them all (async-signal-safe: no allocation).
+    pub fn set(&self) {
+        for &(resource, soft) in &self.0 {
+            set_soft_limit(resource, soft);
+        }
+    }
+}
+
 /// Sets a propagated soft limit, as slurmstepd's `_set_limit`: the hard limit is raised to
 /// it where this process may (root), else the soft limit goes as high as the hard one
 /// allows. Called between fork and exec: async-signal-safe calls only.
-pub fn set_soft_limit(resource: crate::sys::RlimitResource, soft: u64) {
+fn set_soft_limit(resource: crate::sys::RlimitResource, soft: u64) {
     let mut r = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
@@ -314,19 +335,13 @@ pub fn run(
         .stdout(Stdio::from(stdout))
         .stderr(Stdio::from(stderr))
         .process_group(0);
-    let limits: Vec<(crate::sys::RlimitResource, u64)> = plan
-        .rlimits
-        .iter()
-        .filter_map(|l| Some((crate::sys::rlimit_resource(&l.name)?, l.soft)))
-        .collect();
+    let limits = SoftLimits::of(&plan.rlimits);
     // SAFETY: prctl, getrlimit and setrlimit are async-signal-safe; `limits` was made
     // before the fork and is only read. The first makes the script die with its launcher.
     unsafe {
         cmd.pre_exec(move || {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            for &(resource, soft) in &limits {
-                set_soft_limit(resource, soft);
-            }
+            limits.set();
             Ok(())
         });
     }

@@ -493,18 +493,12 @@ fn run_tasks(
             pmi_conn = Some((ours, fd));
         }
         if !t.rlimits.is_empty() {
-            let limits: Vec<(crate::sys::RlimitResource, u64)> = t
-                .rlimits
-                .iter()
-                .filter_map(|l| Some((crate::sys::rlimit_resource(&l.name)?, l.soft)))
-                .collect();
+            let limits = super::batch::SoftLimits::of(&t.rlimits);
             // SAFETY: getrlimit/setrlimit only, between fork and exec, on `limits` made
             // before the fork.
             unsafe {
                 cmd.pre_exec(move || {
-                    for &(resource, soft) in &limits {
-                        super::batch::set_soft_limit(resource, soft);
-                    }
+                    limits.set();
                     Ok(())
                 });
             }
