@@ -486,6 +486,78 @@ fn operators_act_on_every_job_as_root_does() {
 }
 
 #[test]
+fn operators_drain_down_and_resume_the_node() {
+    let site = Site::with_config("operators = [\"bob\"]\n");
+    let refused = site.run(
+        "alice",
+        "scontrol update NodeName=box State=DRAIN Reason=mine",
+    );
+    assert_eq!(
+        (
+            refused.status.code(),
+            String::from_utf8_lossy(&refused.stderr).as_ref()
+        ),
+        (Some(1), "slurm_update error: Invalid user id\n")
+    );
+    let running = site.submit("alice", "--wrap 'sleep 30'");
+    site.wait_state(running, &["RUNNING"]);
+    site.ok(
+        "bob",
+        "scontrol update NodeName=box State=DRAIN Reason='disk check'",
+    );
+    // Draining: the running job goes on, a new one waits with Slurm's reason.
+    assert_eq!(site.ok("alice", "sinfo -h -o '%t|%E'"), "drng|disk check\n");
+    assert_eq!(
+        site.ok("alice", "sinfo -h -R -o '%E|%u|%N'"),
+        "disk check|bob|box\n"
+    );
+    let waiting = site.submit("alice", "--wrap true");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let r = site.ok("alice", &format!("squeue -h -j {waiting} -o '%t|%r'"));
+        if r == "PD|Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions\n"
+        {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{r}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let shown = site.ok("alice", "scontrol show node box");
+    assert!(shown.contains("State=MIXED+DRAIN "), "{shown}");
+    assert!(shown.contains("   Reason=disk check [bob@"), "{shown}");
+    // DOWN: the running job is requeued (it may be: JobRequeue=1), one that may not be
+    // requeued ends NODE_FAIL.
+    site.ok("root", "scontrol update NodeName=box State=RESUME");
+    let fragile = site.submit("alice", "--no-requeue --wrap 'sleep 30'");
+    site.wait_state(waiting, &["COMPLETED"]);
+    site.wait_state(fragile, &["RUNNING"]);
+    site.ok("root", "scontrol update NodeName=box State=DOWN Reason=fan");
+    site.wait_state(fragile, &["NODE_FAIL"]);
+    site.wait_state(running, &["PENDING", "REQUEUED"]);
+    assert_eq!(site.ok("alice", "sinfo -h -o '%t|%E'"), "down|fan\n");
+    let again = site.run("root", "scontrol update NodeName=box State=DOWN");
+    assert_eq!(
+        String::from_utf8_lossy(&again.stderr),
+        "You must specify a reason when DOWNING or DRAINING a node. Request denied\n"
+    );
+    site.ok("root", "scontrol update NodeName=box State=RESUME");
+    assert_eq!(site.ok("alice", "sinfo -h -R"), "");
+    // Requeued: it waits out the requeue delay as in Slurm, then runs again.
+    let requeued = site.ok("alice", &format!("scontrol show job {running}"));
+    assert!(
+        requeued.contains("JobState=PENDING Reason=BeginTime"),
+        "{requeued}"
+    );
+    assert!(requeued.contains(" Restarts=1 "), "{requeued}");
+    let twice = site.run("root", "scontrol update NodeName=box State=RESUME");
+    assert_eq!(
+        String::from_utf8_lossy(&twice.stderr),
+        "slurm_update error: Invalid node state specified\n"
+    );
+    site.ok("alice", &format!("scancel {running}"));
+}
+
+#[test]
 fn private_data_hides_other_users_jobs_from_them() {
     let site = Site::with_config("private_data = [\"jobs\"]\n");
     let a = site.submit("alice", "-J secret --hold --wrap true");

@@ -58,6 +58,7 @@ pub enum SlurmErrno {
     InvalidLicenses,
     ReservationInvalid,
     InvalidNodeName,
+    InvalidNodeState,
     PathnameTooLong,
     UserIdMissing,
     BadTaskCount,
@@ -102,6 +103,7 @@ impl SlurmErrno {
             SlurmErrno::InvalidLicenses => "Invalid license specification",
             SlurmErrno::ReservationInvalid => "Requested reservation is invalid",
             SlurmErrno::InvalidNodeName => "Invalid node name specified",
+            SlurmErrno::InvalidNodeState => "Invalid node state specified",
             SlurmErrno::PathnameTooLong => {
                 "Pathname of a file, directory or other parameter too long"
             }
@@ -151,6 +153,7 @@ impl SlurmErrno {
             SlurmErrno::InvalidLicenses => 2048,
             SlurmErrno::ReservationInvalid => 2053,
             SlurmErrno::InvalidNodeName => 2018,
+            SlurmErrno::InvalidNodeState => 2028,
             SlurmErrno::PathnameTooLong => 2012,
             // The values of slurm_errno.h (22.05) for the errors of job control.
             SlurmErrno::UserIdMissing => 2010,
@@ -437,6 +440,19 @@ pub trait Cluster {
             SlurmErrno::NotSupported
         } else {
             SlurmErrno::InvalidJobId
+        }))
+    }
+    /// `scontrol update NodeName=...`: drain, resume, down (an operator's). Slurm checks
+    /// the requester first: anyone else is told `Invalid user id`.
+    fn update_nodes(
+        &self,
+        _update: &crate::model::NodeUpdate,
+        requester: u32,
+    ) -> Result<(), BackendError> {
+        Err(BackendError::Slurm(if self.is_operator(requester) {
+            SlurmErrno::NotSupported
+        } else {
+            SlurmErrno::UserIdMissing
         }))
     }
     /// `scontrol suspend` / `resume` (an operator's).

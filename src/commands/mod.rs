@@ -15,6 +15,7 @@ pub mod sbatch;
 pub mod scancel;
 pub mod scontrol;
 pub mod scontrol_control;
+pub mod scontrol_node;
 pub mod scontrol_update;
 pub mod sinfo;
 pub mod squeue;

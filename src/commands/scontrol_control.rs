@@ -740,6 +740,8 @@ fn notify(inv: &mut Invocation<'_>, cx: &mut Ctx<'_>, args: &[String]) {
 /// `_update_it`'s choice of entity: a JobId (or JobName) tag makes it a job update.
 fn update(inv: &mut Invocation<'_>, cx: &mut Ctx<'_>, verb: &str, args: &[String]) {
     let mut job_tag = false;
+    let mut step_tag = false;
+    let mut node_tag = false;
     let mut other_tag = false;
     let mut i = 0;
     while i < args.len() {
@@ -755,9 +757,11 @@ fn update(inv: &mut Invocation<'_>, cx: &mut Ctx<'_>, verb: &str, args: &[String
         let m = |name: &str, min: usize| strncasecmp_eq(tag, name, len.max(min));
         if m("JobId", 3) || m("JobNAME", 3) {
             job_tag = true;
-        } else if m("NodeName", 3)
-            || m("PartitionName", 3)
-            || m("StepId", 4)
+        } else if m("StepId", 4) {
+            step_tag = true;
+        } else if m("NodeName", 3) {
+            node_tag = true;
+        } else if m("PartitionName", 3)
             || m("FrontendName", 2)
             || m("ReservationName", 3)
             || m("SlurmctldDebug", 2)
@@ -767,7 +771,9 @@ fn update(inv: &mut Invocation<'_>, cx: &mut Ctx<'_>, verb: &str, args: &[String
     }
     if job_tag {
         update_job(inv, cx, args);
-    } else if other_tag {
+    } else if node_tag && !step_tag {
+        cx.exit = super::scontrol_node::update_nodes(inv, cx.cluster, args);
+    } else if step_tag || other_tag {
         cx.unsupported(inv, verb);
     } else {
         cx.exit = 1;

@@ -105,6 +105,9 @@ pub struct ScontrolDeltas {
     pub held_num_nodes_range: bool,
     /// Nodes: `ResumeAfterTime=None`, and no `CapWatts=` nor `ExtSensors*` lines.
     pub node_resume_after_time: bool,
+    /// `scontrol update NodeName=` knows `ResumeAfter=`, `InstanceId=` and
+    /// `InstanceType=`, and a bad `Weight=` stops it (`Invalid value Weight=x for Weight`).
+    pub node_update_24_11: bool,
     /// Partitions: `ExclusiveTopo=` and `MaxCPUsPerSocket=`.
     pub partition_topo_fields: bool,
     /// `--json`/`--yaml` and the `listjobs`/`liststeps`/`power` commands.
@@ -197,6 +200,10 @@ pub struct SubmitDeltas {
     /// `--container-id`, `--oom-kill-step`, `--tres-bind`, `--tres-per-task`, sbatch and
     /// salloc `--resv-ports`; salloc without `--uid`/`--gid`.
     pub new_options: bool,
+    /// A job submitted while its partition's nodes are drained waits with
+    /// `ReqNodeNotAvail, May be reserved for other job`; 22.05 named the nodes
+    /// (`ReqNodeNotAvail, UnavailableNodes:node01`).
+    pub node_not_avail_unnamed: bool,
 }
 
 const V22_05: Profile = Profile {
@@ -213,6 +220,7 @@ const V22_05: Profile = Profile {
         command_with_args: true,
         held_num_nodes_range: false,
         node_resume_after_time: false,
+        node_update_24_11: false,
         partition_topo_fields: false,
         data_and_list_commands: false,
     },
@@ -248,6 +256,7 @@ const V22_05: Profile = Profile {
         refuse_unknown_dependency: false,
         deadline_of_every_pending_job: false,
         new_options: false,
+        node_not_avail_unnamed: false,
     },
 };
 
@@ -265,6 +274,7 @@ const V24_11: Profile = Profile {
         command_with_args: false,
         held_num_nodes_range: true,
         node_resume_after_time: true,
+        node_update_24_11: true,
         partition_topo_fields: true,
         data_and_list_commands: true,
     },
@@ -300,6 +310,7 @@ const V24_11: Profile = Profile {
         refuse_unknown_dependency: true,
         deadline_of_every_pending_job: true,
         new_options: true,
+        node_not_avail_unnamed: true,
     },
 };
 

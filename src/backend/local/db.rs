@@ -32,8 +32,9 @@ use std::rc::Rc;
 /// without a row there; still read) and reads a request without one as before.
 /// 6: `plans`: the queue runner's expected starts, so that showing a waiting job does
 /// not plan the whole queue.
+/// 7: `nodes`: what operators set on the nodes (drain, fail, down and their reason).
 const SCHEMA_VERSION: i64 = 4;
-const REVISION: i64 = 6;
+const REVISION: i64 = 7;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
@@ -106,6 +107,15 @@ CREATE TABLE IF NOT EXISTS plans (
     start_time INTEGER NOT NULL,
     end_time   INTEGER,
     nodes      TEXT NOT NULL
+);
+-- What operators set on a node (`scontrol update NodeName=`): the DRAIN and FAIL flags
+-- and DOWN (node_state.rs values), the reason, when and by whom. No row: a node in service.
+CREATE TABLE IF NOT EXISTS nodes (
+    name        TEXT PRIMARY KEY,
+    flags       INTEGER NOT NULL DEFAULT 0,
+    reason      TEXT,
+    reason_time INTEGER,
+    reason_uid  INTEGER
 );
 CREATE TABLE IF NOT EXISTS steps (
     job_id      INTEGER NOT NULL,
@@ -627,6 +637,23 @@ fn migrate(tx: &Transaction<'_>) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// What operators set on one node: [`NodeMark::flags`] holds node_state.rs's `DRAIN`,
+/// `FAIL` and `DOWN` values.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodeMark {
+    pub name: String,
+    pub flags: u32,
+    pub reason: Option<String>,
+    pub reason_time: Option<i64>,
+    pub reason_uid: Option<u32>,
+}
+
+impl NodeMark {
+    fn is_clear(&self) -> bool {
+        self.flags == 0 && self.reason.is_none()
+    }
+}
+
 /// Queries and updates inside one transaction.
 pub struct Tx<'a> {
     tx: &'a Transaction<'a>,
@@ -964,6 +991,48 @@ impl Tx<'_> {
         for (id, p) in plans {
             stmt.execute(params![id, p.start, p.end, p.nodes])?;
         }
+        Ok(())
+    }
+
+    /// What operators set on the nodes (only nodes with something set).
+    pub fn node_marks(&self) -> DbResult<Vec<NodeMark>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT name, flags, reason, reason_time, reason_uid FROM nodes ORDER BY name",
+        )?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(NodeMark {
+                    name: r.get(0)?,
+                    flags: r.get::<_, i64>(1)? as u32,
+                    reason: r.get(2)?,
+                    reason_time: r.get(3)?,
+                    reason_uid: r.get(4)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Stores what is set on one node; a node with nothing set loses its row.
+    pub fn set_node_mark(&self, mark: &NodeMark) -> DbResult<()> {
+        if mark.is_clear() {
+            self.tx
+                .execute("DELETE FROM nodes WHERE name = ?1", params![mark.name])?;
+            return Ok(());
+        }
+        self.tx.execute(
+            "INSERT INTO nodes (name, flags, reason, reason_time, reason_uid)
+             VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT(name) DO UPDATE SET flags = excluded.flags, reason = excluded.reason,
+                 reason_time = excluded.reason_time, reason_uid = excluded.reason_uid",
+            params![
+                mark.name,
+                i64::from(mark.flags),
+                mark.reason,
+                mark.reason_time,
+                mark.reason_uid
+            ],
+        )?;
         Ok(())
     }
 

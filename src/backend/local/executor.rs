@@ -169,6 +169,21 @@ pub fn reconcile_dead_launcher(
     Ok(())
 }
 
+/// A running job whose node an operator took DOWN and that may not be requeued: it ends
+/// NODE_FAIL now, as slurmctld ends it (its launcher is stopped after).
+pub fn end_by_node_failure(tx: &Tx<'_>, row: &mut JobRow, now: i64) -> DbResult<()> {
+    row.requeue = None;
+    finalize(
+        tx,
+        row,
+        ResultFile {
+            kind: EndKind::NodeFail,
+            exit: ExitStatus::OK,
+            end_time: now,
+        },
+    )
+}
+
 /// A launcher that exited without ever claiming its job.
 pub fn fail_launch(tx: &Tx<'_>, row: &mut JobRow, now: i64) -> DbResult<()> {
     finalize(

@@ -15,6 +15,7 @@ pub mod handling;
 pub mod jobctl;
 pub mod ledger;
 pub mod node;
+pub mod node_admin;
 pub mod plan;
 pub mod procs;
 pub mod records;
@@ -29,6 +30,7 @@ use super::{
     Translation, WillRun,
 };
 use crate::config::Loaded;
+use crate::model::node_state;
 use crate::model::{
     ArrayPart, JobRecord, JobSelector, JobSpec, JobState, NodeRecord, NodeState, PartitionRecord,
     TaskSelector,
@@ -1117,8 +1119,14 @@ impl Cluster for LocalCluster {
 
     fn nodes(&self) -> Result<Vec<NodeRecord>, BackendError> {
         let mut db = self.db()?;
-        let (running, gpus_held) = db
-            .read(|tx| Ok((tx.running_allocations()?, tx.running_gpus()?)))
+        let (running, gpus_held, marks) = db
+            .read(|tx| {
+                Ok((
+                    tx.running_allocations()?,
+                    tx.running_gpus()?,
+                    tx.node_marks()?,
+                ))
+            })
             .map_err(sql)?;
         let s = &self.settings;
         let names = s.node_names();
@@ -1151,14 +1159,25 @@ impl Cluster for LocalCluster {
             .zip(gpus_used)
             .map(|((name, (alloc_cpus, alloc_mem)), alloc_gpus)| {
                 let alloc_cpus = alloc_cpus.min(s.node.cpus);
-                let state = if alloc_cpus == 0 {
+                let mark = marks.iter().find(|m| m.name == name);
+                let flags = mark.map_or(0, |m| m.flags);
+                let state = if flags & node_state::DOWN != 0 {
+                    NodeState::Down
+                } else if alloc_cpus == 0 {
                     NodeState::Idle
                 } else if alloc_cpus >= s.node.cpus {
                     NodeState::Allocated
                 } else {
                     NodeState::Mixed
                 };
+                let reason = mark.and_then(|m| m.reason.clone());
+                let reason_uid = mark.and_then(|m| m.reason_uid);
                 NodeRecord {
+                    state_flags: flags & (node_state::DRAIN | node_state::FAIL),
+                    reason_time: reason.as_ref().and(mark.and_then(|m| m.reason_time)),
+                    reason_user: reason_uid.map(crate::sys::user_name),
+                    reason_uid,
+                    reason,
                     name,
                     hostname: crate::sys::short_hostname(),
                     address: crate::sys::short_hostname(),
@@ -1365,6 +1384,14 @@ impl Cluster for LocalCluster {
 
     fn notify(&self, job_id: u32, message: &str, requester: u32) -> Result<(), BackendError> {
         self.notify_job(job_id, message, requester)
+    }
+
+    fn update_nodes(
+        &self,
+        update: &crate::model::NodeUpdate,
+        requester: u32,
+    ) -> Result<(), BackendError> {
+        self.update_node_marks(update, requester)
     }
 }
 

@@ -182,6 +182,11 @@ pub fn job_record(
         } else {
             row.reason.clone()
         },
+        reason_code: if accounting {
+            None
+        } else {
+            super::schedule::reason::code_of(&row.reason).map(str::to_string)
+        },
         priority: row.priority,
         nice: spec.nice.unwrap_or(0),
         submit_time: row.submit_time,

@@ -319,14 +319,35 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                 }
             }
         }
+        let marks = tx.node_marks()?;
         let capacity: Vec<Capacity> = taken
             .iter()
-            .map(|t| Capacity {
+            .zip(&names)
+            .map(|(t, name)| Capacity {
                 cpus: settings.node.cpus,
                 mem_mb: settings.node.memory_mb,
                 gpus: settings.node.gpus.saturating_sub(t.len() as u32),
+                in_service: super::node_admin::in_service(&marks, name),
             })
             .collect();
+        let unavailable = {
+            let out: Vec<&str> = names
+                .iter()
+                .zip(&capacity)
+                .filter(|(_, c)| !c.in_service)
+                .map(|(n, _)| n.as_str())
+                .collect();
+            (!out.is_empty()).then(|| {
+                if cluster_profile.submit.node_not_avail_unnamed {
+                    "ReqNodeNotAvail, May be reserved for other job".to_string()
+                } else {
+                    format!(
+                        "ReqNodeNotAvail, UnavailableNodes:{}",
+                        crate::model::hostlist::compress(&out)
+                    )
+                }
+            })
+        };
         let decisions = schedule::plan(
             &mut jobs,
             |row| {
@@ -350,6 +371,15 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     deadline: spec.and_then(|s| {
                         deadline_of(s, cluster_profile.submit.deadline_of_every_pending_job)
                     }),
+                    unavailable: unavailable.clone(),
+                    required_unavailable: {
+                        let out: Vec<&str> = named(spec.and_then(|s| s.nodelist.as_ref()))
+                            .into_iter()
+                            .filter(|&i| !capacity[i].in_service)
+                            .map(|i| names[i].as_str())
+                            .collect();
+                        (!out.is_empty()).then(|| crate::model::hostlist::compress(&out))
+                    },
                     required: named(spec.and_then(|s| s.nodelist.as_ref())),
                     excluded: named(spec.and_then(|s| s.exclude.as_ref())),
                 }
@@ -441,7 +471,7 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     tx.update_job(&row)?;
                 }
                 Decision::Wait { reason: why }
-                    if why == reason::DEPENDENCY_NEVER
+                    if why.as_ref() == reason::DEPENDENCY_NEVER
                         && specs
                             .get(&row.submission_id)
                             .is_some_and(|s| s.kill_on_invalid_dep) =>
@@ -454,6 +484,7 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     tx.update_job(&row)?;
                 }
                 Decision::Wait { reason: why } => {
+                    let why: &str = &why;
                     // What accounting keeps as the job's Reason (slurmctld's
                     // state_reason_prev_db): the reason the job had as its scheduler's
                     // pass began. Held, deferred and dependent jobs have theirs from
@@ -465,7 +496,8 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                         | reason::BEGIN_TIME
                         | reason::DEPENDENCY
                         | reason::DEPENDENCY_NEVER => why.to_string(),
-                        _ => row.reason.clone(),
+                        _ => reason::code_of(&row.reason)
+                            .map_or_else(|| row.reason.clone(), str::to_string),
                     };
                     if !matches!(
                         seen.as_str(),

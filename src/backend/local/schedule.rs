@@ -19,6 +19,8 @@ pub struct Capacity {
     pub mem_mb: u64,
     /// GPUs free on the node (the runner leaves out those running jobs hold).
     pub gpus: u32,
+    /// Not drained, failed or down: the scheduler may start jobs there.
+    pub in_service: bool,
 }
 
 /// What a pending job needs and when it may start (from its submission). `cpus` and
@@ -40,6 +42,11 @@ pub struct Request {
     /// Nodes (indexes) the job must run on (`--nodelist`), and may not (`--exclude`).
     pub required: Vec<usize>,
     pub excluded: Vec<usize>,
+    /// Those of the required nodes out of service (drained, down), as a host list.
+    pub required_unavailable: Option<String>,
+    /// What a new job says while too few of its partition's nodes are in service, as
+    /// slurmctld's look at its submission words it (`ReqNodeNotAvail, ...`).
+    pub unavailable: Option<String>,
 }
 
 impl Request {
@@ -50,6 +57,7 @@ impl Request {
             cpus: self.cpus.div_ceil(n),
             mem_mb: self.mem_mb.div_ceil(u64::from(n)),
             gpus: self.gpus,
+            in_service: true,
         }
     }
 }
@@ -79,7 +87,7 @@ pub enum Decision {
         placements: Vec<Vec<usize>>,
     },
     Wait {
-        reason: &'static str,
+        reason: std::borrow::Cow<'static, str>,
     },
     /// It can no longer end by its deadline: it ends DEADLINE (reason DeadLine).
     Deadline,
@@ -105,6 +113,24 @@ pub mod reason {
     pub const DEADLINE: &str = "DeadLine";
     /// FAIL_BAD_CONSTRAINTS: the reason of an `--immediate` job that could not start at once.
     pub const BAD_CONSTRAINTS: &str = "BadConstraints";
+    /// Fewer of the partition's nodes in service than the job needs: slurmctld's
+    /// state_desc for WAIT_RESOURCES then (squeue shows it in place of `Resources`).
+    pub const NODES_UNAVAILABLE: &str = "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions";
+    /// WAIT_NODE_NOT_AVAIL's name; its state_desc names the nodes after it.
+    pub const NODE_NOT_AVAIL: &str = "ReqNodeNotAvail";
+
+    /// The reason's name (`job_reason_string`) when `text` is a state description the
+    /// scheduler wrote in its place: what accounting stores and `--json` calls
+    /// `state_reason`. None when `text` is itself the name.
+    pub fn code_of(text: &str) -> Option<&'static str> {
+        if text == NODES_UNAVAILABLE {
+            Some(RESOURCES)
+        } else if text.starts_with("ReqNodeNotAvail, ") {
+            Some(NODE_NOT_AVAIL)
+        } else {
+            None
+        }
+    }
 }
 
 /// Decides every pending job. `jobs` holds all records (for dependencies and running load);
@@ -167,34 +193,35 @@ pub fn plan(
                         reason::REQUEUED_HELD
                     } else {
                         reason::HELD_USER
-                    },
+                    }
+                    .into(),
                 };
             }
             // Over the partition's limits: it waits until they change.
             if req.nodes as usize > nodes.len() {
                 break 'decide Decision::Wait {
-                    reason: reason::PARTITION_NODE_LIMIT,
+                    reason: reason::PARTITION_NODE_LIMIT.into(),
                 };
             }
             if req.over_time_limit {
                 break 'decide Decision::Wait {
-                    reason: reason::PARTITION_TIME_LIMIT,
+                    reason: reason::PARTITION_TIME_LIMIT.into(),
                 };
             }
             if req.begin.is_some_and(|b| b > now) {
                 break 'decide Decision::Wait {
-                    reason: reason::BEGIN_TIME,
+                    reason: reason::BEGIN_TIME.into(),
                 };
             }
             match deps::evaluate(job, &snapshot, now) {
                 DepOutcome::Waiting => {
                     break 'decide Decision::Wait {
-                        reason: reason::DEPENDENCY,
+                        reason: reason::DEPENDENCY.into(),
                     };
                 }
                 DepOutcome::NeverSatisfied => {
                     break 'decide Decision::Wait {
-                        reason: reason::DEPENDENCY_NEVER,
+                        reason: reason::DEPENDENCY_NEVER.into(),
                     };
                 }
                 DepOutcome::None | DepOutcome::Satisfied => {}
@@ -221,17 +248,42 @@ pub fn plan(
                 let allowed = throttle.map_or(u32::MAX, |t| t.saturating_sub(running));
                 if allowed == 0 {
                     break 'decide Decision::Wait {
-                        reason: reason::ARRAY_TASK_LIMIT,
+                        reason: reason::ARRAY_TASK_LIMIT.into(),
                     };
                 }
                 wanted = allowed.min(tasks.len() as u32);
+            }
+            // `_schedule`: too few of the partition's nodes in service (drained, down)
+            // for the job. The jobs after it are passed over (the partition has failed)
+            // and keep their reason; a new one (None yet) the one slurmctld's look at its
+            // submission gives it.
+            let in_service = nodes.iter().filter(|c| c.in_service).count();
+            if (req.nodes.max(1) as usize) > in_service {
+                let first = !std::mem::replace(&mut blocked, true);
+                break 'decide Decision::Wait {
+                    reason: if first {
+                        reason::NODES_UNAVAILABLE.into()
+                    } else if job.reason == reason::NONE
+                        && let Some(text) = &req.unavailable
+                    {
+                        text.clone().into()
+                    } else {
+                        job.reason.clone().into()
+                    },
+                };
+            }
+            // select_nodes' ESLURM_NODE_NOT_AVAIL: a node it must have is out of service.
+            if let Some(list) = &req.required_unavailable {
+                break 'decide Decision::Wait {
+                    reason: format!("ReqNodeNotAvail, UnavailableNodes:{list}").into(),
+                };
             }
             let share = req.per_node();
             let fits = |c: &Capacity| {
                 share.cpus <= c.cpus && share.mem_mb <= c.mem_mb && share.gpus <= c.gpus
             };
             let want = req.nodes.max(1) as usize;
-            let may_use = |i: usize| !req.excluded.contains(&i);
+            let may_use = |i: usize| !req.excluded.contains(&i) && nodes[i].in_service;
             let could_ever = req
                 .required
                 .iter()
@@ -242,12 +294,12 @@ pub fn plan(
                     >= want;
             if !could_ever {
                 break 'decide Decision::Wait {
-                    reason: reason::RESOURCES,
+                    reason: reason::RESOURCES.into(),
                 };
             }
             if blocked {
                 break 'decide Decision::Wait {
-                    reason: reason::PRIORITY,
+                    reason: reason::PRIORITY.into(),
                 };
             }
             let mut started = 0;
@@ -280,7 +332,7 @@ pub fn plan(
             if started == 0 {
                 blocked = true;
                 break 'decide Decision::Wait {
-                    reason: reason::RESOURCES,
+                    reason: reason::RESOURCES.into(),
                 };
             }
             if started < wanted {
@@ -349,6 +401,7 @@ mod tests {
         cpus: 2,
         mem_mb: 1000,
         gpus: 0,
+        in_service: true,
     }];
 
     fn on_node0(_: &JobRow) -> Vec<usize> {
@@ -368,6 +421,7 @@ mod tests {
             cpus: 2,
             mem_mb: 1000,
             gpus: 0,
+            in_service: true,
         }; 3];
         let mut running = row(1, JobState::Running);
         running.alloc_cpus = 2;
@@ -396,7 +450,7 @@ mod tests {
             (
                 3,
                 Decision::Wait {
-                    reason: reason::RESOURCES
+                    reason: reason::RESOURCES.into()
                 }
             )
         );
@@ -415,7 +469,7 @@ mod tests {
             (
                 2,
                 Decision::Wait {
-                    reason: reason::PARTITION_NODE_LIMIT
+                    reason: reason::PARTITION_NODE_LIMIT.into()
                 }
             )
         );
@@ -429,16 +483,19 @@ mod tests {
                 cpus: 2,
                 mem_mb: 1000,
                 gpus: 0,
+                in_service: true,
             },
             Capacity {
                 cpus: 2,
                 mem_mb: 1000,
                 gpus: 0,
+                in_service: true,
             },
             Capacity {
                 cpus: 2,
                 mem_mb: 1000,
                 gpus: 0,
+                in_service: true,
             },
         ];
         let mut jobs = vec![
@@ -468,12 +525,12 @@ mod tests {
             ..Default::default()
         };
         let d = plan(&mut jobs, big, &nodes, |_| vec![], 0);
-        assert!(matches!(
+        assert_eq!(
             d[0].1,
             Decision::Wait {
-                reason: reason::RESOURCES
+                reason: reason::RESOURCES.into()
             }
-        ));
+        );
         assert_eq!(d[1], (2, start(1, &[&[0]])));
     }
 
@@ -493,7 +550,7 @@ mod tests {
             (
                 3,
                 Decision::Wait {
-                    reason: reason::RESOURCES
+                    reason: reason::RESOURCES.into()
                 }
             )
         );
@@ -502,7 +559,7 @@ mod tests {
             (
                 4,
                 Decision::Wait {
-                    reason: reason::PRIORITY
+                    reason: reason::PRIORITY.into()
                 }
             )
         );
@@ -541,19 +598,19 @@ mod tests {
         assert_eq!(
             reason_of(2),
             Decision::Wait {
-                reason: reason::HELD_USER
+                reason: reason::HELD_USER.into()
             }
         );
         assert_eq!(
             reason_of(3),
             Decision::Wait {
-                reason: reason::DEPENDENCY
+                reason: reason::DEPENDENCY.into()
             }
         );
         assert_eq!(
             reason_of(4),
             Decision::Wait {
-                reason: reason::DEPENDENCY_NEVER
+                reason: reason::DEPENDENCY_NEVER.into()
             }
         );
         assert_eq!(
@@ -591,7 +648,7 @@ mod tests {
             (
                 2,
                 Decision::Wait {
-                    reason: reason::HELD_USER
+                    reason: reason::HELD_USER.into()
                 }
             )
         );
@@ -625,7 +682,7 @@ mod tests {
             (
                 10,
                 Decision::Wait {
-                    reason: reason::ARRAY_TASK_LIMIT
+                    reason: reason::ARRAY_TASK_LIMIT.into()
                 }
             )
         );
@@ -642,6 +699,7 @@ mod tests {
             cpus: 4,
             mem_mb: 1000,
             gpus: 2,
+            in_service: true,
         }];
         let gpus = |_: &JobRow| Request {
             cpus: 1,
@@ -664,7 +722,7 @@ mod tests {
             (
                 3,
                 Decision::Wait {
-                    reason: reason::RESOURCES
+                    reason: reason::RESOURCES.into()
                 }
             )
         );
@@ -686,10 +744,49 @@ mod tests {
             (
                 1,
                 Decision::Wait {
-                    reason: reason::RESOURCES
+                    reason: reason::RESOURCES.into()
                 }
             )
         );
+        assert_eq!(d[1], (2, start(1, &[&[0]])));
+    }
+
+    #[test]
+    fn nodes_out_of_service_are_not_used() {
+        let drained = Capacity {
+            in_service: false,
+            ..NODE[0]
+        };
+        // Every node drained: the first job says why, the next waits by priority.
+        let mut jobs = vec![row(1, JobState::Pending), row(2, JobState::Pending)];
+        let all_drained = |j: &JobRow| Request {
+            unavailable: Some("ReqNodeNotAvail, UnavailableNodes:n1".into()),
+            ..req(j)
+        };
+        let d = plan(&mut jobs, all_drained, &[drained], on_node0, 0);
+        let wait = |r: &str| Decision::Wait {
+            reason: r.to_string().into(),
+        };
+        assert_eq!(d[0], (1, wait(reason::NODES_UNAVAILABLE)));
+        assert_eq!(d[1], (2, wait("ReqNodeNotAvail, UnavailableNodes:n1")));
+        assert_eq!(
+            reason::code_of(reason::NODES_UNAVAILABLE),
+            Some("Resources")
+        );
+        // A job the scheduler has looked at before keeps its reason.
+        jobs[1].reason = reason::PRIORITY.into();
+        let d = plan(&mut jobs, all_drained, &[drained], on_node0, 0);
+        assert_eq!(d[1], (2, wait(reason::PRIORITY)));
+        // One of two drained: jobs go to the other; one that must have the drained one
+        // names it.
+        let mut jobs = vec![row(1, JobState::Pending), row(2, JobState::Pending)];
+        let pinned = |j: &JobRow| Request {
+            required: if j.job_id == 1 { vec![1] } else { vec![] },
+            required_unavailable: (j.job_id == 1).then(|| "n2".to_string()),
+            ..req(j)
+        };
+        let d = plan(&mut jobs, pinned, &[NODE[0], drained], |_| vec![], 0);
+        assert_eq!(d[0], (1, wait("ReqNodeNotAvail, UnavailableNodes:n2")));
         assert_eq!(d[1], (2, start(1, &[&[0]])));
     }
 }

@@ -189,6 +189,13 @@ impl Cluster for SystemCluster {
     fn notify(&self, job_id: u32, message: &str, _requester: u32) -> Result<(), BackendError> {
         self.backend(Call::Notify(job_id, message.to_string()))
     }
+    fn update_nodes(
+        &self,
+        update: &crate::model::NodeUpdate,
+        _requester: u32,
+    ) -> Result<(), BackendError> {
+        self.backend(Call::UpdateNodes(Box::new(update.clone())))
+    }
     fn suspend(
         &self,
         target: &JobSelector,

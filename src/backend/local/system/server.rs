@@ -244,6 +244,7 @@ pub fn answer(cluster: &LocalCluster, peer: Peer, call: Call) -> Result<Box<RawV
         Call::Update(target, change) => to_value(cluster.update(&target, &change, uid)?),
         Call::Requeue(target, how) => to_value(cluster.requeue(&target, how, uid)?),
         Call::Notify(job, message) => to_value(cluster.notify(job, &message, uid)?),
+        Call::UpdateNodes(update) => to_value(cluster.update_nodes(&update, uid)?),
         Call::Suspend(target, resume) => to_value(cluster.suspend(&target, resume, uid)?),
         Call::Top(target) => to_value(cluster.top(&target, uid)?),
         Call::MaxArraySize => to_value(cluster.max_array_size()),

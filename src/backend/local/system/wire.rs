@@ -3,7 +3,7 @@
 
 use crate::backend::local::ledger::LedgerCall;
 use crate::backend::{AccountingQuery, BackendError, HoldKind, SignalRequest, SubmitError};
-use crate::model::{ExitStatus, JobSelector, JobSpec, JobUpdate, RequeueRequest};
+use crate::model::{ExitStatus, JobSelector, JobSpec, JobUpdate, NodeUpdate, RequeueRequest};
 use std::io::{Read, Write};
 
 /// The largest message either side accepts: a job spec holds the script (at most
@@ -30,6 +30,7 @@ pub enum Call {
     Update(JobSelector, Box<JobUpdate>),
     Requeue(JobSelector, RequeueRequest),
     Notify(u32, String),
+    UpdateNodes(Box<NodeUpdate>),
     Suspend(JobSelector, bool),
     Top(JobSelector),
     MaxArraySize,
