@@ -558,6 +558,59 @@ fn operators_drain_down_and_resume_the_node() {
 }
 
 #[test]
+fn operators_suspend_and_resume_jobs() {
+    let site = Site::new();
+    let job = site.submit(
+        "alice",
+        "--time=10 -o ticks.out --wrap 'while :; do echo tick; sleep 0.2; done'",
+    );
+    site.wait_state(job, &["RUNNING"]);
+    let refused = site.run("alice", &format!("scontrol suspend {job}"));
+    assert_eq!(
+        String::from_utf8_lossy(&refused.stderr),
+        format!("Access/permission denied for job {job}\n")
+    );
+    std::thread::sleep(Duration::from_millis(600));
+    site.ok("root", &format!("scontrol suspend {job}"));
+    let ticks = || {
+        site.ok("alice", "wc -l < ticks.out")
+            .trim()
+            .parse::<u32>()
+            .unwrap()
+    };
+    // Stopped: the job writes nothing more, its CPUs are free, squeue says S.
+    std::thread::sleep(Duration::from_millis(500));
+    let stopped = ticks();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(ticks(), stopped, "the suspended job went on running");
+    assert_eq!(
+        site.ok("alice", &format!("squeue -h -j {job} -o '%t'")),
+        "S\n"
+    );
+    assert_eq!(site.ok("alice", "sinfo -h -o '%C'"), "0/2/0/2\n");
+    site.ok("root", &format!("scontrol resume {job}"));
+    std::thread::sleep(Duration::from_millis(1000));
+    assert!(ticks() > stopped, "the resumed job does not run");
+    // Its clock stopped while it was: the expected end moved by the time suspended.
+    let shown = site.ok("alice", &format!("scontrol show job {job}"));
+    let field = |name: &str| {
+        let v = shown
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix(&format!("{name}=")))
+            .unwrap();
+        chrono::NaiveDateTime::parse_from_str(v, "%Y-%m-%dT%H:%M:%S")
+            .unwrap()
+            .and_utc()
+            .timestamp()
+    };
+    let span = field("EndTime") - field("StartTime");
+    assert!((602..=605).contains(&span), "{span}: {shown}");
+    site.ok("root", &format!("scontrol suspend {job}"));
+    site.ok("alice", &format!("scancel {job}"));
+    site.wait_state(job, &["CANCELLED"]);
+}
+
+#[test]
 fn private_data_hides_other_users_jobs_from_them() {
     let site = Site::with_config("private_data = [\"jobs\"]\n");
     let a = site.submit("alice", "-J secret --hold --wrap true");

@@ -137,6 +137,9 @@ pub struct SinfoDeltas {
     pub data_groups: bool,
     /// `-F/--future`, `--helpformat`, `--helpFormat`, `--helpstate`.
     pub new_options: bool,
+    /// A node whose only jobs are suspended is MIXED (with no CPU allocated); 22.05 shows
+    /// it IDLE.
+    pub suspended_jobs_keep_node: bool,
 }
 
 /// `sacct`.
@@ -234,6 +237,7 @@ const V22_05: Profile = Profile {
         long_reservation_column: false,
         data_groups: false,
         new_options: false,
+        suspended_jobs_keep_node: false,
     },
     sacct: SacctDeltas {
         unstarted_alloc_cpus_zero: false,
@@ -288,6 +292,7 @@ const V24_11: Profile = Profile {
         long_reservation_column: true,
         data_groups: true,
         new_options: true,
+        suspended_jobs_keep_node: true,
     },
     sacct: SacctDeltas {
         unstarted_alloc_cpus_zero: true,

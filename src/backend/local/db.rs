@@ -33,8 +33,9 @@ use std::rc::Rc;
 /// 6: `plans`: the queue runner's expected starts, so that showing a waiting job does
 /// not plan the whole queue.
 /// 7: `nodes`: what operators set on the nodes (drain, fail, down and their reason).
+/// 8: `suspensions`: the suspend times of jobs an operator suspended.
 const SCHEMA_VERSION: i64 = 4;
-const REVISION: i64 = 7;
+const REVISION: i64 = 8;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
@@ -116,6 +117,15 @@ CREATE TABLE IF NOT EXISTS nodes (
     reason      TEXT,
     reason_time INTEGER,
     reason_uid  INTEGER
+);
+-- Jobs an operator suspended (`scontrol suspend`), as slurmctld counts their time:
+-- suspend_time (the last suspend or resume), pre_sus_time (seconds run before the last
+-- suspend) and total (seconds suspended, the current suspension not included).
+CREATE TABLE IF NOT EXISTS suspensions (
+    job_id       INTEGER PRIMARY KEY,
+    suspend_time INTEGER NOT NULL,
+    pre_sus_time INTEGER NOT NULL DEFAULT 0,
+    total        INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS steps (
     job_id      INTEGER NOT NULL,
@@ -654,6 +664,14 @@ impl NodeMark {
     }
 }
 
+/// A suspended (or once suspended) job's times, as slurmctld keeps them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Suspension {
+    pub suspend_time: i64,
+    pub pre_sus_time: i64,
+    pub total: i64,
+}
+
 /// Queries and updates inside one transaction.
 pub struct Tx<'a> {
     tx: &'a Transaction<'a>,
@@ -1036,10 +1054,67 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// The running jobs (by index).
+    /// The suspend times of the jobs ever suspended, by job id.
+    pub fn suspensions(&self) -> DbResult<std::collections::HashMap<u32, Suspension>> {
+        let mut stmt = self
+            .tx
+            .prepare_cached("SELECT job_id, suspend_time, pre_sus_time, total FROM suspensions")?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get(0)?,
+                    Suspension {
+                        suspend_time: r.get(1)?,
+                        pre_sus_time: r.get(2)?,
+                        total: r.get(3)?,
+                    },
+                ))
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    pub fn suspension(&self, job_id: u32) -> DbResult<Option<Suspension>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT suspend_time, pre_sus_time, total FROM suspensions WHERE job_id = ?1",
+                params![job_id],
+                |r| {
+                    Ok(Suspension {
+                        suspend_time: r.get(0)?,
+                        pre_sus_time: r.get(1)?,
+                        total: r.get(2)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    pub fn set_suspension(&self, job_id: u32, s: &Suspension) -> DbResult<()> {
+        self.tx.execute(
+            "INSERT INTO suspensions (job_id, suspend_time, pre_sus_time, total)
+             VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT(job_id) DO UPDATE SET suspend_time = excluded.suspend_time,
+                 pre_sus_time = excluded.pre_sus_time, total = excluded.total",
+            params![job_id, s.suspend_time, s.pre_sus_time, s.total],
+        )?;
+        Ok(())
+    }
+
+    /// Forgets a job's suspensions (it is requeued: a new run).
+    pub fn clear_suspension(&self, job_id: u32) -> DbResult<()> {
+        self.tx
+            .execute("DELETE FROM suspensions WHERE job_id = ?1", params![job_id])?;
+        Ok(())
+    }
+
+    /// The running jobs, suspended ones too (their launchers run).
     pub fn running_jobs(&self) -> DbResult<Vec<JobRow>> {
         self.job_rows(
-            &format!("SELECT {JOB_COLUMNS} FROM jobs WHERE state = 'RUNNING' ORDER BY job_id"),
+            &format!(
+                "SELECT {JOB_COLUMNS} FROM jobs WHERE state IN ('RUNNING', 'SUSPENDED') ORDER BY job_id"
+            ),
             [],
         )
     }
@@ -1127,6 +1202,17 @@ impl Tx<'_> {
         )?;
         let rows = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The nodes of the suspended jobs (a job's node list, None: the first node).
+    pub fn suspended_nodes(&self) -> DbResult<Vec<Option<String>>> {
+        let mut stmt = self
+            .tx
+            .prepare_cached("SELECT node FROM jobs WHERE state = 'SUSPENDED'")?;
+        let rows = stmt
+            .query_map([], |r| r.get(0))?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }

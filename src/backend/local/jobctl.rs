@@ -192,7 +192,10 @@ impl LocalCluster {
         }
         if row.state == JobState::Running && spec.time_limit != before_spec.time_limit {
             // The launcher keeps the job to its limit; it reads a changed one from here.
-            let limit = records::time_limit(&spec, self.settings.partition_of(&spec)).seconds();
+            let suspended = tx.suspension(row.job_id)?.map_or(0, |s| s.total);
+            let limit = records::time_limit(&spec, self.settings.partition_of(&spec))
+                .seconds()
+                .map(|l| l + suspended);
             let _ = super::executor::write_limit(&self.job_dir(row.job_id), limit);
         }
         tx.update_job(row)?;
@@ -696,5 +699,6 @@ pub fn requeue_reset(
         .into();
     }
     tx.delete_steps(row.job_id)?;
+    tx.clear_suspension(row.job_id)?;
     tx.update_job(row)
 }

@@ -23,6 +23,7 @@ pub mod runner;
 pub mod schedule;
 pub mod steps;
 pub mod store_file;
+pub mod suspend;
 pub mod system;
 
 use super::{
@@ -368,6 +369,8 @@ impl LocalCluster {
             steps.entry(s.job_id).or_default().push(s);
         }
         let ctx = self.ctx();
+        let suspensions = tx.suspensions().map_err(sql)?;
+        let now = crate::sys::now();
         let mut out = Vec::with_capacity(rows.len());
         // Each request is parsed as its record is built and dropped after (the tasks of an
         // array share theirs): a long queue never holds every request parsed at once.
@@ -390,7 +393,11 @@ impl LocalCluster {
             };
             let mut st = steps.remove(&row.job_id).unwrap_or_default();
             st.sort_by_key(|s| s.step);
-            out.push(records::job_record(row, spec, &st, &ctx, accounting));
+            let mut rec = records::job_record(row, spec, &st, &ctx, accounting);
+            if let Some(susp) = suspensions.get(&row.job_id) {
+                suspend::show(&mut rec, susp, now);
+            }
+            out.push(rec);
         }
         Ok(out)
     }
@@ -957,9 +964,30 @@ impl LocalCluster {
 
 /// Sends a cancel (to the launcher, which runs Slurm's SIGTERM/KillWait/SIGKILL sequence)
 /// or a plain signal (straight to the job's processes).
+/// `sig` to everything the job runs: its batch shell's process group and its steps'
+/// tasks, while the launcher that claimed it still runs (else the ids may be reused).
+fn signal_processes(row: &JobRow, sig: i32) {
+    let alive = matches!((row.launcher_pid, row.launcher_start), (Some(p), Some(s)) if procs::is_same_process(p, s));
+    if !alive {
+        return;
+    }
+    if let Some(launcher) = row.launcher_pid {
+        steps::signal_steps(launcher, row.job_id, sig);
+    }
+    if let Some(pgid) = row.job_pgid {
+        // SAFETY: killpg(2) of the job's own process group, its launcher checked above.
+        unsafe { libc::killpg(pgid, sig) };
+    }
+}
+
 fn deliver(row: &JobRow, req: &SignalRequest, cancel: bool) {
     use nix::sys::signal::{Signal, kill, killpg};
     use nix::unistd::Pid;
+    if cancel && row.state == JobState::Suspended {
+        // A stopped job must run again to end as its launcher ends it (slurmctld
+        // resumes a suspended job it cancels).
+        signal_processes(row, libc::SIGCONT);
+    }
     if cancel {
         if let (Some(pid), Some(start)) = (row.launcher_pid, row.launcher_start)
             && procs::is_same_process(pid, start)
@@ -1119,16 +1147,31 @@ impl Cluster for LocalCluster {
 
     fn nodes(&self) -> Result<Vec<NodeRecord>, BackendError> {
         let mut db = self.db()?;
-        let (running, gpus_held, marks) = db
+        let (running, gpus_held, marks, suspended) = db
             .read(|tx| {
                 Ok((
                     tx.running_allocations()?,
                     tx.running_gpus()?,
                     tx.node_marks()?,
+                    tx.suspended_nodes()?,
                 ))
             })
             .map_err(sql)?;
         let s = &self.settings;
+        // 24.11: the nodes of suspended jobs stay in use (MIXED) though their CPUs are free.
+        let mut holds_suspended = vec![false; s.node_names().len()];
+        if self.profile().sinfo.suspended_jobs_keep_node {
+            for list in &suspended {
+                let on = list
+                    .as_deref()
+                    .map_or_else(|| vec![0], |l| s.node_indexes(l));
+                for i in on {
+                    if let Some(h) = holds_suspended.get_mut(i) {
+                        *h = true;
+                    }
+                }
+            }
+        }
         let names = s.node_names();
         let mut gpus_used = vec![0u32; names.len()];
         for (list, held) in &gpus_held {
@@ -1157,71 +1200,76 @@ impl Cluster for LocalCluster {
             .into_iter()
             .zip(used)
             .zip(gpus_used)
-            .map(|((name, (alloc_cpus, alloc_mem)), alloc_gpus)| {
-                let alloc_cpus = alloc_cpus.min(s.node.cpus);
-                let mark = marks.iter().find(|m| m.name == name);
-                let flags = mark.map_or(0, |m| m.flags);
-                let state = if flags & node_state::DOWN != 0 {
-                    NodeState::Down
-                } else if alloc_cpus == 0 {
-                    NodeState::Idle
-                } else if alloc_cpus >= s.node.cpus {
-                    NodeState::Allocated
-                } else {
-                    NodeState::Mixed
-                };
-                let reason = mark.and_then(|m| m.reason.clone());
-                let reason_uid = mark.and_then(|m| m.reason_uid);
-                NodeRecord {
-                    state_flags: flags & (node_state::DRAIN | node_state::FAIL),
-                    reason_time: reason.as_ref().and(mark.and_then(|m| m.reason_time)),
-                    reason_user: reason_uid.map(crate::sys::user_name),
-                    reason_uid,
-                    reason,
-                    name,
-                    hostname: crate::sys::short_hostname(),
-                    address: crate::sys::short_hostname(),
-                    state,
-                    cpus: s.node.cpus,
-                    alloc_cpus,
-                    sockets: 1,
-                    cores_per_socket: s.node.cpus,
-                    threads_per_core: 1,
-                    boards: 1,
-                    real_memory: s.node.memory_mb,
-                    alloc_memory: alloc_mem,
-                    free_memory: crate::sys::meminfo_mb("MemFree"),
-                    tmp_disk: 0,
-                    weight: 1,
-                    cpu_load: crate::sys::load_average(),
-                    partitions: s.all_partitions().iter().map(|p| p.name.clone()).collect(),
-                    gres: (s.node.gpus > 0).then(|| format!("gpu:{}", s.node.gpus)),
-                    boot_time: crate::sys::boot_time(),
-                    os: crate::sys::os_description(),
-                    arch: crate::sys::machine(),
-                    version: self.profile().release.text(),
-                    cfg_tres: Some(format!(
-                        "cpu={},mem={},billing={}{}",
-                        s.node.cpus,
-                        mb(s.node.memory_mb),
-                        s.node.cpus,
-                        if s.node.gpus > 0 {
-                            format!(",gres/gpu={}", s.node.gpus)
-                        } else {
-                            String::new()
-                        }
-                    )),
-                    alloc_tres: (alloc_cpus > 0).then(|| {
-                        let gpus = if alloc_gpus > 0 {
-                            format!(",gres/gpu={alloc_gpus}")
-                        } else {
-                            String::new()
-                        };
-                        format!("cpu={alloc_cpus},mem={}{gpus}", mb(alloc_mem))
-                    }),
-                    ..Default::default()
-                }
-            })
+            .zip(holds_suspended)
+            .map(
+                |(((name, (alloc_cpus, alloc_mem)), alloc_gpus), suspended_here)| {
+                    let alloc_cpus = alloc_cpus.min(s.node.cpus);
+                    let mark = marks.iter().find(|m| m.name == name);
+                    let flags = mark.map_or(0, |m| m.flags);
+                    let state = if flags & node_state::DOWN != 0 {
+                        NodeState::Down
+                    } else if alloc_cpus == 0 && suspended_here {
+                        NodeState::Mixed
+                    } else if alloc_cpus == 0 {
+                        NodeState::Idle
+                    } else if alloc_cpus >= s.node.cpus {
+                        NodeState::Allocated
+                    } else {
+                        NodeState::Mixed
+                    };
+                    let reason = mark.and_then(|m| m.reason.clone());
+                    let reason_uid = mark.and_then(|m| m.reason_uid);
+                    NodeRecord {
+                        state_flags: flags & (node_state::DRAIN | node_state::FAIL),
+                        reason_time: reason.as_ref().and(mark.and_then(|m| m.reason_time)),
+                        reason_user: reason_uid.map(crate::sys::user_name),
+                        reason_uid,
+                        reason,
+                        name,
+                        hostname: crate::sys::short_hostname(),
+                        address: crate::sys::short_hostname(),
+                        state,
+                        cpus: s.node.cpus,
+                        alloc_cpus,
+                        sockets: 1,
+                        cores_per_socket: s.node.cpus,
+                        threads_per_core: 1,
+                        boards: 1,
+                        real_memory: s.node.memory_mb,
+                        alloc_memory: alloc_mem,
+                        free_memory: crate::sys::meminfo_mb("MemFree"),
+                        tmp_disk: 0,
+                        weight: 1,
+                        cpu_load: crate::sys::load_average(),
+                        partitions: s.all_partitions().iter().map(|p| p.name.clone()).collect(),
+                        gres: (s.node.gpus > 0).then(|| format!("gpu:{}", s.node.gpus)),
+                        boot_time: crate::sys::boot_time(),
+                        os: crate::sys::os_description(),
+                        arch: crate::sys::machine(),
+                        version: self.profile().release.text(),
+                        cfg_tres: Some(format!(
+                            "cpu={},mem={},billing={}{}",
+                            s.node.cpus,
+                            mb(s.node.memory_mb),
+                            s.node.cpus,
+                            if s.node.gpus > 0 {
+                                format!(",gres/gpu={}", s.node.gpus)
+                            } else {
+                                String::new()
+                            }
+                        )),
+                        alloc_tres: (alloc_cpus > 0).then(|| {
+                            let gpus = if alloc_gpus > 0 {
+                                format!(",gres/gpu={alloc_gpus}")
+                            } else {
+                                String::new()
+                            };
+                            format!("cpu={alloc_cpus},mem={}{gpus}", mb(alloc_mem))
+                        }),
+                        ..Default::default()
+                    }
+                },
+            )
             .collect())
     }
 
@@ -1392,6 +1440,15 @@ impl Cluster for LocalCluster {
         requester: u32,
     ) -> Result<(), BackendError> {
         self.update_node_marks(update, requester)
+    }
+
+    fn suspend(
+        &self,
+        target: &JobSelector,
+        resume: bool,
+        requester: u32,
+    ) -> Result<(), BackendError> {
+        self.suspend_jobs(target, resume, requester)
     }
 }
 
