@@ -611,6 +611,45 @@ fn operators_suspend_and_resume_jobs() {
 }
 
 #[test]
+fn operators_put_jobs_first_with_top() {
+    let site = Site::new();
+    let blocker = site.submit("alice", "-c 2 --wrap 'sleep 30'");
+    site.wait_state(blocker, &["RUNNING"]);
+    let a = site.submit("alice", "-o /dev/null --wrap true");
+    let b = site.submit("alice", "-o /dev/null --wrap true");
+    let c = site.submit("alice", "-o /dev/null --wrap true");
+    let bob = site.submit("bob", "-o /dev/null --wrap true");
+    let order = || site.ok("alice", "squeue -h -t PD -o '%i'");
+    assert_eq!(order(), format!("{a}\n{b}\n{c}\n{bob}\n"));
+    let refused = site.run("alice", &format!("scontrol top {c}"));
+    assert_eq!(
+        String::from_utf8_lossy(&refused.stderr),
+        format!("Access/permission denied for job {c}\n")
+    );
+    // c takes a's place among alice's jobs; bob's job keeps its own.
+    site.ok("root", &format!("scontrol top {c}"));
+    assert_eq!(order(), format!("{c}\n{a}\n{b}\n{bob}\n"));
+    site.ok("root", &format!("scontrol top {b},{a}"));
+    assert_eq!(order(), format!("{b}\n{a}\n{c}\n{bob}\n"));
+    let running = site.run("root", &format!("scontrol top {blocker}"));
+    assert_eq!(
+        String::from_utf8_lossy(&running.stderr),
+        format!("Job is no longer pending execution for job {blocker}\n")
+    );
+    // The queue starts them in that order.
+    site.ok("alice", &format!("scancel {blocker}"));
+    for j in [a, b, c, bob] {
+        site.wait_state(j, &["COMPLETED"]);
+    }
+    let started = |j: u32| {
+        site.ok("alice", &format!("sacct -X -n -P -j {j} -o start"))
+            .trim()
+            .to_string()
+    };
+    assert!(started(b) <= started(a) && started(a) <= started(c));
+}
+
+#[test]
 fn private_data_hides_other_users_jobs_from_them() {
     let site = Site::with_config("private_data = [\"jobs\"]\n");
     let a = site.submit("alice", "-J secret --hold --wrap true");

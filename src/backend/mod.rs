@@ -470,7 +470,8 @@ pub trait Cluster {
     }
     /// `scontrol top`: the job first among its user's pending jobs. Slurm allows it to
     /// operators only unless `SchedulerParameters=enable_user_top`.
-    fn top(&self, _target: &JobSelector, requester: u32) -> Result<(), BackendError> {
+    /// `targets`: every job the command names, in its order (slurmctld reads them all).
+    fn top(&self, _targets: &[JobSelector], requester: u32) -> Result<(), BackendError> {
         Err(BackendError::Slurm(if self.is_operator(requester) {
             SlurmErrno::NotSupported
         } else {

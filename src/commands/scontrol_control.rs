@@ -671,13 +671,13 @@ fn top(inv: &mut Invocation<'_>, cx: &mut Ctx<'_>, verb: &str, s: &str) {
         return;
     }
     let _ = verb;
-    let sel = job_id_strings(s)
-        .ok()
-        .and_then(|ids| ids.into_iter().find_map(|id| controller_id(&id, max)))
-        .map(|(job, tasks)| selector(job, tasks));
-    if let Some(sel) = sel
-        && let Err(e) = cx.cluster.top(&sel, inv.user.uid)
-    {
+    let targets: Vec<JobSelector> = job_id_strings(s)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|id| controller_id(id, max))
+        .map(|(job, tasks)| selector(job, tasks))
+        .collect();
+    if let Err(e) = cx.cluster.top(&targets, inv.user.uid) {
         cx.for_job(inv, &error_text(&e), s);
     }
 }

@@ -25,6 +25,7 @@ pub mod steps;
 pub mod store_file;
 pub mod suspend;
 pub mod system;
+pub mod top;
 
 use super::{
     AccountingQuery, BackendError, Cluster, HoldKind, SignalRequest, SlurmErrno, SubmitError,
@@ -1449,6 +1450,10 @@ impl Cluster for LocalCluster {
         requester: u32,
     ) -> Result<(), BackendError> {
         self.suspend_jobs(target, resume, requester)
+    }
+
+    fn top(&self, targets: &[JobSelector], requester: u32) -> Result<(), BackendError> {
+        self.top_jobs(targets, requester)
     }
 }
 

@@ -204,8 +204,8 @@ impl Cluster for SystemCluster {
     ) -> Result<(), BackendError> {
         self.backend(Call::Suspend(target.clone(), resume))
     }
-    fn top(&self, target: &JobSelector, _requester: u32) -> Result<(), BackendError> {
-        self.backend(Call::Top(target.clone()))
+    fn top(&self, targets: &[JobSelector], _requester: u32) -> Result<(), BackendError> {
+        self.backend(Call::Top(targets.to_vec()))
     }
     fn max_array_size(&self) -> u32 {
         self.backend(Call::MaxArraySize)

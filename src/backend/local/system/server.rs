@@ -246,7 +246,7 @@ pub fn answer(cluster: &LocalCluster, peer: Peer, call: Call) -> Result<Box<RawV
         Call::Notify(job, message) => to_value(cluster.notify(job, &message, uid)?),
         Call::UpdateNodes(update) => to_value(cluster.update_nodes(&update, uid)?),
         Call::Suspend(target, resume) => to_value(cluster.suspend(&target, resume, uid)?),
-        Call::Top(target) => to_value(cluster.top(&target, uid)?),
+        Call::Top(targets) => to_value(cluster.top(&targets, uid)?),
         Call::MaxArraySize => to_value(cluster.max_array_size()),
         Call::Allocation(job) => {
             // The allocation carries the job's secret: its owner's (and root's) only.

@@ -32,7 +32,7 @@ pub enum Call {
     Notify(u32, String),
     UpdateNodes(Box<NodeUpdate>),
     Suspend(JobSelector, bool),
-    Top(JobSelector),
+    Top(Vec<JobSelector>),
     MaxArraySize,
     Allocation(u32),
     Release(u32, ExitStatus),
