@@ -963,13 +963,15 @@ impl LocalCluster {
     }
 }
 
-/// Sends a cancel (to the launcher, which runs Slurm's SIGTERM/KillWait/SIGKILL sequence)
-/// or a plain signal (straight to the job's processes).
+/// Whether the launcher that claimed the job still runs (else its pids may be reused).
+fn launcher_alive(row: &JobRow) -> bool {
+    matches!((row.launcher_pid, row.launcher_start), (Some(p), Some(s)) if procs::is_same_process(p, s))
+}
+
 /// `sig` to everything the job runs: its batch shell's process group and its steps'
-/// tasks, while the launcher that claimed it still runs (else the ids may be reused).
+/// tasks, while its launcher still runs.
 fn signal_processes(row: &JobRow, sig: i32) {
-    let alive = matches!((row.launcher_pid, row.launcher_start), (Some(p), Some(s)) if procs::is_same_process(p, s));
-    if !alive {
+    if !launcher_alive(row) {
         return;
     }
     if let Some(launcher) = row.launcher_pid {
@@ -981,6 +983,8 @@ fn signal_processes(row: &JobRow, sig: i32) {
     }
 }
 
+/// Sends a cancel (to the launcher, which runs Slurm's SIGTERM/KillWait/SIGKILL sequence)
+/// or a plain signal (straight to the job's processes).
 fn deliver(row: &JobRow, req: &SignalRequest, cancel: bool) {
     use nix::sys::signal::{Signal, kill, killpg};
     use nix::unistd::Pid;
@@ -990,8 +994,8 @@ fn deliver(row: &JobRow, req: &SignalRequest, cancel: bool) {
         signal_processes(row, libc::SIGCONT);
     }
     if cancel {
-        if let (Some(pid), Some(start)) = (row.launcher_pid, row.launcher_start)
-            && procs::is_same_process(pid, start)
+        if let Some(pid) = row.launcher_pid
+            && launcher_alive(row)
         {
             let _ = kill(Pid::from_raw(pid), Signal::SIGTERM);
         }
@@ -1004,8 +1008,7 @@ fn deliver(row: &JobRow, req: &SignalRequest, cancel: bool) {
         return;
     };
     // The launcher must still be the one running this job, or the pgid may be reused.
-    let alive = matches!((row.launcher_pid, row.launcher_start), (Some(p), Some(s)) if procs::is_same_process(p, s));
-    if !alive {
+    if !launcher_alive(row) {
         return;
     }
     if !req.batch_only
@@ -1159,8 +1162,9 @@ impl Cluster for LocalCluster {
             })
             .map_err(sql)?;
         let s = &self.settings;
+        let names = s.node_names();
         // 24.11: the nodes of suspended jobs stay in use (MIXED) though their CPUs are free.
-        let mut holds_suspended = vec![false; s.node_names().len()];
+        let mut holds_suspended = vec![false; names.len()];
         if self.profile().sinfo.suspended_jobs_keep_node {
             for list in &suspended {
                 let on = list
@@ -1173,7 +1177,6 @@ impl Cluster for LocalCluster {
                 }
             }
         }
-        let names = s.node_names();
         let mut gpus_used = vec![0u32; names.len()];
         for (list, held) in &gpus_held {
             for (i, devices) in s.node_indexes(list).into_iter().zip(gres::parse_held(held)) {

@@ -355,6 +355,7 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                 let named = |list: Option<&String>| {
                     list.map_or_else(Vec::new, |l| settings.node_indexes(l))
                 };
+                let required = named(spec.and_then(|s| s.nodelist.as_ref()));
                 Request {
                     cpus: row.alloc_cpus,
                     mem_mb: row.alloc_mem_mb,
@@ -373,14 +374,14 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     }),
                     unavailable: unavailable.clone(),
                     required_unavailable: {
-                        let out: Vec<&str> = named(spec.and_then(|s| s.nodelist.as_ref()))
-                            .into_iter()
-                            .filter(|&i| !capacity[i].in_service)
-                            .map(|i| names[i].as_str())
+                        let out: Vec<&str> = required
+                            .iter()
+                            .filter(|&&i| !capacity[i].in_service)
+                            .map(|&i| names[i].as_str())
                             .collect();
                         (!out.is_empty()).then(|| crate::model::hostlist::compress(&out))
                     },
-                    required: named(spec.and_then(|s| s.nodelist.as_ref())),
+                    required,
                     excluded: named(spec.and_then(|s| s.exclude.as_ref())),
                 }
             },
