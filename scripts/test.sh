@@ -96,25 +96,57 @@ fi
 # back) before each suite.
 ci/backendai26/host-bridge.sh
 failed=()
-# Everything but the command fuzzer (which runs after, on the release build, at full size),
-# with the Backend.AI tests against 23.09: endpoint, keys and job image for them (the local
-# backend's tests clear their environment, so these reach only the tests meant for
-# Backend.AI).
-(. ci/backendai/env.sh && cargo test --locked --no-fail-fast -- --nocapture --skip fuzz_commands) \
-    || failed+=("the test suite, with its Backend.AI tests against Backend.AI 23.09.10 (ci/backendai)")
-# The whole Backend.AI suite again, against 26.9.
-ci/backendai26/host-bridge.sh
-BACKENDAI_TESTS=(--test backendai_client --test backendai_jobs --test backendai_login
-                 --test bai_multinode --test bai_interactive --test option_effects)
-(. ci/backendai26/env.sh && cargo test --locked --no-fail-fast "${BACKENDAI_TESTS[@]}" -- --nocapture) \
-    || failed+=("the Backend.AI tests against Backend.AI 26.9.6 (ci/backendai26)")
-# The scenario recordings against the live Slurm 22.05.8 they were recorded from
+# The Backend.AI suite: the tests that talk to a stack (endpoint, keys and job image from
+# the stack's env.sh). The local backend's tests clear their environment, so the stacks'
+# variables reach only these.
+BACKENDAI_TESTS=(backendai_client backendai_jobs backendai_login bai_multinode bai_interactive
+                 option_effects)
+local_tests=(--lib --bins)
+for f in tests/*.rs; do
+    t=$(basename "$f" .rs)
+    # the command fuzzer runs after, on the release build, at full size
+    [[ " ${BACKENDAI_TESTS[*]} fuzz_commands " == *" $t "* ]] || local_tests+=(--test "$t")
+done
+# Most of a Backend.AI test is waiting for the manager to schedule and start containers,
+# and most of the scenario check is waiting for Slurm's scheduler: each of these runs
+# beside other work (output kept apart, shown when it ends), which keeps the whole run
+# well inside CI's 90 minutes. What is CPU-bound (builds, the fuzzer) runs alone.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+cargo test --locked --no-run
+backendai_suite() {  # RELEASE-DIR API-VERSION: the whole Backend.AI suite against that stack
+    ci/backendai26/host-bridge.sh
+    # (sessions a killed run left would hold the agent's CPUs)
+    (. "$1/env.sh" && python3 ci/backendai/purge-sessions.py "$2") || return 1
+    (. "$1/env.sh" && cargo test --locked --no-fail-fast $(printf -- '--test %s ' "${BACKENDAI_TESTS[@]}") -- --nocapture)
+}
+show() {  # TITLE LOG
+    printf '\n==== %s\n' "$1"
+    cat "$2"
+}
+# 1. The local backend's tests, with the Backend.AI suite against 23.09 beside them.
+backendai_suite ci/backendai v7.20230615 >"$logs/bai23" 2>&1 &
+bai23=$!
+cargo test --locked --no-fail-fast "${local_tests[@]}" -- --nocapture \
+    || failed+=("the local backend's tests")
+bai23_ok=1
+wait $bai23 || bai23_ok=0
+show "the Backend.AI tests against Backend.AI 23.09.10 (ran beside the local tests)" "$logs/bai23"
+[ $bai23_ok = 1 ] || failed+=("the Backend.AI tests against Backend.AI 23.09.10 (ci/backendai)")
+# 2. The whole Backend.AI suite again, against 26.9, with the scenario recordings checked
+# against the live Slurm 22.05.8 they were recorded from beside it
 # (../shared/reference/slurm-ref, installed and started clean here, stopped after): a
 # recording that no longer says what Slurm says fails (tests/scenarios/ORACLE-VARIES lists
-# the steps where Slurm itself answers one way or another). About 8 minutes, mostly
-# waiting for its scheduler; run on a quiet machine, after the suites.
-scripts/record-scenarios.sh --check \
-    || failed+=("the scenario recordings against the live Slurm 22.05.8 (scripts/record-scenarios.sh --check)")
+# the steps where Slurm itself answers one way or another). About 11 minutes, mostly
+# waiting for its scheduler.
+scripts/record-scenarios.sh --check >"$logs/oracle" 2>&1 &
+oracle=$!
+backendai_suite ci/backendai26 v9.20250722 \
+    || failed+=("the Backend.AI tests against Backend.AI 26.9.6 (ci/backendai26)")
+oracle_ok=1
+wait $oracle || oracle_ok=0
+show "the scenario recordings against the live Slurm 22.05.8 (ran beside the 26.9 suite)" "$logs/oracle"
+[ $oracle_ok = 1 ] || failed+=("the scenario recordings against the live Slurm 22.05.8 (scripts/record-scenarios.sh --check)")
 (cd ../shared/reference/slurm-ref && ./stop-slurm.sh >/dev/null 2>&1) || true
 if [ ${#failed[@]} -gt 0 ]; then
     printf 'scripts/test.sh: FAILED: %s\n' "${failed[@]}" >&2
