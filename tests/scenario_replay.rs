@@ -43,7 +43,8 @@
 //! records or replays only those scenarios (the score then covers only them). Steps that differ
 //! today are listed, with the reason, in `tests/scenarios/KNOWN-DIFFERENCES`: the test
 //! fails on any other difference, and on a listed step that no longer differs, so the list
-//! stays the truth.
+//! stays the truth (but for a reason marked `(by timing)`: one the local runner's timing
+//! decides, which a loaded machine can make identical).
 //!
 //! The same scenarios recorded from the Slurm 24.11.5 reference (`../shared/reference/
 //! slurm-ref-24`, a chroot run through its `in-chroot.sh`; `BAI_SCENARIO_RECORD=1
@@ -909,6 +910,13 @@ fn known_differences_in(file: &str) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// A known difference whose reason starts `(by timing)`: the local runner's own timing
+/// decides it (a loaded machine can make the step come out as Slurm's), so it is counted
+/// but may also be identical.
+fn sometimes_identical(why: &str) -> bool {
+    why.starts_with("(by timing)")
+}
+
 #[test]
 fn scenarios_against_slurm_22_05() {
     let mut all = scenarios();
@@ -959,6 +967,7 @@ fn scenarios_against_slurm_22_05() {
                 e.0 += 1;
             }
             match (same, known.contains_key(&key)) {
+                (true, true) if sometimes_identical(&known[&key]) => seen.push(key),
                 (true, true) => failures.push(format!(
                     "{key} ({cmd}) is identical now: take it off KNOWN-DIFFERENCES"
                 )),
@@ -1139,6 +1148,7 @@ fn scenarios_against_slurm_24_11() {
             let same = want == have;
             n += usize::from(same);
             match (same, known.contains_key(&key)) {
+                (true, true) if sometimes_identical(&known[&key]) => seen.push(key),
                 (true, true) => failures.push(format!(
                     "{key} ({cmd}) is identical now: take it off KNOWN-DIFFERENCES-24.11"
                 )),

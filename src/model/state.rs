@@ -95,6 +95,8 @@ pub enum StateFlag {
     None,
     Completing,
     Configuring,
+    /// `scontrol requeuehold State=SpecialExit`: held until released.
+    SpecialExit,
 }
 
 impl StateFlag {
@@ -103,6 +105,7 @@ impl StateFlag {
             StateFlag::None => None,
             StateFlag::Completing => Some("COMPLETING"),
             StateFlag::Configuring => Some("CONFIGURING"),
+            StateFlag::SpecialExit => Some("SPECIAL_EXIT"),
         }
     }
     pub fn compact(self) -> Option<&'static str> {
@@ -110,6 +113,7 @@ impl StateFlag {
             StateFlag::None => None,
             StateFlag::Completing => Some("CG"),
             StateFlag::Configuring => Some("CF"),
+            StateFlag::SpecialExit => Some("SE"),
         }
     }
 }

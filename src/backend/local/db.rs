@@ -319,6 +319,7 @@ fn flag_name(f: StateFlag) -> &'static str {
         StateFlag::None => "None",
         StateFlag::Completing => "COMPLETING",
         StateFlag::Configuring => "CONFIGURING",
+        StateFlag::SpecialExit => "SPECIAL_EXIT",
     }
 }
 
@@ -326,6 +327,7 @@ fn flag_from(s: &str) -> StateFlag {
     match s {
         "COMPLETING" => StateFlag::Completing,
         "CONFIGURING" => StateFlag::Configuring,
+        "SPECIAL_EXIT" => StateFlag::SpecialExit,
         _ => StateFlag::None,
     }
 }

@@ -686,6 +686,10 @@ pub fn requeue_reset(
     row.launcher_pid = None;
     row.launcher_start = None;
     row.job_pgid = None;
+    if how.special_exit {
+        // `_job_requeue_op`: shown as SPECIAL_EXIT until released.
+        row.flag = StateFlag::SpecialExit;
+    }
     if how.hold || how.special_exit {
         row.held = true;
         row.priority = 0;

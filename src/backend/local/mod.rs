@@ -35,7 +35,7 @@ use crate::config::Loaded;
 use crate::model::node_state;
 use crate::model::{
     ArrayPart, JobRecord, JobSelector, JobSpec, JobState, NodeRecord, NodeState, PartitionRecord,
-    TaskSelector,
+    StateFlag, TaskSelector,
 };
 use crate::sys::UserInfo;
 use db::{Db, JobRow, StepRow};
@@ -854,6 +854,7 @@ impl LocalCluster {
     ) -> db::DbResult<()> {
         let finish = |r: &mut JobRow| {
             r.state = JobState::Cancelled;
+            r.flag = StateFlag::None;
             r.start_time = Some(now);
             r.end_time = Some(now);
             r.cancelled_by = Some(uid);
@@ -939,6 +940,8 @@ impl LocalCluster {
                         }
                         let spec = tx.submission(row.submission_id)?;
                         row.held = false;
+                        // `_release_job_rec` ends a special exit too.
+                        row.flag = StateFlag::None;
                         // priority/basic gives a released job the next lower priority.
                         row.priority = match spec.priority {
                             Some(p) => p,

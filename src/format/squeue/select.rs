@@ -10,6 +10,7 @@ pub enum StateSel {
     Base(JobState),
     Completing,
     Configuring,
+    SpecialExit,
     /// A flag our records never carry (RESIZING, REQUEUED, STAGE_OUT, ...).
     OtherFlag,
 }
@@ -25,7 +26,7 @@ const FLAG_STATES: [(&str, &str, StateSel); 12] = [
     ("REQUEUE_HOLD", "RH", StateSel::OtherFlag),
     ("REVOKED", "RV", StateSel::OtherFlag),
     ("SIGNALING", "SI", StateSel::OtherFlag),
-    ("SPECIAL_EXIT", "SE", StateSel::OtherFlag),
+    ("SPECIAL_EXIT", "SE", StateSel::SpecialExit),
     ("STAGE_OUT", "SO", StateSel::OtherFlag),
     ("STOPPED", "ST", StateSel::OtherFlag),
 ];
@@ -47,6 +48,7 @@ impl StateSel {
             StateSel::Base(s) => job.flag == StateFlag::None && job.state == s,
             StateSel::Completing => job.flag == StateFlag::Completing,
             StateSel::Configuring => job.flag == StateFlag::Configuring,
+            StateSel::SpecialExit => job.flag == StateFlag::SpecialExit,
             StateSel::OtherFlag => false,
         }
     }
@@ -376,6 +378,20 @@ mod tests {
         j.flag = StateFlag::Completing;
         assert!(!StateSel::Base(JobState::Completed).matches(&j));
         assert!(StateSel::parse("cg").unwrap().matches(&j));
+    }
+
+    #[test]
+    fn a_special_exit_is_selected_by_its_flag_not_as_pending() {
+        let mut j = job(1, JobState::Pending);
+        j.flag = StateFlag::SpecialExit;
+        assert!(!StateSel::parse("PD").unwrap().matches(&j));
+        assert!(StateSel::parse("se").unwrap().matches(&j));
+        assert!(StateSel::parse("special_exit").unwrap().matches(&j));
+        assert!(
+            !StateSel::parse("se")
+                .unwrap()
+                .matches(&job(2, JobState::Pending))
+        );
     }
 
     #[test]
