@@ -132,6 +132,9 @@ pub struct JobSpec {
     pub exclusive: bool,
     /// `--mincpus`: at least this many CPUs on each node.
     pub min_cpus: Option<u32>,
+    /// `scontrol update NumCPUs=`: at least this many CPUs in all (slurmctld's job
+    /// `min_cpus`, which leaves MinCPUsNode as it was).
+    pub total_cpus: Option<u32>,
     /// `--kill-on-invalid-dep=yes`: cancel the job when its dependency can never be met.
     pub kill_on_invalid_dep: bool,
     /// `--immediate[=secs]` of salloc and srun: 1 asks the controller to start the job now
@@ -162,6 +165,7 @@ impl JobSpec {
             .unwrap_or_else(|| self.ntasks_per_node.unwrap_or(1) * self.nodes_min.unwrap_or(1));
         (tasks * self.cpus_per_task.unwrap_or(1))
             .max(self.min_cpus.unwrap_or(1))
+            .max(self.total_cpus.unwrap_or(1))
             .max(1)
     }
 
@@ -352,6 +356,8 @@ impl JobSpec {
             constraint,
             exclusive,
             min_cpus,
+            // Set only by `scontrol update NumCPUs=` of a pending local job, never at submission.
+            total_cpus: _,
             kill_on_invalid_dep,
             immediate,
             reservation,

@@ -757,6 +757,7 @@ pub fn build(
         constraint: raw.constraint.clone(),
         exclusive: raw.exclusive,
         min_cpus: raw.min_cpus,
+        total_cpus: None,
         kill_on_invalid_dep: raw.kill_on_invalid_dep.unwrap_or(false),
         immediate: raw.immediate.filter(|&secs| secs > 0),
         reservation: raw.reservation.clone(),

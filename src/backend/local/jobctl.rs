@@ -284,7 +284,7 @@ impl LocalCluster {
             if c.max_cpus.is_some_and(|max| max < min) {
                 return Err(SlurmErrno::InvalidCpuCount);
             }
-            spec.min_cpus = Some(min);
+            spec.total_cpus = Some(min);
         } else if c.max_cpus.is_some() && !pending {
             return Err(SlurmErrno::JobNotPending);
         }
