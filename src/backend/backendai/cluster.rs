@@ -24,6 +24,16 @@ use std::collections::BTreeMap;
 /// Seconds a finished job stays in squeue (Slurm's MinJobAge).
 pub const MIN_JOB_AGE: i64 = 300;
 
+/// 23.09's 403s to a DELETE that are not the user's lack of permission: a session being
+/// started (`Cannot destroy sessions in scheduled/preparing/... status`, `... kernels in
+/// pulling status`; the next round deletes it again) and one that ended since it was read
+/// (`Cannot destroy sessions that has already been already cancelled`).
+fn not_a_permission_refusal(message: &str) -> bool {
+    message.contains("Cannot destroy sessions in")
+        || message.contains("Cannot destroy kernels in")
+        || message.contains("has already been already")
+}
+
 /// Sessions deleted at once by scancel.
 const DELETE_CONCURRENCY: usize = 4;
 /// How long after deleting a pending session scancel reads it back a last time (the
@@ -474,7 +484,7 @@ impl BackendAiCluster {
                             Ok(_) => None,
                             Err(e) if e.is_not_found() => None,
                             Err(ClientError::AuthRejected { message, .. })
-                                if message.contains("Cannot destroy sessions in") =>
+                                if not_a_permission_refusal(&message) =>
                             {
                                 None
                             }
@@ -907,5 +917,30 @@ impl Cluster for BackendAiCluster {
 
     fn notes(&self) -> Vec<String> {
         std::mem::take(&mut *self.notes.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::not_a_permission_refusal;
+
+    #[test]
+    fn only_a_real_refusal_of_a_delete_is_access_denied() {
+        // 23.09's texts (registry.py `destroy_session`).
+        for starting_or_ended in [
+            "Cannot destroy sessions in pulling status",
+            "Cannot destroy sessions in scheduled/preparing/terminating/error status",
+            "Cannot destroy kernels in pulling status",
+            "Cannot destroy sessions that has already been already cancelled",
+            "Cannot destroy sessions that has already been already terminated",
+        ] {
+            assert!(
+                not_a_permission_refusal(starting_or_ended),
+                "{starting_or_ended}"
+            );
+        }
+        assert!(!not_a_permission_refusal(
+            "You are not allowed to manipulate other's sessions"
+        ));
     }
 }
