@@ -42,7 +42,8 @@ if [ $mode = record ]; then
     BAI_SCENARIO_RECORD=1 replay
     exit
 fi
-# A step that differs is played once more from a clean start: only one that differs again
+# A step that differs is played once more from a clean start (the scenarios up to the last
+# such step): only one that differs again
 # fails (the oracle's own races are rare, a recording that is no longer true differs each
 # time).
 differed=$(mktemp)
@@ -51,6 +52,6 @@ if BAI_SCENARIO_VERIFY=1 BAI_SCENARIO_VERIFY_DIFFERED="$differed" replay; then
     exit 0
 fi
 [ -s "$differed" ] || exit 1
-echo "record-scenarios: $(wc -l <"$differed" | tr -d ' ') steps differed; playing the scenarios again from a clean start" >&2
+echo "record-scenarios: $(wc -l <"$differed" | tr -d ' ') steps differed; playing the scenarios again from a clean start, up to the last of those" >&2
 start_clean
 BAI_SCENARIO_VERIFY=1 BAI_SCENARIO_VERIFY_AGAIN="$differed" replay
