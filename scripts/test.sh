@@ -145,8 +145,8 @@ if [ ${#failed[@]} -gt 0 ]; then
     exit 1
 fi
 # The process-level fuzzer over every command and scontrol keyword (tests/fuzz_commands.rs):
-# 300,000 runs, each its own process with a deadline (a million is about 10 minutes on 2
+# 100,000 runs, each its own process with a deadline (a million is about 12 minutes on 2
 # CPUs, more than CI's 90 minutes leave; FUZZ_COMMANDS_RUNS=1000000 for that); it prints
 # its counts of panics and hangs and fails on any. Plus the release build (whose
 # dependencies scripts/package-check.sh then reuses).
-FUZZ_COMMANDS_RUNS=${FUZZ_COMMANDS_RUNS:-300000} cargo test --release --locked --test fuzz_commands
+FUZZ_COMMANDS_RUNS=${FUZZ_COMMANDS_RUNS:-100000} cargo test --release --locked --test fuzz_commands
