@@ -55,8 +55,10 @@ if dpkg-query -W -f='${Status}' slurm-client 2>/dev/null | grep -q "ok installed
     rm -rf "$R"
     mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates"
     touch "$R/var/lib/dpkg/status" "$R/var/lib/dpkg/available"
-    # The private root has no libc6 package; the binary uses this machine's libc.
-    DPKG=(dpkg --root="$R" --force-depends --force-not-root)
+    # The private root has no libc6 package; the binary uses this machine's libc. It has
+    # no shell either: the maintainer scripts run outside it (DPKG_ROOT set, which the
+    # postinst reads as "not this machine's service").
+    DPKG=(dpkg --root="$R" --force-depends --force-not-root --force-script-chrootless)
     echo "installing into a private dpkg root: $R"
 fi
 export PATH="$R/usr/bin:$PATH" MANPATH="$R/usr/share/man:" XDG_DATA_DIRS="$R/usr/share:/usr/share"
