@@ -91,10 +91,6 @@ if ! wait $stack26; then
     echo "scripts/test.sh: the Backend.AI 26.9 test stack did not come up (ci/backendai26/up.sh; log above)" >&2
     exit 1
 fi
-# The two stacks run side by side; the 23.09 one needs the host dockerd's docker0 bridge,
-# which was once found deleted after the 26.9 stack's own dockerd started: checked (and put
-# back) before each suite.
-ci/backendai26/host-bridge.sh
 failed=()
 # The Backend.AI suite: the tests that talk to a stack (endpoint, keys and job image from
 # the stack's env.sh). The local backend's tests clear their environment, so the stacks'
@@ -115,6 +111,9 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 cargo test --locked --no-run
 backendai_suite() {  # RELEASE-DIR API-VERSION: the whole Backend.AI suite against that stack
+    # The two stacks run side by side; the 23.09 one needs the host dockerd's docker0
+    # bridge, which was once found deleted after the 26.9 stack's own dockerd started:
+    # checked (and put back) before each suite.
     ci/backendai26/host-bridge.sh
     # (sessions a killed run left would hold the agent's CPUs)
     (. "$1/env.sh" && python3 ci/backendai/purge-sessions.py "$2") || return 1

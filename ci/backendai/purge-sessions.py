@@ -36,7 +36,11 @@ def main():
     ep = os.environ["BACKEND_ENDPOINT"]
     ak, sk = os.environ["BAI_ADMIN_ACCESS_KEY"], os.environ["BAI_ADMIN_SECRET_KEY"]
     version = sys.argv[1] if len(sys.argv) > 1 else "v7.20230615"
-    live = [s for s in sessions(ep, ak, sk, version) if s["status"] not in ENDED]
+
+    def not_ended():
+        return [s for s in sessions(ep, ak, sk, version) if s["status"] not in ENDED]
+
+    live = not_ended()
     for s in live:
         path = f"/session/{s['name']}?forced=true&owner_access_key={s['access_key']}"
         st, txt = call(ep, ak, sk, "DELETE", path, None, version)
@@ -44,8 +48,8 @@ def main():
     # The agent frees the containers' slots a moment after the manager marks them ended.
     deadline = time.time() + 120
     while live and time.time() < deadline:
-        live = [s for s in sessions(ep, ak, sk, version) if s["status"] not in ENDED]
         time.sleep(2)
+        live = not_ended()
     if live:
         sys.exit("purge-sessions: still not ended after 120 s: "
                  + ", ".join(f"{s['name']} ({s['status']})" for s in live))

@@ -358,19 +358,20 @@ pub fn launch(cluster: &LocalCluster, job_id: u32) -> i32 {
         exit,
         end_time: crate::sys::now(),
     };
-    let written = write_result(&job_dir, &result);
-    if let Err(e) = &written {
-        eprintln!("bai-slurm launcher: job {job_id}: cannot write its result file: {e}");
-    }
+    let write = || {
+        let written = write_result(&job_dir, &result);
+        if let Err(e) = &written {
+            eprintln!("bai-slurm launcher: job {job_id}: cannot write its result file: {e}");
+        }
+        written.is_ok()
+    };
+    let written = write();
     let recorded = ledger.call(super::ledger::LedgerCall::RecordEnd { job_id, result });
     // The ledger waits out a full disk; when it fails for another reason (a lock held
     // past its timeout) the runner applies the result file, so a file the full disk kept
     // out (its room was not reserved in time) is written now that there is room.
-    if recorded.is_err()
-        && written.is_err()
-        && let Err(e) = write_result(&job_dir, &result)
-    {
-        eprintln!("bai-slurm launcher: job {job_id}: cannot write its result file: {e}");
+    if recorded.is_err() && !written {
+        write();
     }
     let _ = std::fs::remove_file(job_dir.join("slurm_script"));
     let _ = std::fs::remove_file(super::steps::AllocationFile::path(&job_dir));
