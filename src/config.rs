@@ -180,6 +180,10 @@ pub struct BackendAiConfig {
     /// under `path` gets `vfolder` mounted at `path`, so its files appear where they are.
     #[serde(default)]
     pub storage: Vec<StorageConfig>,
+    /// A directory under one of the `storage` paths where each job's launcher leaves its
+    /// result, so that the jobs depending on it can judge every Slurm dependency type
+    /// (`launcher::gate`). Without it only `afterok` dependencies are accepted.
+    pub job_dir: Option<String>,
     /// Backend.AI user (e-mail) -> Unix user name, for USER of sessions bai-slurm did not
     /// make (its own jobs carry the submitting user's name).
     #[serde(default)]

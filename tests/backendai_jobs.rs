@@ -795,6 +795,201 @@ fn arrays_and_afterok_chains() {
     );
 }
 
+/// Every dependency type, on a site with a job directory (`[backendai] job_dir`): each
+/// launcher leaves its job's result there and ends its session with success, so a session's
+/// Backend.AI `dependencies` mean "ended", and the dependent's launcher judges Slurm's
+/// condition from the results (`launcher::gate`). A dependency that can never be satisfied
+/// ends the job as slurmctld's `kill_invalid_depend` does: CANCELLED, reason
+/// DependencyNeverSatisfied, its script not run.
+#[test]
+fn every_dependency_type_on_a_site_with_a_job_directory() {
+    let _shared = shared();
+    let site = user();
+    let dir = site.workdir("deps");
+    let job_dir = site.work_root.join("jobs");
+    std::fs::create_dir_all(&job_dir).unwrap();
+    set_mode(&job_dir, 0o1777);
+    let gated = dir.join("gated.toml");
+    std::fs::write(
+        &gated,
+        format!("[backendai]\njob_dir = \"{}\"\n", job_dir.display()),
+    )
+    .unwrap();
+    let env = [("BAI_SLURM_CONFIG", gated.to_str().unwrap())];
+    let mut cancel = CancelOnDrop {
+        site,
+        dir: dir.clone(),
+        jobs: Vec::new(),
+    };
+    let mut sbatch = |args: &[&str]| -> String {
+        let mut all = vec!["--parsable"];
+        all.extend_from_slice(args);
+        let r = site.run_with(&dir, "sbatch", &all, &env);
+        assert_eq!(r.code, 0, "sbatch {args:?}: {r:?}");
+        let id = r.stdout.trim().to_string();
+        cancel.jobs.push(id.clone());
+        id
+    };
+    // Each job writes a file named after itself when its script runs.
+    let ran = |name: &str| format!("sleep 2; touch ran-{name}");
+    let ok = sbatch(&["--wrap", &ran("ok")]);
+    let bad = sbatch(&["--wrap", &format!("{}; exit 3", ran("bad"))]);
+    let arr = sbatch(&["--array=0-1", "--wrap", "exit $SLURM_ARRAY_TASK_ID"]);
+    let cases: Vec<(String, &str, &str)> = vec![
+        (format!("afterok:{ok}"), "okok", "COMPLETED"),
+        (format!("afterok:{bad}"), "okbad", "CANCELLED"),
+        (format!("afternotok:{bad}"), "notokbad", "COMPLETED"),
+        (format!("afternotok:{ok}"), "notokok", "CANCELLED"),
+        (format!("afterany:{bad}"), "anybad", "COMPLETED"),
+        (format!("afterok:{bad}?afterok:{ok}"), "either", "COMPLETED"),
+    ];
+    let mut dependents = Vec::new();
+    for (dep, name, _) in &cases {
+        let id = sbatch(&[&format!("--dependency={dep}"), "--wrap", &ran(name)]);
+        dependents.push(id);
+    }
+    let corr = sbatch(&[
+        "--array=0-1",
+        &format!("--dependency=aftercorr:{arr}"),
+        "--wrap",
+        "touch ran-corr-$SLURM_ARRAY_TASK_ID",
+    ]);
+    // singleton: the second waits for the first, still running, of the same name.
+    let solo1 = sbatch(&["-J", "solo", "--dependency=singleton", "--wrap", "sleep 10"]);
+    let solo2 = sbatch(&["-J", "solo", "--dependency=singleton", "--wrap", "true"]);
+    // A dependency the dependent's gate judged impossible, as scontrol shows it (pending
+    // meanwhile, with what it waits for).
+    let r = site.run_with(
+        &dir,
+        "squeue",
+        &["-h", "-j", &dependents[1], "-o", "%t %E"],
+        &env,
+    );
+    assert!(
+        r.stdout.is_empty()
+            || r.stdout.starts_with(&format!("PD afterok:{bad}("))
+            || r.stdout.starts_with("CA "),
+        "{r:?}"
+    );
+
+    let all: Vec<&str> = [&ok, &bad, &arr, &corr, &solo1, &solo2]
+        .into_iter()
+        .chain(&dependents)
+        .map(String::as_str)
+        .collect();
+    let rows = site.wait_sacct(
+        &dir,
+        &all.join(","),
+        "jobid,state,exitcode,start,end",
+        Duration::from_secs(420),
+        |rows| {
+            rows.len() == all.len() + 2
+                && rows
+                    .iter()
+                    .all(|r| !matches!(r[1].as_str(), "PENDING" | "RUNNING"))
+        },
+    );
+    let row = |id: &str| {
+        rows.iter()
+            .find(|r| r[0] == id)
+            .unwrap_or_else(|| panic!("{id}: {rows:?}"))
+    };
+    assert_eq!(row(&ok)[1], "COMPLETED", "{rows:?}");
+    assert_eq!(
+        (row(&bad)[1].as_str(), row(&bad)[2].as_str()),
+        ("FAILED", "3:0")
+    );
+    for ((dep, name, state), id) in cases.iter().zip(&dependents) {
+        let r = row(id);
+        assert_eq!(r[1], *state, "--dependency={dep}: {rows:?}");
+        assert_eq!(
+            dir.join(format!("ran-{name}")).exists(),
+            *state == "COMPLETED",
+            "--dependency={dep}: the script ran only if the condition held"
+        );
+        if *state == "CANCELLED" {
+            // slurmdbd's record of a job slurmctld ended for it: never started.
+            assert_eq!((r[2].as_str(), r[3].as_str()), ("0:0", "None"), "{rows:?}");
+        }
+    }
+    assert_eq!(row(&format!("{corr}_0"))[1], "COMPLETED", "{rows:?}");
+    assert_eq!(row(&format!("{corr}_1"))[1], "CANCELLED", "{rows:?}");
+    assert!(dir.join("ran-corr-0").exists() && !dir.join("ran-corr-1").exists());
+    assert!(
+        row(&solo2)[3] >= row(&solo1)[4],
+        "singleton started before its namesake ended: {rows:?}"
+    );
+    // scontrol says why, as slurmctld does for such a job.
+    let r = site.run_with(&dir, "scontrol", &["show", "job", &dependents[1]], &env);
+    assert!(
+        r.stdout.contains(&format!(
+            "JobState=CANCELLED Reason=DependencyNeverSatisfied Dependency=afterok:{bad}(failed)\n"
+        )) && r
+            .stdout
+            .contains("EligibleTime=Unknown\n   AccrueTime=Unknown\n"),
+        "{r:?}"
+    );
+    // The results the launchers left, one per job or task, in the user's directory.
+    let left = std::fs::read_dir(&job_dir).unwrap().flatten().count();
+    assert!(left >= 1, "nothing in {}", job_dir.display());
+
+    // afterany of a job nobody knows is satisfied at once; afterok of one is refused.
+    let r = site.run_with(
+        &dir,
+        "sbatch",
+        &["--parsable", "--dependency=afterok:1", "--wrap", "true"],
+        &env,
+    );
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            1,
+            "sbatch: error: Batch job submission failed: Job dependency problem\n"
+        )
+    );
+    // after (a start, not an end) cannot be waited for, with or without a job directory;
+    // afterany needs the directory.
+    let r = site.run_with(
+        &dir,
+        "sbatch",
+        &[&format!("--dependency=after:{ok}"), "--wrap", "true"],
+        &env,
+    );
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("--dependency=after is not supported by the Backend.AI backend"),
+        "{r:?}"
+    );
+    let r = site.run(
+        &dir,
+        "sbatch",
+        &[&format!("--dependency=afterany:{ok}"), "--wrap", "true"],
+    );
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("without [backendai] job_dir"), "{r:?}");
+    // doctor says what the site has; a directory the jobs could not see is refused.
+    let r = site.run_with(&dir, "bai-slurm", &["doctor"], &env);
+    let line = format!(
+        "job directory: {} (every dependency type but after)\n",
+        job_dir.display()
+    );
+    assert!(r.stdout.contains(&line), "{r:?}");
+    let outside = dir.join("outside.toml");
+    std::fs::write(&outside, "[backendai]\njob_dir = \"/var/tmp/jobs\"\n").unwrap();
+    let env = [("BAI_SLURM_CONFIG", outside.to_str().unwrap())];
+    let r = site.run_with(&dir, "sbatch", &["--wrap", "true"], &env);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("job_dir = \"/var/tmp/jobs\" is not under a [[backendai.storage]] path"),
+        "{r:?}"
+    );
+    let r = site.run_with(&dir, "bai-slurm", &["doctor"], &env);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stdout.contains("job directory: FAILED ("), "{r:?}");
+}
+
 /// Why a pending job waits, in Slurm's words, on each release: 23.09's scheduler says it
 /// (status_info, failed predicates), 26.9's says nothing (both null), and bai-slurm derives
 /// the reason from what it knows: a deferred start, the states of the jobs an afterok job

@@ -402,6 +402,32 @@ fn backendai(inv: &mut Invocation<'_>, loaded: &Loaded) -> i32 {
         }
     }
 
+    match crate::backend::backendai::submission::job_dir(&loaded.config) {
+        Ok(None) => {
+            let _ = writeln!(
+                out,
+                "job directory: not set ([backendai] job_dir): only afterok dependencies"
+            );
+        }
+        Ok(Some(dir)) if std::path::Path::new(dir).is_dir() => {
+            let _ = writeln!(
+                out,
+                "job directory: {dir} (every dependency type but after)"
+            );
+        }
+        Ok(Some(dir)) => {
+            let _ = writeln!(
+                out,
+                "job directory: FAILED ({dir} does not exist here; create it on the shared storage with mode 1777)"
+            );
+            failed.push("job directory");
+        }
+        Err(why) => {
+            let _ = writeln!(out, "job directory: FAILED ({why})");
+            failed.push("job directory");
+        }
+    }
+
     if failed.is_empty() {
         let _ = writeln!(out, "status: OK");
         0

@@ -6,6 +6,7 @@
 use super::admission::Limits;
 use super::batch::{self, BatchPlan, Ending};
 use super::env::{BatchEnvFacts, batch_env};
+use super::gate;
 use super::jobfile::JobFile;
 use super::meta::{self, JobMeta, LaunchResult, ResultKind};
 use super::step_proto;
@@ -326,6 +327,25 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
     if meta.spec.interactive {
         return run_allocation(&meta, &hosts, env, signals, console);
     }
+    let job_dir = meta.job_dir.as_deref().map(std::path::Path::new);
+    if let (Some(dir), Some(gate)) = (job_dir, &meta.gate)
+        && let Err(why) = gate::open(gate, dir, meta.uid)
+    {
+        let _ = writeln!(
+            console,
+            "bai-slurm launcher: job {}: dependency never satisfied: {why}",
+            meta.job_id
+        );
+        let kind = ResultKind::DependencyNeverSatisfied;
+        leave_result(&meta, dir, kind, ExitStatus::OK, console);
+        report(
+            console,
+            kind,
+            ExitStatus::OK,
+            in_session.then_some(launched),
+        );
+        return 0;
+    }
     // Sessions made by this release preopen node 0's port for `scancel` (and the
     // steps' servers behind it, as an allocation's); older ones did not.
     let reached = Reached::take(&mut env);
@@ -365,17 +385,49 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
         servers.stop();
     }
     let (kind, exit) = result_of(ending);
+    if let Some(dir) = job_dir {
+        leave_result(&meta, dir, kind, exit, console);
+    }
     let status = report(console, kind, exit, in_session.then_some(launched));
     // A task in a throttle's chain must not stop the tasks after it (Backend.AI starts a
-    // dependent only after a success): its session succeeds, its result line says how the
-    // script ended.
+    // dependent only after a success), nor may any job on a site with a job directory,
+    // whose dependents' gates judge by its result file: the session succeeds, the result
+    // line says how the script ended.
     let chained = meta.array_task.is_some()
         && meta
             .spec
             .array
             .as_ref()
             .is_some_and(|a| a.limiting_throttle().is_some());
-    if chained { 0 } else { status }
+    if chained || job_dir.is_some() {
+        0
+    } else {
+        status
+    }
+}
+
+/// Leaves the job's result in the job directory for the gates of the jobs that depend on
+/// it; says so in the log when it cannot (those gates then find no result).
+fn leave_result(
+    meta: &JobMeta,
+    dir: &std::path::Path,
+    kind: ResultKind,
+    exit: ExitStatus,
+    console: &mut dyn Write,
+) {
+    let name = gate::result_name(meta.job_id, meta.array_task);
+    let result = LaunchResult {
+        kind,
+        exit,
+        end: Some(crate::sys::now()),
+    };
+    if let Err(e) = gate::write_result(dir, meta.uid, &name, &result) {
+        let _ = writeln!(
+            console,
+            "bai-slurm launcher: cannot leave the result of job {name} in {}: {e}",
+            dir.display()
+        );
+    }
 }
 
 fn result_of(ending: Ending) -> (ResultKind, ExitStatus) {

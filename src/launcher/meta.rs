@@ -60,6 +60,12 @@ pub struct JobMeta {
     pub spec: JobSpec,
     /// The Slurm release the site replaces: the job's environment follows it.
     pub slurm_version: crate::model::profile::SlurmVersion,
+    /// The site's job directory (`[backendai] job_dir`): the launcher leaves the job's
+    /// result there and ends its session with success (`gate.rs`).
+    pub job_dir: Option<String>,
+    /// What the launcher checks before running the script (jobs with a dependency, on a
+    /// site with a job directory).
+    pub gate: Option<super::gate::Gate>,
 }
 
 impl JobMeta {
@@ -130,6 +136,7 @@ impl LaunchResult {
             "timeout" => ResultKind::TimedOut,
             "cancelled" => ResultKind::Cancelled,
             "launch-failed" => ResultKind::LaunchFailed,
+            "dependency-never-satisfied" => ResultKind::DependencyNeverSatisfied,
             _ => return None,
         };
         let (rc, sig) = words.next()?.split_once(':')?;
@@ -150,6 +157,9 @@ pub enum ResultKind {
     TimedOut,
     Cancelled,
     LaunchFailed,
+    /// The dependency gate (`gate.rs`) found the job's dependency can never be satisfied:
+    /// the script did not run.
+    DependencyNeverSatisfied,
 }
 
 impl ResultKind {
@@ -159,6 +169,7 @@ impl ResultKind {
             ResultKind::TimedOut => "timeout",
             ResultKind::Cancelled => "cancelled",
             ResultKind::LaunchFailed => "launch-failed",
+            ResultKind::DependencyNeverSatisfied => "dependency-never-satisfied",
         }
     }
 }

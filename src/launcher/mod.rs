@@ -5,6 +5,7 @@ pub mod admission;
 pub mod batch;
 pub mod container;
 pub mod env;
+pub mod gate;
 pub mod jobfile;
 pub mod meta;
 pub mod pmi;

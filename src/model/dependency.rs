@@ -125,3 +125,39 @@ pub fn render_remaining<'a>(
         .collect();
     (!parts.is_empty()).then(|| parts.join(if any { "?" } else { "," }))
 }
+
+/// What an item that waits for an end (`afterany`, `afterok`, `afternotok`, `aftercorr`)
+/// makes of its target, as slurmctld's `test_job_dependency`: `ended` when every record of
+/// the target has finished, `complete` when every one finished COMPLETED. Both backends
+/// judge by it (the local runner from its records, a Backend.AI job's launcher from the
+/// results its dependencies left in the job directory).
+pub fn end_condition(kind: DepKind, ended: bool, complete: bool) -> DepStatus {
+    match kind {
+        _ if !ended => DepStatus::Unfulfilled,
+        DepKind::AfterAny | DepKind::AfterBurstBuffer => DepStatus::Fulfilled,
+        DepKind::AfterNotOk if complete => DepStatus::Failed,
+        DepKind::AfterNotOk => DepStatus::Fulfilled,
+        DepKind::AfterOk | DepKind::AfterCorr if complete => DepStatus::Fulfilled,
+        _ => DepStatus::Failed,
+    }
+}
+
+#[cfg(test)]
+mod end_condition_tests {
+    use super::*;
+
+    #[test]
+    fn each_type_judges_an_ended_target_as_slurmctld() {
+        use DepKind::*;
+        use DepStatus::*;
+        for kind in [AfterAny, AfterOk, AfterNotOk, AfterCorr] {
+            assert_eq!(end_condition(kind, false, false), Unfulfilled, "{kind:?}");
+        }
+        assert_eq!(end_condition(AfterAny, true, false), Fulfilled);
+        assert_eq!(end_condition(AfterOk, true, true), Fulfilled);
+        assert_eq!(end_condition(AfterOk, true, false), Failed);
+        assert_eq!(end_condition(AfterCorr, true, false), Failed);
+        assert_eq!(end_condition(AfterNotOk, true, true), Failed);
+        assert_eq!(end_condition(AfterNotOk, true, false), Fulfilled);
+    }
+}

@@ -161,6 +161,8 @@ pub struct JobRecord {
     pub tres_freq: Option<String>,
     pub mail_user: Option<String>,
     pub mail_type: Option<String>,
+    /// `--kill-on-invalid-dep`: scontrol's `KillOInInvalidDependent=Yes|No` line.
+    pub kill_on_invalid_dep: Option<bool>,
     /// Total GRES of the allocation (scontrol -d `JOB_GRES=`).
     pub gres_total: Option<String>,
     /// Per-node allocation details (scontrol -d `Nodes=... CPU_IDs=... Mem=...`).

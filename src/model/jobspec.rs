@@ -135,8 +135,9 @@ pub struct JobSpec {
     /// `scontrol update NumCPUs=`: at least this many CPUs in all (slurmctld's job
     /// `min_cpus`, which leaves MinCPUsNode as it was).
     pub total_cpus: Option<u32>,
-    /// `--kill-on-invalid-dep=yes`: cancel the job when its dependency can never be met.
-    pub kill_on_invalid_dep: bool,
+    /// `--kill-on-invalid-dep=yes|no`: cancel the job when its dependency can never be met
+    /// (`Some(true)`), or leave it pending (`Some(false)`, also the default when unset).
+    pub kill_on_invalid_dep: Option<bool>,
     /// `--immediate[=secs]` of salloc and srun: 1 asks the controller to start the job now
     /// or fail it (job_desc's `immediate`); more is how long the command waits for it.
     pub immediate: Option<u32>,
@@ -431,7 +432,7 @@ impl JobSpec {
         add(reservation.is_some(), Field::Reservation);
         add(*exclusive, Field::Exclusive);
         add(min_cpus.is_some(), Field::MinCpus);
-        add(*kill_on_invalid_dep, Field::KillOnInvalidDep);
+        add(*kill_on_invalid_dep == Some(true), Field::KillOnInvalidDep);
         add(immediate.is_some(), Field::Immediate);
         add(image.is_some(), Field::ContainerImage);
         add(!mounts.is_empty(), Field::ContainerMounts);

@@ -758,7 +758,7 @@ pub fn build(
         exclusive: raw.exclusive,
         min_cpus: raw.min_cpus,
         total_cpus: None,
-        kill_on_invalid_dep: raw.kill_on_invalid_dep.unwrap_or(false),
+        kill_on_invalid_dep: raw.kill_on_invalid_dep,
         immediate: raw.immediate.filter(|&secs| secs > 0),
         reservation: raw.reservation.clone(),
         licenses: raw.licenses.clone(),

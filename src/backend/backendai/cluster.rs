@@ -228,7 +228,7 @@ impl BackendAiCluster {
         recs
     }
 
-    /// The sessions, each pending afterok job with the sessions it waits for (their states
+    /// The sessions, each pending dependent job with the sessions it waits for (their states
     /// give `Dependency` or `DependencyNeverSatisfied`): found among `sessions`, else read
     /// in ONE more query for all of them (jobs that ended before this view's window; only
     /// when such a job is waited for). Its metadata names what a job waits for, so a job
@@ -245,7 +245,9 @@ impl BackendAiCluster {
                 .map(|d| {
                     d.items
                         .iter()
-                        .filter(|i| i.kind == DepKind::AfterOk)
+                        // Every type but singleton names its targets (only afterok
+                        // without a job directory).
+                        .filter(|i| i.kind != DepKind::Singleton)
                         .filter_map(|i| i.target)
                         .collect()
                 })
@@ -671,15 +673,11 @@ impl Cluster for BackendAiCluster {
         // it names (-j), as slurmdbd has them, and a whole history's sacct only those of
         // ended jobs.
         let mut recs = self.records(&sessions, !query.job_ids.is_empty());
+        for r in &mut recs {
+            records::as_accounted(r);
+        }
         if whole_history {
             self.remember_finished(&query.job_ids, &sessions, &recs);
-        }
-        // slurmdbd records a job the controller ended (cancel, time limit) as 0:0; only
-        // its steps keep the signal.
-        for r in &mut recs {
-            if matches!(r.state, JobState::Cancelled | JobState::Timeout) {
-                r.exit_code = crate::model::ExitStatus::OK;
-            }
         }
         Ok(recs)
     }

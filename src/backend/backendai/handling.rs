@@ -42,9 +42,9 @@ pub fn handling(f: Field) -> Handling {
         Field::ArrayThrottle => Honoured(
             "`%N`: the tasks in N chains, each task's session `dependencies` on the one N before it, whose launcher reports success whatever its script's exit code (kept in its result line)",
         ),
-        Field::Dependency => {
-            Honoured("afterok: `dependencies` (the sessions' ids); other types are refused")
-        }
+        Field::Dependency => Honoured(
+            "`dependencies` (the sessions' ids): afterok; with `[backendai] job_dir` also afterany, afternotok, aftercorr, singleton and `?`, judged by the dependent's launcher from the results left there; `after` is refused",
+        ),
         Field::Hold => Refused(Refusal::Unsupported(
             "is not supported by the Backend.AI backend",
         )),
@@ -68,7 +68,7 @@ pub fn handling(f: Field) -> Handling {
             "each container asks for every CPU and all the memory of an agent (the group's largest, or the smallest assigned by --nodelist/--exclude)",
         ),
         Field::KillOnInvalidDep => Warned(
-            "has no effect on Backend.AI (a session whose dependency failed waits until it is cancelled)",
+            "has no effect on Backend.AI: with `[backendai] job_dir` a job whose dependency can never be satisfied always ends (CANCELLED, DependencyNeverSatisfied); without, its session waits until cancelled",
         ),
         Field::Immediate => Honoured(
             "salloc/srun cancel the session when the scheduler has not placed it within the seconds given (-I alone: 10 s, the manager's scheduling round)",

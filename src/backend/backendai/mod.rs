@@ -12,6 +12,7 @@ pub mod auth;
 pub mod cache;
 pub mod client;
 pub mod cluster;
+pub mod depends;
 pub mod handling;
 pub mod jobid;
 pub mod partitions;

@@ -345,6 +345,12 @@ fn ended_state(
             ResultKind::LaunchFailed => {
                 (JobState::Failed, StateFlag::None, "JobLaunchFailure".into())
             }
+            // slurmctld's `kill_invalid_depend`: the job goes instead of waiting for ever.
+            ResultKind::DependencyNeverSatisfied => (
+                JobState::Cancelled,
+                StateFlag::None,
+                "DependencyNeverSatisfied".into(),
+            ),
         };
     }
     match (s.result.as_str(), info) {
@@ -444,10 +450,19 @@ pub fn rank_waiting(recs: &mut [JobRecord]) {
 
 /// squeue `%E`: what is left of an afterok dependency, each item as its sessions stand
 /// (`afterok:12(failed)` once one of them ended without success, as slurmctld shows it).
-fn dependency_left(dep: &crate::model::Dependency, sessions: &[Prerequisite]) -> Option<String> {
+/// `gated`: the job's launcher judges its dependency (`launcher::gate`); then a session's
+/// success says only that it ended, and the item stays unfulfilled until the job starts.
+fn dependency_left(
+    dep: &crate::model::Dependency,
+    sessions: &[Prerequisite],
+    gated: bool,
+) -> Option<String> {
     use crate::model::{DepKind, DepStatus, DepTarget};
     let status = |item: &crate::model::DepItem| {
-        let Some(target) = item.target.filter(|_| item.kind == DepKind::AfterOk) else {
+        let Some(target) = item
+            .target
+            .filter(|_| item.kind == DepKind::AfterOk || gated)
+        else {
             return item.status;
         };
         let mine: Vec<&Prerequisite> = sessions
@@ -462,7 +477,7 @@ fn dependency_left(dep: &crate::model::Dependency, sessions: &[Prerequisite]) ->
             .collect();
         if mine.iter().any(|p| p.failed()) {
             DepStatus::Failed
-        } else if !mine.is_empty() && mine.iter().all(|p| p.succeeded()) {
+        } else if !gated && !mine.is_empty() && mine.iter().all(|p| p.succeeded()) {
             DepStatus::Fulfilled
         } else {
             item.status
@@ -487,17 +502,23 @@ pub fn job_record(
         .or_else(|| super::tag::parse_tag(&s.tag).and_then(|t| t.begin))
         .or_else(|| s.requested_start());
     let (state, flag, reason) = state_with_begin(s, result, begin, crate::sys::now());
-    let start = s
-        .entered("RUNNING")
-        .or_else(|| s.entered("PREPARING"))
-        .or_else(|| s.entered("SCHEDULED"));
+    // A job its gate ended never ran: slurmctld starts and ends it in the same moment,
+    // on no node.
+    let never_ran = result.is_some_and(|r| r.kind == ResultKind::DependencyNeverSatisfied);
+    let start = if never_ran {
+        result.and_then(|r| r.end)
+    } else {
+        s.entered("RUNNING")
+            .or_else(|| s.entered("PREPARING"))
+            .or_else(|| s.entered("SCHEDULED"))
+    };
     let nodes: Vec<String> = s
         .agent_ids
         .iter()
         .filter(|a| !a.is_empty())
         .cloned()
         .collect();
-    let started = state != JobState::Pending && !nodes.is_empty();
+    let started = state != JobState::Pending && !nodes.is_empty() && !never_ran;
     let slot = |k: &str| s.slot(k);
     let exit = result.map_or_else(
         || match state {
@@ -625,6 +646,7 @@ pub fn job_record(
             .clone()
             .or_else(|| spec.mail_type.as_ref().map(|_| m.user.clone()));
         rec.mail_type = spec.mail_type.clone();
+        rec.kill_on_invalid_dep = spec.kill_on_invalid_dep;
         rec.cpus_per_tres = spec.cpus_per_gpu.map(|c| format!("gres:gpu:{c}"));
         rec.mem_per_tres = spec.mem_per_gpu.map(|m| format!("gres:gpu:{m}"));
         rec.nice = spec.nice.unwrap_or(0);
@@ -634,7 +656,13 @@ pub fn job_record(
         }
         rec.dependency = spec.dependency.as_ref().and_then(|d| {
             if state == JobState::Pending {
-                dependency_left(d, &s.dependencies)
+                dependency_left(d, &s.dependencies, m.job_dir.is_some())
+            } else if never_ran {
+                // What slurmctld shows of a job it ended for it: the items, failed.
+                crate::model::dependency::render_remaining(
+                    d.items.iter().map(|i| (i, crate::model::DepStatus::Failed)),
+                    d.any,
+                )
             } else {
                 None
             }
@@ -656,8 +684,18 @@ pub fn job_record(
         rec.alloc_sid = spec.submit_sid;
         rec.submit_time = m.submit_time.max(rec.submit_time.min(m.submit_time));
         // Slurm's job is eligible from its submission, not from when a busy manager got
-        // round to creating the session.
+        // round to creating the session; one waiting for a dependency is not eligible
+        // yet (nor ever, when it never can be).
         rec.eligible_time = Some(begin.map_or(rec.submit_time, |b| b.max(rec.submit_time)));
+        let waits = state == JobState::Pending
+            && matches!(
+                rec.reason.as_str(),
+                "Dependency" | "DependencyNeverSatisfied"
+            );
+        if waits || never_ran {
+            rec.eligible_time = None;
+            rec.accrue_time = None;
+        }
         let ctx = crate::model::fname::FnameContext {
             job_id: m.job_id,
             array: m.array_task.map(|t| (m.job_id, t)),
@@ -703,7 +741,7 @@ pub fn job_record(
     if let (true, Some(start), true, true) = (
         state.is_finished() || state == JobState::Running,
         rec.start_time,
-        start.is_some(),
+        start.is_some() && !never_ran,
         batch,
     ) {
         rec.steps.push(StepRecord {
@@ -724,6 +762,19 @@ pub fn job_record(
         });
     }
     rec
+}
+
+/// The controller's record as slurmdbd keeps it (sacct): a job the controller ended
+/// (cancel, time limit) has exit code 0:0, only its steps keep the signal; one ended for a
+/// dependency that can never be satisfied keeps the reason it had while it waited
+/// (`state_reason_prev_db`).
+pub fn as_accounted(r: &mut JobRecord) {
+    if matches!(r.state, JobState::Cancelled | JobState::Timeout) {
+        r.exit_code = ExitStatus::OK;
+    }
+    if r.state == JobState::Cancelled && r.reason == "DependencyNeverSatisfied" {
+        r.reason = "Dependency".into();
+    }
 }
 
 /// Adds the steps node 0's launcher logged, after the batch step. A step the job's end

@@ -4,6 +4,7 @@
 
 use super::cache::Cache;
 use super::client::{Client, ClientError, Method};
+use super::depends::Deps;
 use super::jobid;
 use super::partitions::{self, Partition};
 use super::placement;
@@ -12,7 +13,7 @@ use super::views;
 use crate::backend::{BackendError, SlurmErrno, SubmitError};
 use crate::config::Config;
 use crate::launcher::meta::JobMeta;
-use crate::model::{DepKind, JobSpec};
+use crate::model::JobSpec;
 use crate::sys::UserInfo;
 use serde_json::json;
 use std::borrow::Cow;
@@ -59,7 +60,7 @@ fn unfit(u: Unfit) -> SubmitError {
     }
 }
 
-fn failure(e: ClientError) -> SubmitError {
+pub(super) fn failure(e: ClientError) -> SubmitError {
     if e.is_unreachable() {
         SubmitError::from(BackendError::Unreachable(e.to_string()))
     } else {
@@ -83,12 +84,13 @@ fn session_settings(
     if let (Some(vf), Some(dir)) = (&b.launcher_vfolder, &b.launcher_dir) {
         mounts.push((vf.clone(), dir.clone()));
     }
-    // The storage holding the working directory appears at the same path in the container.
+    // The storage holding the working directory (and the job directory) appears at the
+    // same path in the container.
     for s in &b.storage {
-        let root = s.path.trim_end_matches('/');
-        let under = work_dir == root || work_dir.starts_with(&format!("{root}/"));
-        if under && !mounts.iter().any(|(v, _)| v == &s.vfolder) {
-            mounts.push((s.vfolder.clone(), root.to_string()));
+        let needed =
+            under(work_dir, &s.path) || b.job_dir.as_deref().is_some_and(|d| under(d, &s.path));
+        if needed && !mounts.iter().any(|(v, _)| v == &s.vfolder) {
+            mounts.push((s.vfolder.clone(), s.path.trim_end_matches('/').to_string()));
         }
     }
     let api_major = ctx.client.server_info().map_err(failure)?.api_version.major;
@@ -178,47 +180,6 @@ fn settle(spec: &JobSpec, part: Option<&Partition>) -> Result<JobSpec, SubmitErr
         return Err(SubmitError::errno(SlurmErrno::InvalidArray));
     }
     Ok(spec)
-}
-
-/// The sessions an afterok dependency waits for (every task of an array), by UUID.
-fn dependency_sessions(ctx: &Context<'_>, spec: &JobSpec) -> Result<Vec<String>, SubmitError> {
-    let Some(dep) = &spec.dependency else {
-        return Ok(Vec::new());
-    };
-    let targets: Vec<_> = dep
-        .items
-        .iter()
-        .filter(|i| i.kind == DepKind::AfterOk)
-        .filter_map(|i| i.target)
-        .collect();
-    if targets.is_empty() {
-        return Ok(Vec::new());
-    }
-    let ids: Vec<u32> = targets.iter().map(|t| t.job_id()).collect();
-    let found =
-        views::sessions(ctx.client, views::names_of_jobs(&ids).as_deref()).map_err(failure)?;
-    let mut uuids = Vec::new();
-    for t in targets {
-        let matching: Vec<&str> = found
-            .iter()
-            .filter(|s| match (jobid::parse_session_name(&s.name), t) {
-                (Some((id, task)), crate::model::DepTarget::Task(want, want_task)) => {
-                    id == want && task == Some(want_task)
-                }
-                (Some((id, _)), other) => id == other.job_id(),
-                (None, _) => false,
-            })
-            .map(|s| s.id.as_str())
-            .collect();
-        if matching.is_empty() {
-            // Slurm refuses a dependency on a job it does not know.
-            return Err(SubmitError::errno(SlurmErrno::Dependency));
-        }
-        uuids.extend(matching.into_iter().map(str::to_string));
-    }
-    uuids.sort();
-    uuids.dedup();
-    Ok(uuids)
 }
 
 /// Why a create failed, as sbatch says it.
@@ -347,13 +308,14 @@ struct Prepared {
     spec: JobSpec,
     part: Option<Partition>,
     settings: SessionSettings,
-    dependencies: Vec<String>,
+    deps: Deps,
 }
 
 /// Everything before the create: the checks sbatch makes, the partition's defaults, the
-/// site's session settings and the sessions an afterok dependency names.
-fn prepare(ctx: &Context<'_>, spec: &JobSpec) -> Result<Prepared, SubmitError> {
-    submit::check(spec).map_err(unfit)?;
+/// site's session settings and the sessions its dependency names.
+fn prepare(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<Prepared, SubmitError> {
+    let job_dir = job_dir(ctx.config).map_err(unsupported)?;
+    submit::check(spec, job_dir.is_some()).map_err(unfit)?;
     let part = partitions::for_job(ctx.config, spec.partition.as_deref()).map_err(|name| {
         SubmitError::errno(SlurmErrno::InvalidPartitionName)
             .with_detail(format!("invalid partition specified: {name}"))
@@ -398,12 +360,12 @@ fn prepare(ctx: &Context<'_>, spec: &JobSpec) -> Result<Prepared, SubmitError> {
             }
         )));
     }
-    let dependencies = dependency_sessions(ctx, &spec)?;
+    let deps = Deps::resolve(ctx.client, &spec, user.uid, job_dir.is_some())?;
     Ok(Prepared {
         spec,
         part,
         settings,
-        dependencies,
+        deps,
     })
 }
 
@@ -421,7 +383,31 @@ fn job_meta(ctx: &Context<'_>, p: &Prepared, user: &UserInfo, id: u32) -> JobMet
         kill_wait: ctx.config.backendai.kill_wait.unwrap_or(30),
         spec: p.spec.clone(),
         slurm_version: ctx.config.slurm_version(),
+        job_dir: ctx.config.backendai.job_dir.clone(),
+        gate: None,
     }
+}
+
+/// The site's job directory, which must lie under one of its storage paths (those are
+/// mounted at the same path in every job that needs them).
+pub fn job_dir(config: &Config) -> Result<Option<&str>, String> {
+    let b = &config.backendai;
+    let Some(dir) = b.job_dir.as_deref() else {
+        return Ok(None);
+    };
+    if b.storage.iter().any(|s| under(dir, &s.path)) {
+        Ok(Some(dir))
+    } else {
+        Err(format!(
+            "[backendai] job_dir = \"{dir}\" is not under a [[backendai.storage]] path: the jobs could not see it"
+        ))
+    }
+}
+
+/// Whether `path` is `root` or lies beneath it.
+fn under(path: &str, root: &str) -> bool {
+    let root = root.trim_end_matches('/');
+    path == root || path.starts_with(&format!("{root}/"))
 }
 
 /// The `POST /session` bodies sbatch would send now (one per array task), with the id the
@@ -431,7 +417,7 @@ pub fn preview(
     spec: &JobSpec,
     user: &UserInfo,
 ) -> Result<(u32, Vec<serde_json::Value>), SubmitError> {
-    let p = prepare(ctx, spec)?;
+    let p = prepare(ctx, spec, user)?;
     let counter = ctx.cache.job_id_counter().map_err(unsupported)?;
     let id = jobid::peek_id(&counter, ctx.now);
     let meta = job_meta(ctx, &p, user, id);
@@ -446,8 +432,9 @@ pub fn preview(
         .map(|(i, &task)| {
             let mut m = meta.clone();
             m.array_task = task;
+            let (mut deps, gate) = p.deps.for_task(task);
+            m.gate = gate;
             // A throttle's chains: the session of the task N before, known once made.
-            let mut deps = p.dependencies.clone();
             if let Some(before) = throttle
                 .and_then(|t| i.checked_sub(t as usize))
                 .and_then(|j| tasks[j])
@@ -465,7 +452,7 @@ pub fn preview(
 
 /// Submits the job; returns its id.
 pub fn submit(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {
-    let p = prepare(ctx, spec)?;
+    let p = prepare(ctx, spec, user)?;
     let counter = ctx.cache.job_id_counter().map_err(unsupported)?;
     let mut attempt = 0;
     loop {
@@ -481,20 +468,13 @@ pub fn submit(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<u32,
         } else {
             let meta = job_meta(ctx, &p, user, id);
             match &p.spec.array {
-                None => create_job(
-                    ctx,
-                    &meta,
-                    &p.spec,
-                    &p.settings,
-                    &p.dependencies,
-                    p.part.as_ref(),
-                ),
+                None => create_job(ctx, &meta, &p.spec, &p.settings, &p.deps, p.part.as_ref()),
                 Some(a) => create_array(
                     ctx,
                     &meta,
                     &p.spec,
                     &p.settings,
-                    &p.dependencies,
+                    &p.deps,
                     &a.tasks,
                     p.part.as_ref(),
                 ),
@@ -542,10 +522,15 @@ fn create_job(
     meta: &JobMeta,
     spec: &JobSpec,
     settings: &SessionSettings,
-    dependencies: &[String],
+    deps: &Deps,
     part: Option<&Partition>,
 ) -> Result<Created, SubmitError> {
-    let body = body_for(meta, spec, settings, dependencies)?;
+    let (dependencies, gate) = deps.for_task(None);
+    let meta = &JobMeta {
+        gate,
+        ..meta.clone()
+    };
+    let body = body_for(meta, spec, settings, &dependencies)?;
     create_one(ctx, meta, &with_secret(ctx, meta, body)).map_err(|e| create_failure(e, part))
 }
 
@@ -574,14 +559,15 @@ fn create_array(
     meta: &JobMeta,
     spec: &JobSpec,
     settings: &SessionSettings,
-    dependencies: &[String],
+    dependencies: &Deps,
     tasks: &[u32],
     part: Option<&Partition>,
 ) -> Result<Created, SubmitError> {
     let create_task = |task: u32, after: Option<&str>| {
         let mut m = meta.clone();
         m.array_task = Some(task);
-        let mut deps = dependencies.to_vec();
+        let (mut deps, gate) = dependencies.for_task(Some(task));
+        m.gate = gate;
         deps.extend(after.map(str::to_string));
         let body = body_for(&m, spec, settings, &deps)?;
         create_one(ctx, &m, &with_secret(ctx, &m, body)).map_err(|e| create_failure(e, part))

@@ -92,25 +92,33 @@ fn gpu_slot(r: &mut Map<String, Value>, count: f64) {
 }
 
 /// Refuses what Backend.AI cannot do and bai-slurm does not emulate (yet), with the reason.
-pub fn check(spec: &JobSpec) -> Result<(), Unfit> {
-    if let Some(dep) = &spec.dependency
-        && let Some(item) = dep
-            .items
-            .iter()
-            .find(|i| i.kind != crate::model::DepKind::AfterOk)
-    {
-        return Err(Unfit::Unsupported(format!(
-            "--dependency={} is not supported by the Backend.AI backend (only afterok)",
-            item.kind.name()
-        )));
+/// `gated`: the site has a job directory, so the launchers judge every type that waits for
+/// an end (`launcher::gate`); without one only `afterok` (Backend.AI's own) is possible.
+pub fn check(spec: &JobSpec, gated: bool) -> Result<(), Unfit> {
+    use crate::model::DepKind::*;
+    let Some(dep) = &spec.dependency else {
+        return Ok(());
+    };
+    for item in &dep.items {
+        let name = item.kind.name();
+        match item.kind {
+            AfterOk => {}
+            AfterAny | AfterNotOk | AfterCorr | Singleton if gated => {}
+            AfterAny | AfterNotOk | AfterCorr | Singleton => {
+                return Err(Unfit::Unsupported(format!(
+                    "--dependency={name} is not supported by the Backend.AI backend without [backendai] job_dir (only afterok)"
+                )));
+            }
+            After | AfterBurstBuffer | Expand => {
+                return Err(Unfit::Unsupported(format!(
+                    "--dependency={name} is not supported by the Backend.AI backend (a session can wait only for others to end)"
+                )));
+            }
+        }
     }
-    if spec
-        .dependency
-        .as_ref()
-        .is_some_and(|d| d.any && d.items.len() > 1)
-    {
+    if dep.any && dep.items.len() > 1 && !gated {
         return Err(Unfit::Unsupported(
-            "--dependency with `?` is not supported by the Backend.AI backend".into(),
+            "--dependency with `?` is not supported by the Backend.AI backend without [backendai] job_dir".into(),
         ));
     }
     Ok(())
@@ -519,7 +527,14 @@ mod tests {
             }),
             ..Default::default()
         };
-        assert!(matches!(check(&spec), Err(Unfit::Unsupported(_))));
+        assert!(matches!(check(&spec, false), Err(Unfit::Unsupported(_))));
+        // With a job directory the launchers judge it; `after` (a start) stays refused.
+        assert!(check(&spec, true).is_ok());
+        let mut after = spec.clone();
+        if let Some(d) = after.dependency.as_mut() {
+            d.items[0].kind = crate::model::DepKind::After;
+        }
+        assert!(matches!(check(&after, true), Err(Unfit::Unsupported(_))));
         let spec = JobSpec {
             container: Default::default(),
             ..Default::default()

@@ -20,6 +20,9 @@ pub struct TagFacts {
     pub name: String,
 }
 
+/// The longest tag Backend.AI keeps.
+pub const MAX_LEN: usize = 64;
+
 /// The session tag, at most 64 characters: `slurm:<uid>:<minutes or U>[%<throttle>][:<begin
 /// epoch>] <job name>` (the name cut to fit).
 pub fn tag(meta: &JobMeta) -> String {
@@ -39,8 +42,8 @@ pub fn tag(meta: &JobMeta) -> String {
         "slurm:{}:{limit}{throttle}{begin} {}",
         meta.uid, meta.spec.name
     );
-    if t.len() > 64 {
-        let mut cut = 64;
+    if t.len() > MAX_LEN {
+        let mut cut = MAX_LEN;
         while !t.is_char_boundary(cut) {
             cut -= 1;
         }

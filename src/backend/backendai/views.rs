@@ -39,17 +39,18 @@ pub fn iso(t: i64) -> String {
         .to_string()
 }
 
-/// `filter` for sessions still alive or ended at or after `since`.
-pub fn alive_or_ended_since(since: i64) -> String {
+/// `filter` for sessions still alive (not ended).
+pub fn alive() -> String {
     let alive: Vec<String> = FINISHED
         .iter()
         .map(|s| format!("status != {}", quoted(s)))
         .collect();
-    format!(
-        "({}) | (terminated_at >= {})",
-        alive.join(" & "),
-        quoted(&iso(since))
-    )
+    alive.join(" & ")
+}
+
+/// `filter` for sessions still alive or ended at or after `since`.
+pub fn alive_or_ended_since(since: i64) -> String {
+    format!("({}) | (terminated_at >= {})", alive(), quoted(&iso(since)))
 }
 
 /// `filter` for sessions of an accounting window: created before `end`, and alive or ended

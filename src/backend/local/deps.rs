@@ -110,30 +110,12 @@ fn test_item(item: &DepItem, job: &JobRow, jobs: &[JobRow], now: i64) -> DepStat
                 DepStatus::Unfulfilled
             }
         }
-        DepKind::AfterAny | DepKind::AfterBurstBuffer => {
-            if t.completed {
-                DepStatus::Fulfilled
-            } else {
-                DepStatus::Unfulfilled
-            }
-        }
-        DepKind::AfterNotOk => {
-            if !t.completed {
-                DepStatus::Unfulfilled
-            } else if !t.complete {
-                DepStatus::Fulfilled
-            } else {
-                DepStatus::Failed
-            }
-        }
-        DepKind::AfterOk | DepKind::AfterCorr => {
-            if !t.completed {
-                DepStatus::Unfulfilled
-            } else if t.complete {
-                DepStatus::Fulfilled
-            } else {
-                DepStatus::Failed
-            }
+        DepKind::AfterAny
+        | DepKind::AfterBurstBuffer
+        | DepKind::AfterNotOk
+        | DepKind::AfterOk
+        | DepKind::AfterCorr => {
+            crate::model::dependency::end_condition(item.kind, t.completed, t.complete)
         }
         // Growing a running job is not something the local backend can do.
         DepKind::Expand => DepStatus::Failed,

@@ -644,7 +644,18 @@ impl LocalCluster {
             job_pgid: None,
             restarts: 0,
             requeue: None,
-            reason_prev: "None".into(),
+            // slurmctld's job_independent at submission gives a dependent job
+            // WAIT_DEPENDENCY, which accounting keeps as its reason even when the
+            // dependency is met (or found impossible) before the scheduler looks at it.
+            reason_prev: if spec
+                .dependency
+                .as_ref()
+                .is_some_and(|d| !d.items.is_empty())
+            {
+                reason::DEPENDENCY.into()
+            } else {
+                reason::NONE.into()
+            },
             acct_reason: None,
             acct_tasks: None,
         }

@@ -267,6 +267,7 @@ pub fn job_record(
             .clone()
             .or_else(|| spec.mail_type.as_ref().map(|_| mail_to_user.clone())),
         mail_type: spec.mail_type.clone(),
+        kill_on_invalid_dep: spec.kill_on_invalid_dep,
         cpus_per_tres: spec.cpus_per_gpu.map(|c| format!("gres:gpu:{c}")),
         mem_per_tres: spec.mem_per_gpu.map(|m| format!("gres:gpu:{m}")),
         time_min: spec.time_min_minutes(),

@@ -414,7 +414,7 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
             let writes = !matches!(decision, Decision::Wait { .. })
                 || specs
                     .get(&row.submission_id)
-                    .is_some_and(|s| s.immediate == Some(1) || s.kill_on_invalid_dep);
+                    .is_some_and(|s| s.immediate == Some(1) || s.kill_on_invalid_dep == Some(true));
             if writes && !current(job_id)? {
                 continue;
             }
@@ -475,7 +475,7 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     if why.as_ref() == reason::DEPENDENCY_NEVER
                         && specs
                             .get(&row.submission_id)
-                            .is_some_and(|s| s.kill_on_invalid_dep) =>
+                            .is_some_and(|s| s.kill_on_invalid_dep == Some(true)) =>
                 {
                     // --kill-on-invalid-dep=yes: the job goes instead of waiting forever.
                     row.state = JobState::Cancelled;
@@ -495,8 +495,10 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                         reason::HELD_USER
                         | reason::HELD_ADMIN
                         | reason::BEGIN_TIME
-                        | reason::DEPENDENCY
-                        | reason::DEPENDENCY_NEVER => why.to_string(),
+                        | reason::DEPENDENCY => why.to_string(),
+                        // A dependency found impossible changes the job's reason, not the
+                        // one accounting keeps (slurmctld leaves state_reason_prev_db).
+                        reason::DEPENDENCY_NEVER => reason::DEPENDENCY.to_string(),
                         _ => reason::code_of(&row.reason)
                             .map_or_else(|| row.reason.clone(), str::to_string),
                     };

@@ -557,10 +557,12 @@ impl Field {
                 reserved(job, now).saturating_mul(u64::from(job.num_cpus)),
             )),
             F::Start => match step {
-                // 24.11's database keeps no start for a job cancelled before it ran.
-                None if ctx.deltas.cancelled_pending_start_none
-                    && job.state == JobState::Cancelled
-                    && never_ran(job) =>
+                // 24.11's database keeps no start for a job cancelled before it ran, nor
+                // does 22.05's for one that never became eligible (cancelled while it
+                // waited for a dependency, by a user or by kill_invalid_depend).
+                None if job.state == JobState::Cancelled
+                    && never_ran(job)
+                    && (ctx.deltas.cancelled_pending_start_none || job.eligible_time.is_none()) =>
                 {
                     Value::DateText("None")
                 }

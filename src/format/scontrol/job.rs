@@ -392,6 +392,11 @@ pub fn render(job: &JobRecord, style: Style, clock: &Clock) -> String {
     if style.profile.scontrol.power_line {
         o.push_str(&format!("{le}Power="));
     }
+    // The job's optional flags line (Slurm's own spelling).
+    if let Some(kill) = job.kill_on_invalid_dep {
+        let yes = if kill { "Yes" } else { "No" };
+        o.push_str(&format!("{le}KillOInInvalidDependent={yes}"));
+    }
     for (key, val) in [
         ("CpusPerTres", &job.cpus_per_tres),
         ("MemPerTres", &job.mem_per_tres),

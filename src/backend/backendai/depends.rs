@@ -1,0 +1,229 @@
+//! What a Backend.AI job waits for: the sessions Backend.AI must see end first (a
+//! session's `dependencies`, Backend.AI's only kind: "ended with success"), and, on a site
+//! with a job directory, the gate its launcher checks before it runs the script
+//! (`launcher::gate`, where the design is told).
+//!
+//! Without a job directory only `afterok` is possible (`submit::check`): every launcher
+//! reports its job's true end to Backend.AI, so its dependents start only after a success.
+//! With one, every launcher reports success, the dependencies mean "ended", and the gate
+//! judges `afterok`, `afternotok`, `afterany`, `aftercorr`, `?`; `singleton` waits for the
+//! user's live jobs of the same name.
+
+use super::client::{Client, ClientError};
+use super::jobid;
+use super::records::Session;
+use super::tag;
+use super::views;
+use crate::backend::{SlurmErrno, SubmitError};
+use crate::launcher::gate::{Gate, GateItem, result_name};
+use crate::model::{DepKind, DepTarget, JobSpec};
+
+/// A session one item names.
+#[derive(Debug, Clone, PartialEq)]
+struct Found {
+    uuid: String,
+    job: u32,
+    task: Option<u32>,
+    /// It has ended already: Backend.AI need not wait for it (and would wait for ever for
+    /// one that ended without success); the gate reads its result.
+    ended: bool,
+}
+
+/// The dependency of one job, resolved to sessions at submission.
+#[derive(Debug, Default)]
+pub struct Deps {
+    gated: bool,
+    any: bool,
+    items: Vec<(DepKind, Vec<Found>)>,
+    /// `singleton`: the user's live sessions of jobs with the same name.
+    blockers: Vec<String>,
+}
+
+impl Deps {
+    /// The sessions job `spec` waits for. `gated`: the site has a job directory.
+    pub fn resolve(
+        client: &Client,
+        spec: &JobSpec,
+        uid: u32,
+        gated: bool,
+    ) -> Result<Deps, SubmitError> {
+        let Some(dep) = &spec.dependency else {
+            return Ok(Deps::default());
+        };
+        let failure = |e: ClientError| super::submission::failure(e);
+        let targets: Vec<(DepKind, DepTarget)> = dep
+            .items
+            .iter()
+            .filter(|i| gated || i.kind == DepKind::AfterOk)
+            .filter_map(|i| Some((i.kind, i.target?)))
+            .collect();
+        let ids: Vec<u32> = targets.iter().map(|(_, t)| t.job_id()).collect();
+        let found = if ids.is_empty() {
+            Vec::new()
+        } else {
+            views::sessions(client, views::names_of_jobs(&ids).as_deref()).map_err(failure)?
+        };
+        let mut items = Vec::new();
+        for (kind, target) in targets {
+            let matching: Vec<Found> = found
+                .iter()
+                .filter_map(|s| {
+                    let (job, task) = jobid::parse_session_name(&s.name)?;
+                    let hit = match target {
+                        DepTarget::Task(want, want_task) => job == want && task == Some(want_task),
+                        other => job == other.job_id(),
+                    };
+                    hit.then(|| Found {
+                        uuid: s.id.clone(),
+                        job,
+                        task,
+                        ended: gated && s.is_finished(),
+                    })
+                })
+                .collect();
+            // Slurm refuses afterok/afternotok/aftercorr on a job it does not know, and
+            // takes afterany's as satisfied.
+            if matching.is_empty() && kind != DepKind::AfterAny {
+                return Err(SubmitError::errno(SlurmErrno::Dependency));
+            }
+            items.push((kind, matching));
+        }
+        let blockers = if gated && dep.items.iter().any(|i| i.kind == DepKind::Singleton) {
+            let live = views::sessions(client, Some(&views::alive())).map_err(failure)?;
+            same_name_sessions(&live, uid, &spec.name)
+        } else {
+            Vec::new()
+        };
+        Ok(Deps {
+            gated,
+            any: dep.any,
+            items,
+            blockers,
+        })
+    }
+
+    /// The session UUIDs the job's session (array task `task`'s) names in `dependencies`,
+    /// and the gate its launcher checks.
+    pub fn for_task(&self, task: Option<u32>) -> (Vec<String>, Option<Gate>) {
+        let mut uuids = self.blockers.clone();
+        let mut gate = Vec::new();
+        for (kind, found) in &self.items {
+            // aftercorr: task N waits for task N of the other array when it has one.
+            let corr: Vec<&Found> = found
+                .iter()
+                .filter(|f| *kind == DepKind::AfterCorr && task.is_some() && f.task == task)
+                .collect();
+            let chosen: Vec<&Found> = if corr.is_empty() {
+                found.iter().collect()
+            } else {
+                corr
+            };
+            if chosen.is_empty() {
+                // afterany of a job nobody knows: satisfied at once.
+                if self.any {
+                    return (self.blockers.clone(), None);
+                }
+                continue;
+            }
+            uuids.extend(chosen.iter().filter(|f| !f.ended).map(|f| f.uuid.clone()));
+            gate.push(GateItem {
+                kind: *kind,
+                jobs: chosen.iter().map(|f| result_name(f.job, f.task)).collect(),
+            });
+        }
+        uuids.sort();
+        uuids.dedup();
+        let gate = (self.gated && !gate.is_empty()).then_some(Gate {
+            any: self.any,
+            items: gate,
+        });
+        (uuids, gate)
+    }
+}
+
+/// `singleton`: the live sessions of `uid`'s jobs named `name` (their tags say both; a
+/// name the tag had to cut is matched on what it kept).
+fn same_name_sessions(live: &[Session], uid: u32, name: &str) -> Vec<String> {
+    live.iter()
+        .filter(|s| jobid::parse_session_name(&s.name).is_some())
+        .filter(|s| {
+            tag::parse_tag(&s.tag).is_some_and(|t| {
+                t.uid == uid
+                    && (t.name == name
+                        || (s.tag.len() == tag::MAX_LEN && name.starts_with(&t.name)))
+            })
+        })
+        .map(|s| s.id.clone())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(uuid: &str, job: u32, task: Option<u32>, ended: bool) -> Found {
+        Found {
+            uuid: uuid.into(),
+            job,
+            task,
+            ended,
+        }
+    }
+
+    #[test]
+    fn aftercorr_waits_for_the_same_task_and_ended_sessions_are_not_waited_for() {
+        let deps = Deps {
+            gated: true,
+            any: false,
+            items: vec![
+                (
+                    DepKind::AfterCorr,
+                    vec![
+                        found("a0", 5, Some(0), false),
+                        found("a1", 5, Some(1), false),
+                    ],
+                ),
+                (DepKind::AfterOk, vec![found("b", 6, None, true)]),
+            ],
+            blockers: vec!["s".into()],
+        };
+        let (uuids, gate) = deps.for_task(Some(1));
+        assert_eq!(uuids, ["a1", "s"]);
+        let gate = gate.unwrap();
+        assert_eq!(gate.items[0].jobs, ["5_1"]);
+        assert_eq!(gate.items[1].jobs, ["6"]);
+        // A task the other array lacks waits for all of it.
+        let (uuids, gate) = deps.for_task(Some(7));
+        assert_eq!(uuids, ["a0", "a1", "s"]);
+        assert_eq!(gate.unwrap().items[0].jobs, ["5_0", "5_1"]);
+    }
+
+    #[test]
+    fn without_a_job_directory_there_is_no_gate() {
+        let deps = Deps {
+            gated: false,
+            any: false,
+            items: vec![(DepKind::AfterOk, vec![found("a", 5, None, false)])],
+            blockers: Vec::new(),
+        };
+        assert_eq!(deps.for_task(None), (vec!["a".to_string()], None));
+    }
+
+    #[test]
+    fn singleton_finds_the_users_live_jobs_of_that_name() {
+        let session = |id: &str, name: &str, tag: &str| Session {
+            id: id.into(),
+            name: name.into(),
+            tag: tag.into(),
+            ..Default::default()
+        };
+        let live = [
+            session("1", "j10", "slurm:1001:5 prep"),
+            session("2", "j11", "slurm:1002:5 prep"),
+            session("3", "j12_0", "slurm:1001:U other"),
+            session("4", "notebook", "slurm:1001:5 prep"),
+            session("5", "j13_2", "slurm:1001:U%2 prep"),
+        ];
+        assert_eq!(same_name_sessions(&live, 1001, "prep"), ["1", "5"]);
+    }
+}
