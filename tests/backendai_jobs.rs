@@ -872,6 +872,25 @@ fn every_dependency_type_on_a_site_with_a_job_directory() {
         "{r:?}"
     );
 
+    // scontrol says why, as slurmctld does for such a job (while it still shows it:
+    // MinJobAge after its end).
+    let deadline = Instant::now() + Duration::from_secs(420);
+    let r = loop {
+        let r = site.run_with(&dir, "scontrol", &["show", "job", &dependents[1]], &env);
+        if r.stdout.contains("JobState=CANCELLED") || Instant::now() > deadline {
+            break r;
+        }
+        std::thread::sleep(Duration::from_secs(2));
+    };
+    assert!(
+        r.stdout.contains(&format!(
+            "JobState=CANCELLED Reason=DependencyNeverSatisfied Dependency=afterok:{bad}(failed)\n"
+        )) && r
+            .stdout
+            .contains("EligibleTime=Unknown\n   AccrueTime=Unknown\n"),
+        "{r:?}"
+    );
+
     let all: Vec<&str> = [&ok, &bad, &arr, &corr, &solo1, &solo2]
         .into_iter()
         .chain(&dependents)
@@ -918,16 +937,6 @@ fn every_dependency_type_on_a_site_with_a_job_directory() {
     assert!(
         row(&solo2)[3] >= row(&solo1)[4],
         "singleton started before its namesake ended: {rows:?}"
-    );
-    // scontrol says why, as slurmctld does for such a job.
-    let r = site.run_with(&dir, "scontrol", &["show", "job", &dependents[1]], &env);
-    assert!(
-        r.stdout.contains(&format!(
-            "JobState=CANCELLED Reason=DependencyNeverSatisfied Dependency=afterok:{bad}(failed)\n"
-        )) && r
-            .stdout
-            .contains("EligibleTime=Unknown\n   AccrueTime=Unknown\n"),
-        "{r:?}"
     );
     // The results the launchers left, one per job or task, in the user's directory.
     let left = std::fs::read_dir(&job_dir).unwrap().flatten().count();

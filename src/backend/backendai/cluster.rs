@@ -362,11 +362,30 @@ impl BackendAiCluster {
         // SCHEDULED after it was marked CANCELLED (seen on 23.09, 0.4 s later): such
         // sessions are read back once more when that race is over.
         let mut look_again_at: Option<Instant> = None;
+        let mut round = 0;
         loop {
             if live.iter().any(|s| s.status == "PENDING") {
                 look_again_at = Some(Instant::now() + PENDING_CANCEL_RACE);
             }
-            self.delete_each(&live)?;
+            // A session the manager has let run since the first round (it refused the
+            // DELETE while starting it, and a loaded 23.09 agent can run the container's
+            // script meanwhile: seen 15 s) is cancelled by its launcher, as a settled one
+            // is; those it cannot reach are deleted again.
+            let (running, mut rest): (Vec<Session>, Vec<Session>) = live
+                .into_iter()
+                .partition(|s| round > 0 && s.status == "RUNNING");
+            let cancel = crate::launcher::step_proto::JobSignal {
+                signal: None,
+                batch_only: false,
+                full: false,
+            };
+            rest.extend(
+                self.ask_launchers(running, cancel)
+                    .into_iter()
+                    .map(|(s, _)| s),
+            );
+            round += 1;
+            self.delete_each(&rest)?;
             std::thread::sleep(pause);
             let read_back = |this: &Self| -> Result<Vec<Session>, BackendError> {
                 Ok(this
