@@ -284,12 +284,8 @@ impl BackendAiCluster {
             )
             .unwrap_or_default()
         };
-        let matches = |t: DepTarget, s: &Session| match (job_of(s), t) {
-            (Some((id, task)), DepTarget::Task(want, want_task)) => {
-                id == want && task == Some(want_task)
-            }
-            (Some((id, _)), t) => id == t.job_id(),
-            (None, _) => false,
+        let matches = |t: DepTarget, s: &Session| {
+            job_of(s).is_some_and(|(id, task)| jobid::names_target(id, task, t))
         };
         sessions
             .iter()

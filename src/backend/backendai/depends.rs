@@ -69,11 +69,7 @@ impl Deps {
                 .iter()
                 .filter_map(|s| {
                     let (job, task) = jobid::parse_session_name(&s.name)?;
-                    let hit = match target {
-                        DepTarget::Task(want, want_task) => job == want && task == Some(want_task),
-                        other => job == other.job_id(),
-                    };
-                    hit.then(|| Found {
+                    jobid::names_target(job, task, target).then(|| Found {
                         uuid: s.id.clone(),
                         job,
                         task,

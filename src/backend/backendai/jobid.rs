@@ -40,6 +40,15 @@ pub fn session_name(job_id: u32, task: Option<u32>) -> String {
 
 /// Reads a session name back: `(job id, array task)`, or None for a name bai-slurm did not
 /// make.
+/// Whether the session of job `job` (array task `task`) is one that a dependency on
+/// `target` names: a task names that task only, a job id every task of its array.
+pub fn names_target(job: u32, task: Option<u32>, target: crate::model::DepTarget) -> bool {
+    match target {
+        crate::model::DepTarget::Task(want, want_task) => job == want && task == Some(want_task),
+        other => job == other.job_id(),
+    }
+}
+
 pub fn parse_session_name(name: &str) -> Option<(u32, Option<u32>)> {
     let rest = name.strip_prefix('j')?;
     let (id, task) = match rest.split_once('_') {

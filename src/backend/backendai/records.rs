@@ -457,7 +457,7 @@ fn dependency_left(
     sessions: &[Prerequisite],
     gated: bool,
 ) -> Option<String> {
-    use crate::model::{DepKind, DepStatus, DepTarget};
+    use crate::model::{DepKind, DepStatus};
     let status = |item: &crate::model::DepItem| {
         let Some(target) = item
             .target
@@ -467,12 +467,9 @@ fn dependency_left(
         };
         let mine: Vec<&Prerequisite> = sessions
             .iter()
-            .filter(|p| match (jobid::parse_session_name(&p.name), target) {
-                (Some((id, task)), DepTarget::Task(want, want_task)) => {
-                    id == want && task == Some(want_task)
-                }
-                (Some((id, _)), t) => id == t.job_id(),
-                (None, _) => false,
+            .filter(|p| {
+                jobid::parse_session_name(&p.name)
+                    .is_some_and(|(id, task)| jobid::names_target(id, task, target))
             })
             .collect();
         if mine.iter().any(|p| p.failed()) {
