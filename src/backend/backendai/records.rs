@@ -498,7 +498,13 @@ pub fn job_record(
         .and_then(|m| m.spec.begin)
         .or_else(|| super::tag::parse_tag(&s.tag).and_then(|t| t.begin))
         .or_else(|| s.requested_start());
-    let (state, flag, reason) = state_with_begin(s, result, begin, crate::sys::now());
+    let (mut state, mut flag, mut reason) = state_with_begin(s, result, begin, crate::sys::now());
+    // A gated job's launcher judges its dependency once its container runs: until then
+    // the dependency is not judged, and slurmctld would show the job pending for it.
+    let gated = meta.is_some_and(|m| m.gate.as_ref().is_some_and(|g| !g.items.is_empty()));
+    if gated && flag == StateFlag::Configuring {
+        (state, flag, reason) = (JobState::Pending, StateFlag::None, "Dependency".into());
+    }
     // A job its gate ended never ran: slurmctld starts and ends it in the same moment,
     // on no node.
     let never_ran = result.is_some_and(|r| r.kind == ResultKind::DependencyNeverSatisfied);
@@ -928,6 +934,55 @@ mod tests {
             |_| "u".into(),
         );
         assert_eq!((rec.state, rec.steps.len()), (JobState::Failed, 0));
+    }
+
+    #[test]
+    fn a_gated_job_whose_container_starts_still_waits_for_its_dependency() {
+        let dependency = crate::options::values::dependency::parse_dependency(
+            "afterok:61999999",
+            Default::default(),
+        )
+        .unwrap();
+        let gated = JobMeta {
+            spec: crate::model::JobSpec {
+                dependency: Some(dependency),
+                ..Default::default()
+            },
+            job_dir: Some("/shared/jobs".into()),
+            gate: Some(crate::launcher::gate::Gate {
+                any: false,
+                items: vec![crate::launcher::gate::GateItem {
+                    kind: crate::model::DepKind::AfterOk,
+                    jobs: vec!["61999999".into()],
+                }],
+            }),
+            ..Default::default()
+        };
+        let starting = item("PREPARING", "", "");
+        let rec = job_record(&starting, Some(&gated), None, "c", |_| "u".into());
+        assert_eq!(
+            (
+                rec.state,
+                rec.flag,
+                rec.reason.as_str(),
+                rec.nodes,
+                rec.start_time
+            ),
+            (JobState::Pending, StateFlag::None, "Dependency", None, None)
+        );
+        assert_eq!(
+            rec.dependency.as_deref(),
+            Some("afterok:61999999(unfulfilled)")
+        );
+        // Once the launcher runs, the gate has let it through (or ends it at once).
+        let running = item("RUNNING", "", "");
+        let rec = job_record(&running, Some(&gated), None, "c", |_| "u".into());
+        assert_eq!((rec.state, rec.dependency), (JobState::Running, None));
+        // A job without a dependency is configuring, as before.
+        let rec = job_record(&starting, Some(&JobMeta::default()), None, "c", |_| {
+            "u".into()
+        });
+        assert_eq!(rec.flag, StateFlag::Configuring);
     }
 
     #[test]
