@@ -259,6 +259,19 @@ struct CancelOnDrop<'a> {
     jobs: Vec<String>,
 }
 
+impl CancelOnDrop<'_> {
+    /// `sbatch --parsable ARGS` with `env`; the job is cancelled when the test ends.
+    fn sbatch_with(&mut self, args: &[&str], env: &[(&str, &str)]) -> String {
+        let mut all = vec!["--parsable"];
+        all.extend_from_slice(args);
+        let r = self.site.run_with(&self.dir, "sbatch", &all, env);
+        assert_eq!(r.code, 0, "sbatch {args:?}: {r:?}");
+        let id = r.stdout.trim().to_string();
+        self.jobs.push(id.clone());
+        id
+    }
+}
+
 impl Drop for CancelOnDrop<'_> {
     fn drop(&mut self) {
         if !self.jobs.is_empty() {
@@ -795,6 +808,167 @@ fn arrays_and_afterok_chains() {
     );
 }
 
+fn row_of(rows: &[Vec<String>], id: &str) -> Vec<String> {
+    rows.iter()
+        .find(|r| r[0] == id)
+        .unwrap_or_else(|| panic!("{id}: {rows:?}"))
+        .clone()
+}
+
+/// The site's job directory (shared by the tests, mode 1777 as OPERATIONS.md says) and a
+/// configuration file in `dir` that names it.
+fn with_job_dir(site: &Site, dir: &Path) -> (PathBuf, PathBuf) {
+    let job_dir = site.work_root.join("jobs");
+    std::fs::create_dir_all(&job_dir).unwrap();
+    set_mode(&job_dir, 0o1777);
+    let config = dir.join("gated.toml");
+    std::fs::write(
+        &config,
+        format!("[backendai]\njob_dir = \"{}\"\n", job_dir.display()),
+    )
+    .unwrap();
+    (job_dir, config)
+}
+
+/// Holds on a site with a job directory: `sbatch -H` waits (JobHeldUser, priority 0, not
+/// eligible) and does not run; a job submitted meanwhile that depends on it waits too, and
+/// `scontrol release` lets both run in order (the dependent's session was made again to
+/// name the held job's new session); `scontrol hold` and `uhold` of a waiting job and their
+/// release give it back its deferred start; the job keeps its submission time; what cannot
+/// be held is refused in Slurm's words.
+#[test]
+fn holds_and_releases_on_a_site_with_a_job_directory() {
+    let _shared = shared();
+    let site = user();
+    let dir = site.workdir("holds");
+    let (_, gated) = with_job_dir(site, &dir);
+    let env = [("BAI_SLURM_CONFIG", gated.to_str().unwrap())];
+    let mut cancel = CancelOnDrop {
+        site,
+        dir: dir.clone(),
+        jobs: Vec::new(),
+    };
+    let mut sbatch = |args: &[&str]| cancel.sbatch_with(args, &env);
+    let squeue = |id: &str| {
+        site.run_with(&dir, "squeue", &["-h", "-j", id, "-o", "%t %r %Q"], &env)
+            .stdout
+    };
+    let scontrol = |args: &[&str]| {
+        let r = site.run_with(&dir, "scontrol", args, &env);
+        (r.code, r.stdout, r.stderr)
+    };
+    let held = sbatch(&["-H", "--wrap", "touch ran-held"]);
+    let dependent = sbatch(&[
+        &format!("--dependency=afterok:{held}"),
+        "--wrap",
+        "touch ran-dependent",
+    ]);
+    let later = sbatch(&["--begin=now+3600", "--wrap", "touch ran-later"]);
+    // A held throttled array: its chains name sessions that its release makes again.
+    let chained = sbatch(&[
+        "-H",
+        "--array=0-3%2",
+        "--wrap",
+        "touch ran-chained-$SLURM_ARRAY_TASK_ID",
+    ]);
+    assert_eq!(squeue(&held), "PD JobHeldUser 0\n");
+    assert_eq!(squeue(&chained), "PD JobHeldUser 0\n");
+    let show = scontrol(&["show", "job", &held]).1;
+    assert!(
+        show.contains("Priority=0 ")
+            && show.contains("JobState=PENDING Reason=JobHeldUser ")
+            && show.contains("EligibleTime=Unknown"),
+        "{show}"
+    );
+    let submitted = |id: &str| {
+        let show = scontrol(&["show", "job", id]).1;
+        show.split_whitespace()
+            .find(|w| w.starts_with("SubmitTime="))
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("{show}"))
+    };
+    let held_submitted = submitted(&held);
+
+    // hold and uhold of a waiting job, and their release: its deferred start is back.
+    assert_eq!(squeue(&later), "PD BeginTime 1\n");
+    assert_eq!(
+        scontrol(&["hold", &later]),
+        (0, String::new(), String::new())
+    );
+    // `hold` is an administrator's hold for root (the tests' user), as slurmctld makes it.
+    assert_eq!(squeue(&later), "PD JobHeldAdmin 0\n");
+    assert_eq!(
+        scontrol(&["release", &later]),
+        (0, String::new(), String::new())
+    );
+    assert_eq!(squeue(&later), "PD BeginTime 1\n");
+    assert_eq!(
+        scontrol(&["uhold", &later]),
+        (0, String::new(), String::new())
+    );
+    assert_eq!(squeue(&later), "PD JobHeldUser 0\n");
+    // A second hold of a held job changes nothing; releasing a job not held neither.
+    assert_eq!(scontrol(&["uhold", &later]).0, 0);
+    assert_eq!(scontrol(&["release", &later]).0, 0);
+    assert_eq!(scontrol(&["release", &later]).0, 0);
+    assert_eq!(squeue(&later), "PD BeginTime 1\n");
+
+    // Nothing held runs.
+    std::thread::sleep(Duration::from_secs(10));
+    assert_eq!(squeue(&held), "PD JobHeldUser 0\n");
+    assert!(!dir.join("ran-held").exists() && !dir.join("ran-dependent").exists());
+    assert_eq!(
+        scontrol(&["release", &held, &chained]),
+        (0, String::new(), String::new())
+    );
+    let rows = site.wait_sacct(
+        &dir,
+        &format!("{held},{dependent},{chained}"),
+        "jobid,state,start,end",
+        Duration::from_secs(300),
+        |rows| rows.len() == 6 && rows.iter().all(|r| r[1] == "COMPLETED"),
+    );
+    for t in 0..4 {
+        assert!(dir.join(format!("ran-chained-{t}")).exists(), "{rows:?}");
+    }
+    // The chains still hold: task 2 after task 0, task 3 after task 1.
+    for (first, next) in [(0, 2), (1, 3)] {
+        assert!(
+            row_of(&rows, &format!("{chained}_{next}"))[2]
+                >= row_of(&rows, &format!("{chained}_{first}"))[3],
+            "{rows:?}"
+        );
+    }
+    let row = |id: &str| row_of(&rows, id);
+    assert!(
+        row(&dependent)[2] >= row(&held)[3],
+        "the dependent started before the released job ended: {rows:?}"
+    );
+    assert!(dir.join("ran-held").exists() && dir.join("ran-dependent").exists());
+    // The job was submitted when sbatch ran, whatever sessions it had since.
+    assert_eq!(submitted(&held), held_submitted);
+    let r = site.run_with(
+        &dir,
+        "sacct",
+        &["-n", "-X", "-j", &held, "-o", "jobid"],
+        &env,
+    );
+    assert_eq!(r.stdout.trim(), held, "one job, one record: {r:?}");
+
+    // A finished job cannot be held; without a job directory nothing can.
+    let (code, _, err) = scontrol(&["hold", &held]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("Job has already finished"), "{err}");
+    let r = site.run(&dir, "sbatch", &["-H", "--wrap", "true"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains(
+            "--hold is not supported by the Backend.AI backend without [backendai] job_dir"
+        ),
+        "{r:?}"
+    );
+}
+
 /// Every dependency type, on a site with a job directory (`[backendai] job_dir`): each
 /// launcher leaves its job's result there and ends its session with success, so a session's
 /// Backend.AI `dependencies` mean "ended", and the dependent's launcher judges Slurm's
@@ -806,30 +980,14 @@ fn every_dependency_type_on_a_site_with_a_job_directory() {
     let _shared = shared();
     let site = user();
     let dir = site.workdir("deps");
-    let job_dir = site.work_root.join("jobs");
-    std::fs::create_dir_all(&job_dir).unwrap();
-    set_mode(&job_dir, 0o1777);
-    let gated = dir.join("gated.toml");
-    std::fs::write(
-        &gated,
-        format!("[backendai]\njob_dir = \"{}\"\n", job_dir.display()),
-    )
-    .unwrap();
+    let (job_dir, gated) = with_job_dir(site, &dir);
     let env = [("BAI_SLURM_CONFIG", gated.to_str().unwrap())];
     let mut cancel = CancelOnDrop {
         site,
         dir: dir.clone(),
         jobs: Vec::new(),
     };
-    let mut sbatch = |args: &[&str]| -> String {
-        let mut all = vec!["--parsable"];
-        all.extend_from_slice(args);
-        let r = site.run_with(&dir, "sbatch", &all, &env);
-        assert_eq!(r.code, 0, "sbatch {args:?}: {r:?}");
-        let id = r.stdout.trim().to_string();
-        cancel.jobs.push(id.clone());
-        id
-    };
+    let mut sbatch = |args: &[&str]| cancel.sbatch_with(args, &env);
     // Each job writes a file named after itself when its script runs.
     let ran = |name: &str| format!("sleep 2; touch ran-{name}");
     let ok = sbatch(&["--wrap", &ran("ok")]);
@@ -1452,8 +1610,12 @@ fn requests_per_command_stay_bounded() {
         // (one read more is allowed: seen once in CI under load, three reads in a row after
         // the deletes, none deleting again; a read-back that runs to a second page, or a
         // read the manager's database refused under concurrent writes and that is asked
-        // again, both bounded)
-        assert!((3..=4).contains(&queries) && deletes == MANY, "{r:?}");
+        // again, both bounded; and a session the scheduler was starting as its DELETE
+        // came, deleted again after the read-back: seen once on 23.09, 61 deletes for 60)
+        assert!(
+            (3..=4).contains(&queries) && (MANY..=MANY + 4).contains(&deletes),
+            "{r:?}"
+        );
     }
     let r = site.run(&dir, "squeue", &["-h", "-j", &array]);
     assert_eq!(r.stdout, "", "{r:?}");

@@ -266,6 +266,8 @@ fn backendai_backend() -> Backend {
     let client = Client::new(settings).expect("settings");
     let work = vfolder(&client, "bai-slurm-work");
     vfolder(&client, "bai-slurm-tools");
+    // The site's job directory (holds, every dependency type) on storage of its own.
+    let jobs = vfolder(&client, "bai-slurm-jobs");
     let home = tmp("backendai");
     let config = home.join("config.toml");
     std::fs::write(
@@ -275,16 +277,22 @@ fn backendai_backend() -> Backend {
 [backendai]
 launcher_vfolder = "bai-slurm-tools"
 launcher_dir = "/opt/bai-slurm"
+job_dir = "{}/jobs"
 [[backendai.storage]]
 path = "{}"
 vfolder = "bai-slurm-work"
+[[backendai.storage]]
+path = "{}"
+vfolder = "bai-slurm-jobs"
 [[partitions]]
 name = "batch"
 resource_group = "{}"
 default_image = "{}"
 default = true
 "#,
+            jobs.display(),
             work.display(),
+            jobs.display(),
             std::env::var("BAI_SCALING_GROUP").unwrap_or_else(|_| "default".into()),
             var("BAI_IMAGE"),
         ),

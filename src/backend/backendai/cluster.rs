@@ -2,6 +2,8 @@
 //! sessions. Views make one paged query per command; sbatch one create per job; scancel
 //! one query, then one delete per job it names.
 
+mod holds;
+
 use super::cache::Cache;
 use super::client::{Client, ClientError, Method, Options};
 use super::jobid;
@@ -336,6 +338,7 @@ impl BackendAiCluster {
             cluster_name: &self.cluster_name,
             now: crate::sys::now(),
             notes: &self.notes,
+            made: Default::default(),
         }
     }
 
@@ -845,15 +848,14 @@ impl Cluster for BackendAiCluster {
         Ok(())
     }
 
+    /// A hold or a release makes the job's waiting session again (`holds`).
     fn hold(
         &self,
-        _target: &JobSelector,
-        _kind: Option<HoldKind>,
-        _requester: u32,
+        target: &JobSelector,
+        kind: Option<HoldKind>,
+        requester: u32,
     ) -> Result<(), BackendError> {
-        Err(BackendError::Other(
-            "holding and releasing jobs is not supported by the Backend.AI backend".into(),
-        ))
+        self.hold_jobs(target, kind, requester)
     }
 
     /// The allocation once its session runs and its launcher answers through the tunnel:

@@ -45,9 +45,9 @@ pub fn handling(f: Field) -> Handling {
         Field::Dependency => Honoured(
             "`dependencies` (the sessions' ids): afterok; with `[backendai] job_dir` also afterany, afternotok, aftercorr, singleton and `?`, judged by the dependent's launcher from the results left there; `after` is refused",
         ),
-        Field::Hold => Refused(Refusal::Unsupported(
-            "is not supported by the Backend.AI backend",
-        )),
+        Field::Hold => Honoured(
+            "with `[backendai] job_dir`: a far `startsAt` and the hold in the tag (reason JobHeldUser); `scontrol release` makes the session again from the request kept there; refused without it",
+        ),
         Field::Begin => Honoured("`startsAt`"),
         Field::Deadline => Refused(Refusal::Unsupported(
             "is not supported by the Backend.AI backend",

@@ -19,6 +19,7 @@ pub mod partitions;
 pub mod placement;
 pub mod records;
 pub mod settings;
+pub mod stash;
 pub mod submission;
 pub mod submit;
 pub mod tag;

@@ -1,6 +1,7 @@
 //! Backend.AI sessions -> Slurm job records (DESIGN.md §3.3 for states and reasons).
 
 use super::jobid;
+use crate::backend::HoldKind;
 use crate::launcher::meta::{JobMeta, LaunchResult, ResultKind};
 use crate::model::{
     ArrayPart, ExitStatus, JobRecord, JobState, MemoryRequest, StateFlag, StepId, StepRecord,
@@ -493,12 +494,25 @@ pub fn job_record(
     user_of: impl Fn(&Session) -> String,
 ) -> JobRecord {
     let parsed = jobid::parse_session_name(&s.name);
-    // The deferred start: the job's own, else its tag's, else (23.09) the session's.
+    let facts = super::tag::parse_tag(&s.tag);
+    let held = facts.as_ref().and_then(|t| t.hold);
+    // The deferred start: the job's own, else its tag's, else (23.09) the session's (a
+    // held session's far `startsAt` is the hold, not a start).
     let begin = meta
         .and_then(|m| m.spec.begin)
-        .or_else(|| super::tag::parse_tag(&s.tag).and_then(|t| t.begin))
-        .or_else(|| s.requested_start());
+        .or_else(|| facts.as_ref().and_then(|t| t.begin))
+        .or_else(|| s.requested_start().filter(|_| held.is_none()));
     let (mut state, mut flag, mut reason) = state_with_begin(s, result, begin, crate::sys::now());
+    let held = held.filter(|_| state == JobState::Pending);
+    if let Some(kind) = held {
+        reason = match kind {
+            HoldKind::User => "JobHeldUser",
+            HoldKind::Admin => "JobHeldAdmin",
+        }
+        .into();
+    }
+    // A hold or a release made the session again: the job was submitted before it.
+    let submitted = facts.as_ref().and_then(|t| t.submit).or(s.created_at);
     // A gated job's launcher judges its dependency once its container runs: until then
     // the dependency is not judged, and slurmctld would show the job pending for it.
     let gated = meta.is_some_and(|m| m.gate.as_ref().is_some_and(|g| !g.items.is_empty()));
@@ -552,11 +566,14 @@ pub fn job_record(
         state,
         flag,
         reason,
-        priority: 1,
-        submit_time: s.created_at.unwrap_or(0),
+        // slurmctld holds a job by giving it priority 0; it is not eligible meanwhile.
+        priority: if held.is_some() { 0 } else { 1 },
+        submit_time: submitted.unwrap_or(0),
         // A deferred start (--begin) is when the job becomes eligible.
-        eligible_time: s.created_at.map(|c| begin.map_or(c, |b| b.max(c))),
-        accrue_time: s.created_at,
+        eligible_time: submitted
+            .map(|c| begin.map_or(c, |b| b.max(c)))
+            .filter(|_| held.is_none()),
+        accrue_time: submitted.filter(|_| held.is_none()),
         start_time: if state == JobState::Pending {
             None
         } else {
@@ -695,7 +712,7 @@ pub fn job_record(
                 rec.reason.as_str(),
                 "Dependency" | "DependencyNeverSatisfied"
             );
-        if waits || never_ran {
+        if waits || never_ran || held.is_some() {
             rec.eligible_time = None;
             rec.accrue_time = None;
         }
@@ -983,6 +1000,32 @@ mod tests {
             "u".into()
         });
         assert_eq!(rec.flag, StateFlag::Configuring);
+    }
+
+    #[test]
+    fn a_held_session_waits_for_its_release_and_keeps_its_submission() {
+        let mut held = item("PENDING", "", "UNDEFINED");
+        held.tag = "slurm:1001:60:1800000000:h:s1796040000 train".into();
+        held.starts_at = Some(4_102_444_800);
+        let rec = job_record(&held, None, None, "c", |_| "u".into());
+        assert_eq!(
+            (rec.state, rec.reason.as_str(), rec.priority),
+            (JobState::Pending, "JobHeldUser", 0)
+        );
+        assert_eq!(
+            (rec.submit_time, rec.eligible_time, rec.accrue_time),
+            (1_796_040_000, None, None)
+        );
+        held.tag = "slurm:1001:60:H x".into();
+        let rec = job_record(&held, None, None, "c", |_| "u".into());
+        assert_eq!(
+            (rec.reason.as_str(), rec.submit_time),
+            ("JobHeldAdmin", 1_796_047_200)
+        );
+        // Released: its deferred start is the tag's, not the held session's far one.
+        held.tag = "slurm:1001:60:4000000000 x".into();
+        let rec = job_record(&held, None, None, "c", |_| "u".into());
+        assert_eq!((rec.reason.as_str(), rec.priority), ("BeginTime", 1));
     }
 
     #[test]

@@ -36,6 +36,8 @@ pub struct Context<'a> {
     pub now: i64,
     /// What was changed to make the request fit, for `sbatch -v`.
     pub notes: &'a std::sync::Mutex<Vec<String>>,
+    /// The bodies of the sessions made, by name, kept for a later hold or release.
+    pub made: Mutex<super::stash::Bodies>,
 }
 
 impl Context<'_> {
@@ -300,6 +302,14 @@ fn create_one(
     if let Some(id) = &session_id {
         ctx.cache.store_meta(id, Some(meta));
     }
+    let mut kept = body.into_owned();
+    if let Some(environ) = kept["config"]["environ"].as_object_mut() {
+        environ.remove(crate::launcher::meta::STEP_SECRET_ENV);
+    }
+    ctx.made
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(name.to_string(), kept);
     Ok(Created::Yes(session_id))
 }
 
@@ -480,6 +490,7 @@ pub fn submit(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<u32,
                 ),
             }
         };
+        keep_requests(ctx, user.uid, id);
         match outcome {
             Ok(Created::Yes(_)) => return Ok(id),
             Ok(Created::NameTaken) if attempt < CLASH_RETRIES => {
@@ -494,6 +505,62 @@ pub fn submit(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<u32,
             Err(e) => return Err(e),
         }
     }
+}
+
+/// Keeps the bodies of the sessions made for job `id` in the job directory, so that any
+/// login node can make them again (`stash`); without one there is nothing to keep.
+fn keep_requests(ctx: &Context<'_>, uid: u32, id: u32) {
+    let made = std::mem::take(&mut *ctx.made.lock().unwrap_or_else(|e| e.into_inner()));
+    let Ok(Some(dir)) = job_dir(ctx.config) else {
+        return;
+    };
+    if made.is_empty() {
+        return;
+    }
+    let stash = super::stash::Stash::new(dir, uid);
+    if let Err(e) = stash.save(id, &made) {
+        ctx.note(format!(
+            "job {id}: its request could not be kept ({e}): it cannot be held or released"
+        ));
+    }
+    if stash.prune_due()
+        && let Ok(live) = views::sessions(ctx.client, Some(&views::alive()))
+    {
+        let waiting: std::collections::BTreeSet<u32> = live
+            .iter()
+            .filter(|s| s.status == "PENDING")
+            .filter_map(|s| jobid::parse_session_name(&s.name).map(|(j, _)| j))
+            .collect();
+        stash.prune(|j| waiting.contains(&j));
+    }
+}
+
+/// Makes a job's session again from a kept body (a hold, a release, a dependency made
+/// again): the step secret is added again, and the name of the session just ended may be
+/// taken for a moment longer. Returns the new session's id.
+pub(super) fn create_again(
+    ctx: &Context<'_>,
+    body: &serde_json::Value,
+) -> Result<String, SubmitError> {
+    let meta = body["config"]["environ"][crate::launcher::meta::META_ENV]
+        .as_str()
+        .and_then(JobMeta::decode)
+        .ok_or_else(|| unsupported("a kept request without its job's metadata".into()))?;
+    let sent = with_secret(ctx, &meta, body.clone());
+    for attempt in 1.. {
+        match create_one(ctx, &meta, &sent).map_err(failure)? {
+            Created::Yes(Some(id)) => return Ok(id),
+            Created::Yes(None) => break,
+            Created::NameTaken if attempt < CREATE_ATTEMPTS * 3 => {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
+            Created::NameTaken => break,
+        }
+    }
+    Err(unsupported(format!(
+        "the new session of job {} was not made (its name stays taken)",
+        meta.job_id
+    )))
 }
 
 /// Whether a session of any state already carries the id. Backend.AI refuses a second

@@ -96,6 +96,11 @@ fn gpu_slot(r: &mut Map<String, Value>, count: f64) {
 /// an end (`launcher::gate`); without one only `afterok` (Backend.AI's own) is possible.
 pub fn check(spec: &JobSpec, gated: bool) -> Result<(), Unfit> {
     use crate::model::DepKind::*;
+    if spec.hold && !gated {
+        return Err(Unfit::Unsupported(
+            "--hold is not supported by the Backend.AI backend without [backendai] job_dir (a held job is made again at its release from the request kept there)".into(),
+        ));
+    }
     let Some(dep) = &spec.dependency else {
         return Ok(());
     };
@@ -122,6 +127,21 @@ pub fn check(spec: &JobSpec, gated: bool) -> Result<(), Unfit> {
         ));
     }
     Ok(())
+}
+
+/// A held session's start: the scheduler leaves it alone until a release makes it again.
+pub const HELD_UNTIL: &str = "2100-01-01T00:00:00+00:00";
+
+/// The `startsAt` of a session: a held job's far one, else its deferred start (`--begin`).
+pub fn starts_at(held: bool, begin: Option<i64>) -> Option<String> {
+    if held {
+        return Some(HELD_UNTIL.to_string());
+    }
+    begin.map(|b| {
+        chrono::DateTime::from_timestamp(b, 0)
+            .unwrap_or_default()
+            .to_rfc3339()
+    })
 }
 
 /// The create request for job `meta` (one array task when `meta.array_task` is set).
@@ -248,9 +268,8 @@ pub fn create_body(
         body.insert("clusterSize".into(), json!(nodes));
         body.insert("clusterMode".into(), json!(settings.cluster_mode));
     }
-    if let Some(begin) = spec.begin {
-        let at = chrono::DateTime::from_timestamp(begin, 0).unwrap_or_default();
-        body.insert("startsAt".into(), json!(at.to_rfc3339()));
+    if let Some(at) = starts_at(spec.hold, spec.begin) {
+        body.insert("startsAt".into(), json!(at));
     }
     if let (true, Some(limit)) = (
         settings.batch_timeout,

@@ -2,6 +2,7 @@
 //! at hand yet (a job submitted on another login node, still running): its owner, time
 //! limit, deferred start (`--begin`) and name, in at most 64 characters.
 
+use crate::backend::HoldKind;
 use crate::launcher::meta::JobMeta;
 use crate::model::TimeLimit;
 
@@ -17,31 +18,54 @@ pub struct TagFacts {
     /// An array's throttle that holds tasks back (`%N`): its tasks are chained, and one
     /// pending task cannot be cancelled alone.
     pub throttle: Option<u32>,
+    /// A hold (`sbatch -H`, `scontrol hold`): the session waits with a far `startsAt`.
+    pub hold: Option<HoldKind>,
+    /// The job's submission, when its session was made later (a hold or a release makes
+    /// the session again).
+    pub submit: Option<i64>,
     pub name: String,
 }
 
 /// The longest tag Backend.AI keeps.
 pub const MAX_LEN: usize = 64;
 
-/// The session tag, at most 64 characters: `slurm:<uid>:<minutes or U>[%<throttle>][:<begin
-/// epoch>] <job name>` (the name cut to fit).
+/// The session tag, at most 64 characters: `slurm:<uid>:<minutes or U>[%<throttle>]` then
+/// optional fields `:<begin epoch>`, `:h` or `:H` (a user's or an administrator's hold),
+/// `:s<submit epoch>`, then ` <job name>` (the name cut to fit).
 pub fn tag(meta: &JobMeta) -> String {
-    let limit = match meta.spec.time_limit {
-        Some(TimeLimit::Minutes(m)) => m.to_string(),
-        _ => "U".to_string(),
+    render(&TagFacts {
+        uid: meta.uid,
+        time_limit: meta.spec.time_limit.unwrap_or(TimeLimit::Infinite),
+        begin: meta.spec.begin,
+        throttle: meta.spec.array.as_ref().and_then(|a| a.limiting_throttle()),
+        hold: meta.spec.hold.then_some(HoldKind::User),
+        submit: None,
+        name: meta.spec.name.clone(),
+    })
+}
+
+pub fn render(f: &TagFacts) -> String {
+    let limit = match f.time_limit {
+        TimeLimit::Minutes(m) => m.to_string(),
+        TimeLimit::Infinite => "U".to_string(),
     };
-    let throttle = meta
-        .spec
-        .array
-        .as_ref()
-        .and_then(|a| a.limiting_throttle())
-        .map(|t| format!("%{t}"))
-        .unwrap_or_default();
-    let begin = meta.spec.begin.map(|b| format!(":{b}")).unwrap_or_default();
-    let mut t = format!(
-        "slurm:{}:{limit}{throttle}{begin} {}",
-        meta.uid, meta.spec.name
-    );
+    let mut t = format!("slurm:{}:{limit}", f.uid);
+    if let Some(n) = f.throttle {
+        t.push_str(&format!("%{n}"));
+    }
+    if let Some(b) = f.begin {
+        t.push_str(&format!(":{b}"));
+    }
+    match f.hold {
+        Some(HoldKind::User) => t.push_str(":h"),
+        Some(HoldKind::Admin) => t.push_str(":H"),
+        None => {}
+    }
+    if let Some(s) = f.submit {
+        t.push_str(&format!(":s{s}"));
+    }
+    t.push(' ');
+    t.push_str(&f.name);
     if t.len() > MAX_LEN {
         let mut cut = MAX_LEN;
         while !t.is_char_boundary(cut) {
@@ -54,25 +78,36 @@ pub fn tag(meta: &JobMeta) -> String {
 
 pub fn parse_tag(tag: &str) -> Option<TagFacts> {
     let (head, name) = tag.strip_prefix("slurm:")?.split_once(' ')?;
-    let (uid, rest) = head.split_once(':')?;
-    let (limit, begin) = match rest.split_once(':') {
-        Some((l, b)) => (l, Some(b.parse().ok()?)),
-        None => (rest, None),
-    };
-    let (limit, throttle) = match limit.split_once('%') {
+    let mut fields = head.split(':');
+    let uid = fields.next()?.parse().ok()?;
+    let limit_field = fields.next()?;
+    let (limit, throttle) = match limit_field.split_once('%') {
         Some((l, t)) => (l, Some(t.parse().ok()?)),
-        None => (limit, None),
+        None => (limit_field, None),
     };
-    Some(TagFacts {
+    let mut facts = TagFacts {
         throttle,
-        uid: uid.parse().ok()?,
+        uid,
         time_limit: match limit {
             "U" => TimeLimit::Infinite,
             m => TimeLimit::Minutes(m.parse().ok()?),
         },
-        begin,
+        begin: None,
+        hold: None,
+        submit: None,
         name: name.to_string(),
-    })
+    };
+    for field in fields {
+        match field {
+            "h" => facts.hold = Some(HoldKind::User),
+            "H" => facts.hold = Some(HoldKind::Admin),
+            _ => match field.strip_prefix('s') {
+                Some(at) => facts.submit = Some(at.parse().ok()?),
+                None => facts.begin = Some(field.parse().ok()?),
+            },
+        }
+    }
+    Some(facts)
 }
 
 #[cfg(test)]
@@ -118,5 +153,25 @@ mod tests {
         assert_eq!(t, "slurm:1001:U:1796047200 later");
         assert_eq!(parse_tag(&t).unwrap().begin, Some(1_796_047_200));
         assert_eq!(parse_tag("slurm:1001:U later").unwrap().begin, None);
+    }
+
+    #[test]
+    fn holds_and_a_later_session_keep_the_jobs_facts() {
+        let mut f = parse_tag("slurm:1001:90%3:1800000000 train").unwrap();
+        f.hold = Some(HoldKind::User);
+        f.submit = Some(1_796_000_000);
+        let t = render(&f);
+        assert_eq!(t, "slurm:1001:90%3:1800000000:h:s1796000000 train");
+        assert_eq!(parse_tag(&t).unwrap(), f);
+        f.hold = Some(HoldKind::Admin);
+        f.begin = None;
+        let t = render(&f);
+        assert_eq!(t, "slurm:1001:90%3:H:s1796000000 train");
+        assert_eq!(parse_tag(&t).unwrap(), f);
+        let mut meta = JobMeta::default();
+        meta.spec.hold = true;
+        meta.spec.name = "x".into();
+        assert_eq!(tag(&meta), "slurm:0:U:h x");
+        assert_eq!(parse_tag("slurm:1:U:sx x"), None);
     }
 }

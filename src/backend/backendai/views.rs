@@ -124,9 +124,28 @@ pub fn sessions_paged(
         }));
         offset += got;
         if got == 0 || offset >= total {
-            return Ok(out);
+            return Ok(latest_of_each_name(out));
         }
     }
+}
+
+/// A job's session made again (a hold, a release) leaves the ended one behind under the
+/// same name: the newest session of a name is the job, older ended ones are dropped.
+fn latest_of_each_name(sessions: Vec<Session>) -> Vec<Session> {
+    let mut newest: std::collections::HashMap<(String, String), Option<i64>> =
+        std::collections::HashMap::new();
+    for s in &sessions {
+        let key = (s.access_key.clone(), s.name.clone());
+        let at = newest.entry(key).or_insert(s.created_at);
+        *at = (*at).max(s.created_at);
+    }
+    sessions
+        .into_iter()
+        .filter(|s| {
+            let key = (s.access_key.clone(), s.name.clone());
+            !s.job_ended() || newest.get(&key).is_none_or(|&at| at <= s.created_at)
+        })
+        .collect()
 }
 
 /// The agents (nodes) the keypair may see. Agent details may be hidden from normal users
@@ -305,5 +324,28 @@ mod tests {
                 .starts_with("(created_at < ")
         );
         assert_eq!(url_component("a b/é"), "a%20b%2F%C3%A9");
+    }
+
+    #[test]
+    fn a_job_made_again_is_its_newest_session() {
+        let session = |id: &str, status: &str, at: &str| {
+            Session::from_json(&json!({
+                "id": id, "name": "j5", "status": status, "created_at": at,
+                "access_key": "AK",
+            }))
+            .unwrap()
+        };
+        let ended = session("a", "CANCELLED", "2026-12-05T05:00:00+00:00");
+        let made_again = session("b", "PENDING", "2026-12-05T05:01:00+00:00");
+        let kept = latest_of_each_name(vec![ended.clone(), made_again.clone()]);
+        assert_eq!(
+            kept.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+            ["b"]
+        );
+        // Alone, an ended session is the job; so is another user's of the same name.
+        assert_eq!(latest_of_each_name(vec![ended.clone()]).len(), 1);
+        let mut theirs = ended;
+        theirs.access_key = "OTHER".into();
+        assert_eq!(latest_of_each_name(vec![theirs, made_again]).len(), 2);
     }
 }

@@ -1,0 +1,151 @@
+//! The create requests of a user's jobs, kept in the site's job directory so that any
+//! login node can make a job's session again: Backend.AI cannot change a pending session,
+//! so a hold, a release, or a dependency's new session replaces it (`holds`).
+//!
+//! `<job_dir>/<uid>.requests/<id>.json` holds the bodies sbatch sent for job `<id>` (one
+//! per array task, by session name), without the step secret, which is derived again from
+//! the keypair. The directory is the user's alone (0700); the job containers never read it.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// The bodies of one job, by session name.
+pub type Bodies = BTreeMap<String, Value>;
+
+/// A kept request of a job with no pending session left is removed once it is this old
+/// (a job's session can only be made again while it waits).
+const KEEP_ENDED: Duration = Duration::from_secs(3600);
+/// How often sbatch lets go of the requests of jobs that no longer wait.
+const PRUNE_EVERY: Duration = Duration::from_secs(86_400);
+
+pub struct Stash {
+    dir: PathBuf,
+}
+
+impl Stash {
+    pub fn new(job_dir: &str, uid: u32) -> Stash {
+        Stash {
+            dir: Path::new(job_dir).join(format!("{uid}.requests")),
+        }
+    }
+
+    fn path(&self, job_id: u32) -> PathBuf {
+        self.dir.join(format!("{job_id}.json"))
+    }
+
+    /// Keeps `bodies` as job `job_id`'s (replacing what was kept), atomically.
+    pub fn save(&self, job_id: u32, bodies: &Bodies) -> Result<(), String> {
+        let fail = |e: std::io::Error| format!("{}: {e}", self.dir.display());
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&self.dir)
+            .map_err(fail)?;
+        let tmp = self
+            .dir
+            .join(format!(".{job_id}.{}.tmp", std::process::id()));
+        let text = serde_json::to_vec(bodies).map_err(|e| e.to_string())?;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)
+            .map_err(fail)?;
+        f.write_all(&text)
+            .and_then(|()| f.sync_all())
+            .map_err(fail)?;
+        std::fs::rename(&tmp, self.path(job_id)).map_err(fail)
+    }
+
+    /// Job `job_id`'s kept bodies (none kept: an empty map).
+    pub fn load(&self, job_id: u32) -> Result<Bodies, String> {
+        match std::fs::read(self.path(job_id)) {
+            Ok(text) => serde_json::from_slice(&text)
+                .map_err(|e| format!("{}: {e}", self.path(job_id).display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Bodies::new()),
+            Err(e) => Err(format!("{}: {e}", self.path(job_id).display())),
+        }
+    }
+
+    /// Replaces the body kept for one session of job `job_id`.
+    pub fn put(&self, job_id: u32, name: &str, body: Value) -> Result<(), String> {
+        let mut bodies = self.load(job_id)?;
+        bodies.insert(name.to_string(), body);
+        self.save(job_id, &bodies)
+    }
+
+    /// Whether a day has passed since the requests were last pruned (sbatch then prunes
+    /// them, at the cost of one query); the first time only starts the clock.
+    pub fn prune_due(&self) -> bool {
+        let marker = self.dir.join(".pruned");
+        let due = match std::fs::metadata(&marker).and_then(|m| m.modified()) {
+            Ok(t) => SystemTime::now().duration_since(t).unwrap_or_default() > PRUNE_EVERY,
+            Err(_) => {
+                let _ = std::fs::write(&marker, b"");
+                false
+            }
+        };
+        if due {
+            let _ = std::fs::write(&marker, b"");
+        }
+        due
+    }
+
+    /// Removes the kept requests of jobs that `waiting` says have no pending session,
+    /// once they are an hour old (a job just submitted may not show yet).
+    pub fn prune(&self, waiting: impl Fn(u32) -> bool) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        let now = SystemTime::now();
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let Some(id) = name
+                .to_str()
+                .and_then(|n| n.strip_suffix(".json"))
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let old = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > KEEP_ENDED);
+            if old && !waiting(id) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn bodies_are_kept_privately_and_replaced_one_by_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let stash = Stash::new(dir.path().to_str().unwrap(), 1001);
+        assert!(stash.load(7).unwrap().is_empty());
+        let bodies = Bodies::from([("j7_0".into(), json!({"a": 1})), ("j7_1".into(), json!({}))]);
+        stash.save(7, &bodies).unwrap();
+        assert_eq!(stash.load(7).unwrap(), bodies);
+        stash.put(7, "j7_1", json!({"b": 2})).unwrap();
+        assert_eq!(stash.load(7).unwrap()["j7_1"], json!({"b": 2}));
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir.path().join("1001.requests")), 0o700);
+        assert_eq!(mode(&dir.path().join("1001.requests/7.json")), 0o600);
+        // Young requests stay whatever their jobs do.
+        stash.prune(|_| false);
+        assert_eq!(stash.load(7).unwrap().len(), 2);
+        std::fs::write(dir.path().join("1001.requests/8.json"), b"{").unwrap();
+        assert!(stash.load(8).is_err());
+    }
+}
