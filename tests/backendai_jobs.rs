@@ -834,8 +834,9 @@ fn with_job_dir(site: &Site, dir: &Path) -> (PathBuf, PathBuf) {
 /// eligible) and does not run; a job submitted meanwhile that depends on it waits too, and
 /// `scontrol release` lets both run in order (the dependent's session was made again to
 /// name the held job's new session); `scontrol hold` and `uhold` of a waiting job and their
-/// release give it back its deferred start; the job keeps its submission time; what cannot
-/// be held is refused in Slurm's words.
+/// release give it back its deferred start; `scontrol update` of its time limit, name and
+/// start time; the job keeps its submission time; what cannot be held or changed is
+/// refused in Slurm's words.
 #[test]
 fn holds_and_releases_on_a_site_with_a_job_directory() {
     let _shared = shared();
@@ -913,6 +914,29 @@ fn holds_and_releases_on_a_site_with_a_job_directory() {
     assert_eq!(scontrol(&["release", &later]).0, 0);
     assert_eq!(squeue(&later), "PD BeginTime 1\n");
 
+    // scontrol update of a waiting job: what its session can be made again with.
+    let job_id = format!("JobId={later}");
+    let update = ["update", &job_id, "TimeLimit=5", "JobName=renamed"];
+    assert_eq!(scontrol(&update), (0, String::new(), String::new()));
+    let r = site.run_with(
+        &dir,
+        "squeue",
+        &["-h", "-j", &later, "-o", "%j %l %t %r"],
+        &env,
+    );
+    assert_eq!(r.stdout, "renamed 5:00 PD BeginTime\n", "{r:?}");
+    let (code, _, err) = scontrol(&["update", &job_id, "NumCPUs=2"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("Requested operation not supported on this system"),
+        "{err}"
+    );
+    // A start now lets it go.
+    assert_eq!(
+        scontrol(&["update", &job_id, "StartTime=now"]),
+        (0, String::new(), String::new())
+    );
+
     // Nothing held runs.
     std::thread::sleep(Duration::from_secs(10));
     assert_eq!(squeue(&held), "PD JobHeldUser 0\n");
@@ -923,11 +947,18 @@ fn holds_and_releases_on_a_site_with_a_job_directory() {
     );
     let rows = site.wait_sacct(
         &dir,
-        &format!("{held},{dependent},{chained}"),
-        "jobid,state,start,end",
+        &format!("{held},{dependent},{chained},{later}"),
+        "jobid,state,start,end,jobname,timelimit",
         Duration::from_secs(300),
-        |rows| rows.len() == 6 && rows.iter().all(|r| r[1] == "COMPLETED"),
+        |rows| rows.len() == 7 && rows.iter().all(|r| r[1] == "COMPLETED"),
     );
+    // The updated job ran as it was changed (its launcher read the new description).
+    assert_eq!(
+        row_of(&rows, &later)[4..],
+        ["renamed", "00:05:00"],
+        "{rows:?}"
+    );
+    assert!(dir.join("ran-later").exists());
     for t in 0..4 {
         assert!(dir.join(format!("ran-chained-{t}")).exists(), "{rows:?}");
     }

@@ -2,7 +2,7 @@
 //! sessions. Views make one paged query per command; sbatch one create per job; scancel
 //! one query, then one delete per job it names.
 
-mod holds;
+mod remake;
 
 use super::cache::Cache;
 use super::client::{Client, ClientError, Method, Options};
@@ -848,7 +848,7 @@ impl Cluster for BackendAiCluster {
         Ok(())
     }
 
-    /// A hold or a release makes the job's waiting session again (`holds`).
+    /// A hold or a release makes the job's waiting session again (`remake`).
     fn hold(
         &self,
         target: &JobSelector,
@@ -856,6 +856,16 @@ impl Cluster for BackendAiCluster {
         requester: u32,
     ) -> Result<(), BackendError> {
         self.hold_jobs(target, kind, requester)
+    }
+
+    /// An update of a waiting job makes its session again (`remake`).
+    fn update(
+        &self,
+        target: &JobSelector,
+        change: &crate::model::JobUpdate,
+        requester: u32,
+    ) -> Result<crate::backend::JobReply, BackendError> {
+        self.update_waiting(target, change, requester)
     }
 
     /// The allocation once its session runs and its launcher answers through the tunnel:

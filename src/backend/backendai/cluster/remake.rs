@@ -1,0 +1,550 @@
+//! Changes to waiting jobs on Backend.AI: `sbatch -H`, `scontrol hold`, `uhold`,
+//! `release` and `update`.
+//!
+//! A held job is a session whose `startsAt` is far away (the scheduler leaves it alone)
+//! and whose tag says who holds it (`tag`: squeue shows JobHeldUser or JobHeldAdmin from
+//! any login node). Backend.AI cannot change a waiting session, so a hold, a release or an
+//! update ends the job's session and makes it again under the same name, from the request
+//! kept in the job directory (`stash`), changed; the tag keeps the job's submission time.
+//! Sessions that wait for it natively (its dependents, the later tasks of a throttle's
+//! chain) named the old session's id, so they are made again too, naming the new one, as
+//! far as the change reaches. Only the owner's jobs can be made again (their requests are
+//! theirs alone).
+
+use super::BackendAiCluster;
+use crate::backend::Cluster;
+use crate::backend::backendai::records::Session;
+use crate::backend::backendai::stash::{Bodies, Stash};
+use crate::backend::backendai::{jobid, partitions, submission, submit, tag, views};
+use crate::backend::{BackendError, HoldKind, JobReply, SlurmErrno};
+use crate::launcher::meta::{JobMeta, META_ENV};
+use crate::model::{JobSelector, JobUpdate, TaskSelector, TimeLimit};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+const NEEDS_JOB_DIR: &str = "holding and releasing jobs on Backend.AI needs [backendai] job_dir \
+     (a held job is made again at its release from the request kept there)";
+
+/// A session the scheduler has not taken yet: the only kind that can be made again.
+fn waiting(s: &Session) -> bool {
+    !s.job_ended() && matches!(s.status.as_str(), "PENDING" | "DEPRIORITIZING")
+}
+
+fn selector_of(job: u32, task: Option<u32>) -> JobSelector {
+    JobSelector {
+        job_id: job,
+        tasks: task.map_or(TaskSelector::Whole, |t| TaskSelector::Tasks(vec![t])),
+        step: None,
+    }
+}
+
+/// Ends sessions and makes them again from their kept requests, remembering which
+/// session ids were replaced by which.
+struct Remaker<'a> {
+    cluster: &'a BackendAiCluster,
+    stash: Stash,
+    kept: BTreeMap<u32, Bodies>,
+    replaced: BTreeMap<String, String>,
+}
+
+impl<'a> Remaker<'a> {
+    fn new(cluster: &'a BackendAiCluster, job_dir: &str, uid: u32) -> Remaker<'a> {
+        Remaker {
+            cluster,
+            stash: Stash::new(job_dir, uid),
+            kept: BTreeMap::new(),
+            replaced: BTreeMap::new(),
+        }
+    }
+
+    fn kept_body(&mut self, job: u32, name: &str) -> Result<Value, BackendError> {
+        if !self.kept.contains_key(&job) {
+            let bodies = self.stash.load(job).map_err(BackendError::Other)?;
+            self.kept.insert(job, bodies);
+        }
+        self.kept[&job].get(name).cloned().ok_or_else(|| {
+            BackendError::Other(format!(
+                "the request of job {job} ({name}) is not kept in the job directory (submitted \
+                 before [backendai] job_dir was set?): it cannot be held or released"
+            ))
+        })
+    }
+
+    /// Ends session `s` and makes it again, held (`hold`) or not, with `change` made to
+    /// its job, naming the new sessions of what it waits for.
+    fn remake(
+        &mut self,
+        s: &Session,
+        hold: Option<HoldKind>,
+        change: Option<&dyn Fn(&mut JobMeta)>,
+    ) -> Result<(), BackendError> {
+        let (job, task) = jobid::parse_session_name(&s.name)
+            .ok_or(BackendError::Slurm(SlurmErrno::NotSupported))?;
+        let mut body = self.kept_body(job, &s.name)?;
+        if let Some(change) = change {
+            changed_job(&mut body, change)?;
+        }
+        let now = tag::parse_tag(&s.tag);
+        let mut facts = body["tag"]
+            .as_str()
+            .and_then(tag::parse_tag)
+            .or(now.clone())
+            .ok_or(BackendError::Slurm(SlurmErrno::NotSupported))?;
+        facts.hold = hold;
+        facts.submit = now.and_then(|t| t.submit).or(s.created_at);
+        body["tag"] = json!(tag::render(&facts));
+        match submit::starts_at(hold.is_some(), facts.begin) {
+            Some(at) => body["startsAt"] = json!(at),
+            None => {
+                if let Some(b) = body.as_object_mut() {
+                    b.remove("startsAt");
+                }
+            }
+        }
+        if let Some(deps) = body.get_mut("dependencies").and_then(Value::as_array_mut) {
+            for d in deps.iter_mut() {
+                if let Some(new) = d.as_str().and_then(|old| self.replaced.get(old)) {
+                    *d = json!(new);
+                }
+            }
+        }
+        self.cluster
+            .cancel_sticking(&selector_of(job, task), vec![s.clone()])?;
+        let ctx = self.cluster.submission_context();
+        let made = submission::create_again(&ctx, &body).map_err(|e| {
+            BackendError::Other(format!(
+                "job {}: its session was ended to be made again, and making it failed ({}); its request is kept in the job directory",
+                s.name.trim_start_matches('j'),
+                e.reason()
+            ))
+        })?;
+        self.replaced.insert(s.id.clone(), made);
+        if let Some(bodies) = self.kept.get_mut(&job) {
+            bodies.insert(s.name.clone(), body.clone());
+        }
+        self.stash
+            .put(job, &s.name, body)
+            .map_err(BackendError::Other)
+    }
+
+    /// Makes again the owner's waiting sessions that name a replaced session natively,
+    /// until none does (a dependent made again has dependents of its own). One query of
+    /// the owner's live sessions; requests of jobs no longer waiting are let go.
+    fn repoint_dependents(&mut self, uid: u32) -> Result<(), BackendError> {
+        let live = views::sessions_paged(
+            &self.cluster.client,
+            Some(&views::alive()),
+            self.cluster.page_size(),
+        )
+        .map_err(super::backend_error)?;
+        let mine: Vec<&Session> = live
+            .iter()
+            .filter(|s| tag::parse_tag(&s.tag).is_some_and(|t| t.uid == uid))
+            .filter(|s| waiting(s))
+            .collect();
+        let waiting_jobs: std::collections::BTreeSet<u32> = mine
+            .iter()
+            .filter_map(|s| jobid::parse_session_name(&s.name).map(|(j, _)| j))
+            .collect();
+        self.stash.prune(|id| waiting_jobs.contains(&id));
+        loop {
+            let mut next = None;
+            for s in &mine {
+                if self.replaced.contains_key(&s.id) {
+                    continue;
+                }
+                let Some((job, _)) = jobid::parse_session_name(&s.name) else {
+                    continue;
+                };
+                let Ok(body) = self.kept_body(job, &s.name) else {
+                    continue;
+                };
+                let names_replaced = body["dependencies"].as_array().is_some_and(|deps| {
+                    deps.iter()
+                        .filter_map(Value::as_str)
+                        .any(|d| self.replaced.contains_key(d))
+                });
+                if names_replaced {
+                    next = Some(*s);
+                    break;
+                }
+            }
+            let Some(s) = next else {
+                return Ok(());
+            };
+            let hold = tag::parse_tag(&s.tag).and_then(|t| t.hold);
+            self.remake(s, hold, None)?;
+        }
+    }
+}
+
+impl BackendAiCluster {
+    /// `scontrol hold/uhold` (`kind`) and `release` (None) of the sessions `target` names,
+    /// as slurmctld's `_update_job` treats priority 0 and its release.
+    pub(super) fn hold_jobs(
+        &self,
+        target: &JobSelector,
+        kind: Option<HoldKind>,
+        requester: u32,
+    ) -> Result<(), BackendError> {
+        let sessions = self.select(target)?;
+        if sessions.is_empty() {
+            return Err(BackendError::Slurm(SlurmErrno::InvalidJobId));
+        }
+        let operator = self.is_operator(requester);
+        let owner = |s: &Session| tag::parse_tag(&s.tag).map(|t| t.uid);
+        if sessions.iter().any(|s| owner(s) != Some(requester)) {
+            // slurmctld: ESLURM_USER_ID_MISSING for another user's job. An operator may,
+            // but another user's request is not ours to read or to make again.
+            return Err(BackendError::Slurm(if operator {
+                SlurmErrno::NotSupported
+            } else {
+                SlurmErrno::UserIdMissing
+            }));
+        }
+        if sessions.iter().all(Session::job_ended) {
+            return Err(BackendError::Slurm(SlurmErrno::JobFinished));
+        }
+        let job_dir = submission::job_dir(&self.config)
+            .map_err(BackendError::Other)?
+            .ok_or_else(|| BackendError::Other(NEEDS_JOB_DIR.into()))?;
+        let live: Vec<&Session> = sessions.iter().filter(|s| !s.job_ended()).collect();
+        // slurmctld also holds a running job (priority 0 while it runs on); a running
+        // session cannot change.
+        if kind.is_some() && live.iter().any(|s| !waiting(s)) {
+            return Err(BackendError::Slurm(SlurmErrno::JobNotPending));
+        }
+        let mut changes: Vec<(&Session, Option<HoldKind>)> = Vec::new();
+        for s in live.into_iter().filter(|s| waiting(s)) {
+            let held = tag::parse_tag(&s.tag).and_then(|t| t.hold);
+            match kind {
+                // Held already: only an operator may change the kind of hold.
+                Some(_) if held.is_some() && !operator => {}
+                Some(k) => {
+                    let k = if k == HoldKind::Admin && operator {
+                        HoldKind::Admin
+                    } else {
+                        HoldKind::User
+                    };
+                    if held != Some(k) {
+                        changes.push((s, Some(k)));
+                    }
+                }
+                None if held.is_none() => {}
+                // A user may not release an administrator's hold.
+                None if held == Some(HoldKind::Admin) && !operator => {
+                    return Err(BackendError::Slurm(SlurmErrno::AccessDenied));
+                }
+                None => changes.push((s, None)),
+            }
+        }
+        if changes.is_empty() {
+            return Ok(());
+        }
+        // A throttle's chain names earlier tasks: those are made again first.
+        changes.sort_by_key(|(s, _)| (s.created_at, s.name.clone()));
+        let mut remaker = Remaker::new(self, job_dir, requester);
+        for (s, hold) in changes {
+            remaker.remake(s, hold, None)?;
+        }
+        remaker.repoint_dependents(requester)
+    }
+}
+
+/// Applies `change` to the job a kept body describes: its metadata (what the launcher
+/// and the views read), its tag (name, time limit, deferred start) and the backstop
+/// `batchTimeout`.
+fn changed_job(body: &mut Value, change: &dyn Fn(&mut JobMeta)) -> Result<(), BackendError> {
+    let mut meta = meta_of(body)?;
+    change(&mut meta);
+    body["config"]["environ"][META_ENV] = json!(meta.encode());
+    let mut facts = body["tag"]
+        .as_str()
+        .and_then(tag::parse_tag)
+        .ok_or_else(no_meta)?;
+    facts.name = meta.spec.name.clone();
+    facts.time_limit = meta.spec.time_limit.unwrap_or(TimeLimit::Infinite);
+    facts.begin = meta.spec.begin;
+    body["tag"] = json!(tag::render(&facts));
+    if let Some(b) = body.as_object_mut()
+        && b.contains_key("batchTimeout")
+    {
+        match facts.time_limit.seconds() {
+            Some(limit) => {
+                b.insert(
+                    "batchTimeout".into(),
+                    json!(limit + i64::from(meta.kill_wait) + 60),
+                );
+            }
+            None => {
+                b.remove("batchTimeout");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn no_meta() -> BackendError {
+    BackendError::Other("a kept request without its job's metadata".into())
+}
+
+fn meta_of(body: &Value) -> Result<JobMeta, BackendError> {
+    body["config"]["environ"][META_ENV]
+        .as_str()
+        .and_then(JobMeta::decode)
+        .ok_or_else(no_meta)
+}
+
+/// Whether `c` asks only for what a session made again can change: the time limit,
+/// name, comment, nice, deferred start, and priority 0 (a hold) or INFINITE (a release).
+fn changeable(c: &JobUpdate) -> bool {
+    let JobUpdate {
+        array_throttle,
+        partition,
+        account,
+        qos,
+        comment: _,
+        min_cpus,
+        max_cpus,
+        pn_min_cpus,
+        min_nodes,
+        max_nodes,
+        num_tasks,
+        time_limit: _,
+        requeue,
+        priority,
+        nice: _,
+        memory,
+        name: _,
+        work_dir,
+        std_out,
+        dependency,
+        begin_time: _,
+        unmodelled,
+    } = c;
+    array_throttle.is_none()
+        && partition.is_none()
+        && account.is_none()
+        && qos.is_none()
+        && min_cpus.is_none()
+        && max_cpus.is_none()
+        && pn_min_cpus.is_none()
+        && min_nodes.is_none()
+        && max_nodes.is_none()
+        && num_tasks.is_none()
+        && requeue.is_none()
+        && priority.is_none_or(|p| p == 0 || p == u32::MAX)
+        && memory.is_none()
+        && work_dir.is_none()
+        && std_out.is_none()
+        && dependency.is_none()
+        && unmodelled.is_empty()
+}
+
+/// A time limit in minutes, INFINITE as u32::MAX (slurmctld's comparison).
+fn minutes(t: TimeLimit) -> u32 {
+    match t {
+        TimeLimit::Minutes(m) => m,
+        TimeLimit::Infinite => u32::MAX,
+    }
+}
+
+impl BackendAiCluster {
+    /// `scontrol update JobId=...` of waiting jobs: what the job's sessions can be made
+    /// again with, under slurmctld's rules for what a user may change (`_update_job`).
+    pub(super) fn update_waiting(
+        &self,
+        target: &JobSelector,
+        c: &JobUpdate,
+        requester: u32,
+    ) -> Result<JobReply, BackendError> {
+        let sessions = self.select(target)?;
+        let outcome = if sessions.is_empty() {
+            Err(SlurmErrno::InvalidJobId)
+        } else {
+            self.update_sessions(&sessions, c, requester)?
+        };
+        Ok(match &target.tasks {
+            TaskSelector::Tasks(tasks) => {
+                let found: Vec<u32> = sessions
+                    .iter()
+                    .filter_map(|s| jobid::parse_session_name(&s.name).and_then(|(_, t)| t))
+                    .collect();
+                JobReply::Tasks(
+                    tasks
+                        .iter()
+                        .map(|t| match found.contains(t) {
+                            true => (*t, outcome),
+                            false => (*t, Err(SlurmErrno::InvalidJobId)),
+                        })
+                        .collect(),
+                )
+            }
+            _ => JobReply::Job(outcome),
+        })
+    }
+
+    fn update_sessions(
+        &self,
+        sessions: &[Session],
+        c: &JobUpdate,
+        requester: u32,
+    ) -> Result<Result<(), SlurmErrno>, BackendError> {
+        use SlurmErrno::*;
+        if sessions.iter().all(Session::job_ended) {
+            return Ok(Err(JobFinished));
+        }
+        let operator = self.is_operator(requester);
+        let owner = |s: &Session| tag::parse_tag(&s.tag).map(|t| t.uid);
+        if sessions.iter().any(|s| owner(s) != Some(requester)) {
+            return Ok(Err(if operator {
+                NotSupported
+            } else {
+                UserIdMissing
+            }));
+        }
+        let live: Vec<&Session> = sessions.iter().filter(|s| !s.job_ended()).collect();
+        let all_waiting = live.iter().all(|s| waiting(s));
+        if c.begin_time.is_some() && !all_waiting {
+            return Ok(Err(JobNotPending));
+        }
+        // A running session cannot change at all.
+        if !changeable(c) || !all_waiting {
+            return Ok(Err(NotSupported));
+        }
+        let job_dir = submission::job_dir(&self.config)
+            .map_err(BackendError::Other)?
+            .ok_or_else(|| BackendError::Other(NEEDS_JOB_DIR_TO_UPDATE.into()))?;
+        let mut remaker = Remaker::new(self, job_dir, requester);
+        let first = live[0];
+        let (job, _) =
+            jobid::parse_session_name(&first.name).ok_or(BackendError::Slurm(NotSupported))?;
+        let spec = meta_of(&remaker.kept_body(job, &first.name)?)?.spec;
+        if let Some(want) = c.time_limit {
+            let max = partitions::for_job(&self.config, spec.partition.as_deref())
+                .ok()
+                .flatten()
+                .map_or(TimeLimit::Infinite, |p| p.max_time);
+            let have = minutes(spec.time_limit.unwrap_or(TimeLimit::Infinite));
+            let want_m = minutes(want);
+            if have != want_m && !(operator || have > want_m || minutes(max) >= want_m) {
+                return Ok(Err(AccessDenied));
+            }
+        }
+        if c.nice.is_some_and(|n| n < 0) && !operator {
+            return Ok(Err(AccessDenied));
+        }
+        let now = crate::sys::now();
+        let change = |m: &mut JobMeta| {
+            let spec = &mut m.spec;
+            if let Some(t) = c.time_limit {
+                spec.time_limit = Some(t);
+            }
+            if let Some(n) = &c.name {
+                spec.name = n.clone();
+            }
+            if let Some(text) = &c.comment {
+                spec.comment = Some(text.clone());
+            }
+            if let Some(n) = c.nice {
+                spec.nice = (n != 0).then_some(n);
+            }
+            if let Some(b) = c.begin_time {
+                spec.begin = Some(b.max(now));
+            }
+        };
+        let mut order = live;
+        order.sort_by_key(|s| (s.created_at, s.name.clone()));
+        for s in order {
+            let held = tag::parse_tag(&s.tag).and_then(|t| t.hold);
+            // Priority=0 holds the job as `scontrol hold` does, INFINITE releases it.
+            let hold = match c.priority {
+                Some(0) => held.or(Some(if operator {
+                    HoldKind::Admin
+                } else {
+                    HoldKind::User
+                })),
+                Some(_) if held == Some(HoldKind::Admin) && !operator => {
+                    return Ok(Err(AccessDenied));
+                }
+                Some(_) => None,
+                None => held,
+            };
+            remaker.remake(s, hold, Some(&change))?;
+        }
+        remaker.repoint_dependents(requester)?;
+        Ok(Ok(()))
+    }
+}
+
+const NEEDS_JOB_DIR_TO_UPDATE: &str = "updating waiting jobs on Backend.AI needs [backendai] job_dir \
+     (a waiting job is made again from the request kept there)";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_update_changes_the_jobs_description_tag_and_backstop() {
+        let mut meta = JobMeta {
+            uid: 1001,
+            kill_wait: 30,
+            ..Default::default()
+        };
+        meta.spec.name = "old".into();
+        meta.spec.time_limit = Some(TimeLimit::Minutes(60));
+        let mut body = json!({
+            "tag": "slurm:1001:60:h:s1796000000 old",
+            "batchTimeout": 3690,
+            "config": {"environ": {META_ENV: meta.encode()}},
+        });
+        let change = |m: &mut JobMeta| {
+            m.spec.name = "new".into();
+            m.spec.time_limit = Some(TimeLimit::Minutes(5));
+            m.spec.begin = Some(1_800_000_000);
+        };
+        changed_job(&mut body, &change).unwrap();
+        // The hold and the submission time stay; the rest follows the job.
+        assert_eq!(body["tag"], "slurm:1001:5:1800000000:h:s1796000000 new");
+        assert_eq!(body["batchTimeout"], 5 * 60 + 30 + 60);
+        let m = meta_of(&body).unwrap();
+        assert_eq!(
+            (m.spec.name.as_str(), m.spec.time_limit),
+            ("new", Some(TimeLimit::Minutes(5)))
+        );
+        // No limit: no backstop.
+        changed_job(&mut body, &|m: &mut JobMeta| m.spec.time_limit = None).unwrap();
+        assert!(body.get("batchTimeout").is_none());
+    }
+
+    #[test]
+    fn only_what_a_new_session_can_carry_is_changeable() {
+        let ok = JobUpdate {
+            time_limit: Some(TimeLimit::Minutes(5)),
+            name: Some("x".into()),
+            priority: Some(u32::MAX),
+            ..Default::default()
+        };
+        assert!(changeable(&ok));
+        for refused in [
+            JobUpdate {
+                partition: Some("p".into()),
+                ..Default::default()
+            },
+            JobUpdate {
+                min_cpus: Some(2),
+                ..Default::default()
+            },
+            JobUpdate {
+                priority: Some(5),
+                ..Default::default()
+            },
+            JobUpdate {
+                unmodelled: vec!["Features=x".into()],
+                ..Default::default()
+            },
+        ] {
+            assert!(!changeable(&refused), "{refused:?}");
+        }
+    }
+}
