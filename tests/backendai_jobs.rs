@@ -1000,6 +1000,97 @@ fn holds_and_releases_on_a_site_with_a_job_directory() {
     );
 }
 
+/// `scontrol requeue` and `requeuehold` on a site with a job directory: a finished job and
+/// a running one (stopped as a cancel stops it) go back to the queue under their ids,
+/// eligible again after slurmctld's 121 s (`BeginTime`) or held ("job requeued in held
+/// state"), with `Restarts=1` and `SLURM_RESTART_COUNT=1` in their next run, one record
+/// each; a pending job and one submitted `--no-requeue` are refused in Slurm's words.
+#[test]
+fn requeue_on_a_site_with_a_job_directory() {
+    let _shared = shared();
+    let site = user();
+    let dir = site.workdir("requeue");
+    let (_, gated) = with_job_dir(site, &dir);
+    let env = [("BAI_SLURM_CONFIG", gated.to_str().unwrap())];
+    let mut cancel = CancelOnDrop {
+        site,
+        dir: dir.clone(),
+        jobs: Vec::new(),
+    };
+    let mut sbatch = |args: &[&str]| cancel.sbatch_with(args, &env);
+    let scontrol = |args: &[&str]| {
+        let r = site.run_with(&dir, "scontrol", args, &env);
+        (r.code, r.stdout, r.stderr)
+    };
+    let squeue = |id: &str| {
+        site.run_with(&dir, "squeue", &["-h", "-j", id, "-o", "%t %r"], &env)
+            .stdout
+    };
+    // Each run appends its restart count; the second run of `running` ends at once.
+    let done = sbatch(&["--wrap", "echo run $SLURM_RESTART_COUNT >> runs-done"]);
+    let running = sbatch(&[
+        "--wrap",
+        "echo run $SLURM_RESTART_COUNT >> runs-running; [ -n \"$SLURM_RESTART_COUNT\" ] || exec sleep 600",
+    ]);
+    let never = sbatch(&["--no-requeue", "--wrap", "true"]);
+    let waiting = sbatch(&["--begin=now+3600", "--wrap", "true"]);
+    let (code, _, err) = scontrol(&["requeue", &waiting]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("Job is pending execution"), "{err}");
+    site.wait_finished(&dir, &format!("{done},{never}"), START);
+    let deadline = Instant::now() + START;
+    while squeue(&running) != "R None\n" {
+        assert!(Instant::now() < deadline, "never ran");
+        std::thread::sleep(Duration::from_millis(700));
+    }
+    std::thread::sleep(Duration::from_secs(6));
+
+    assert_eq!(
+        scontrol(&["requeue", &done]),
+        (0, String::new(), String::new())
+    );
+    assert_eq!(squeue(&done), "PD BeginTime\n");
+    assert!(scontrol(&["show", "job", &done]).1.contains(" Restarts=1 "));
+    assert_eq!(
+        scontrol(&["requeuehold", &running]),
+        (0, String::new(), String::new())
+    );
+    assert_eq!(squeue(&running), "PD job requeued in held state\n");
+    let out = std::fs::read_to_string(dir.join(format!("slurm-{running}.out"))).unwrap();
+    assert!(
+        out.contains(" CANCELLED AT "),
+        "stopped as a cancel stops it: {out}"
+    );
+    // Let both go now.
+    assert_eq!(scontrol(&["release", &running]).0, 0);
+    for id in [&done, &running] {
+        let job_id = format!("JobId={id}");
+        assert_eq!(
+            scontrol(&["update", &job_id, "StartTime=now"]),
+            (0, String::new(), String::new())
+        );
+    }
+    let rows = site.wait_sacct(
+        &dir,
+        &format!("{done},{running}"),
+        "jobid,state",
+        Duration::from_secs(300),
+        |rows| rows.len() == 2 && rows.iter().all(|r| r[1] == "COMPLETED"),
+    );
+    assert_eq!(rows.len(), 2, "one record per job: {rows:?}");
+    for id in ["done", "running"] {
+        let runs = std::fs::read_to_string(dir.join(format!("runs-{id}"))).unwrap();
+        assert_eq!(runs, "run\nrun 1\n", "{id}");
+    }
+    // slurmctld looks at --no-requeue before anything else about the job.
+    let (code, _, err) = scontrol(&["requeue", &never]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("Requested operation is presently disabled"),
+        "{err}"
+    );
+}
+
 /// Every dependency type, on a site with a job directory (`[backendai] job_dir`): each
 /// launcher leaves its job's result there and ends its session with success, so a session's
 /// Backend.AI `dependencies` mean "ended", and the dependent's launcher judges Slurm's

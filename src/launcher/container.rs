@@ -778,7 +778,7 @@ fn prepare(
             _ => None,
         },
         dependency: spec.dependency_raw.clone(),
-        restart_count: None,
+        restart_count: (meta.restarts > 0).then_some(meta.restarts),
         // Backend.AI itself sets the container's GPU variables.
         gpus: Vec::new(),
         working_cluster: None,

@@ -66,6 +66,8 @@ pub struct JobMeta {
     /// What the launcher checks before running the script (jobs with a dependency, on a
     /// site with a job directory).
     pub gate: Option<super::gate::Gate>,
+    /// Times the job was requeued (`scontrol requeue`): SLURM_RESTART_COUNT, Restarts=.
+    pub restarts: u32,
 }
 
 impl JobMeta {

@@ -868,6 +868,16 @@ impl Cluster for BackendAiCluster {
         self.update_waiting(target, change, requester)
     }
 
+    /// A requeue ends the job's session and makes it again (`remake`).
+    fn requeue(
+        &self,
+        target: &JobSelector,
+        how: crate::model::RequeueRequest,
+        requester: u32,
+    ) -> Result<crate::backend::JobReply, BackendError> {
+        self.requeue_ended(target, how, requester)
+    }
+
     /// The allocation once its session runs and its launcher answers through the tunnel:
     /// the nodes' addresses are this process's local ends of the tunnels.
     fn allocation(

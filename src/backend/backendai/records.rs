@@ -506,6 +506,8 @@ pub fn job_record(
     let held = held.filter(|_| state == JobState::Pending);
     if let Some(kind) = held {
         reason = match kind {
+            // slurmctld's state_desc, which squeue shows for the reason
+            _ if facts.as_ref().is_some_and(|t| t.requeue_held) => "job requeued in held state",
             HoldKind::User => "JobHeldUser",
             HoldKind::Admin => "JobHeldAdmin",
         }
@@ -659,6 +661,7 @@ pub fn job_record(
         rec.work_dir = spec.work_dir.clone();
         rec.comment = spec.comment.clone();
         rec.requeue = spec.requeue.unwrap_or(true);
+        rec.restarts = m.restarts;
         rec.req_nodes = spec.nodelist.clone();
         rec.exc_nodes = spec.exclude.clone();
         rec.mail_user = spec

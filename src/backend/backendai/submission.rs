@@ -395,6 +395,7 @@ fn job_meta(ctx: &Context<'_>, p: &Prepared, user: &UserInfo, id: u32) -> JobMet
         slurm_version: ctx.config.slurm_version(),
         job_dir: ctx.config.backendai.job_dir.clone(),
         gate: None,
+        restarts: 0,
     }
 }
 

@@ -20,6 +20,8 @@ pub struct TagFacts {
     pub throttle: Option<u32>,
     /// A hold (`sbatch -H`, `scontrol hold`): the session waits with a far `startsAt`.
     pub hold: Option<HoldKind>,
+    /// Held by `scontrol requeuehold` (squeue: "job requeued in held state").
+    pub requeue_held: bool,
     /// The job's submission, when its session was made later (a hold or a release makes
     /// the session again).
     pub submit: Option<i64>,
@@ -30,7 +32,8 @@ pub struct TagFacts {
 pub const MAX_LEN: usize = 64;
 
 /// The session tag, at most 64 characters: `slurm:<uid>:<minutes or U>[%<throttle>]` then
-/// optional fields `:<begin epoch>`, `:h` or `:H` (a user's or an administrator's hold),
+/// optional fields `:<begin epoch>`, `:h`, `:H` or `:R` (a user's, an administrator's, a
+/// requeue's hold),
 /// `:s<submit epoch>`, then ` <job name>` (the name cut to fit).
 pub fn tag(meta: &JobMeta) -> String {
     render(&TagFacts {
@@ -39,6 +42,7 @@ pub fn tag(meta: &JobMeta) -> String {
         begin: meta.spec.begin,
         throttle: meta.spec.array.as_ref().and_then(|a| a.limiting_throttle()),
         hold: meta.spec.hold.then_some(HoldKind::User),
+        requeue_held: false,
         submit: None,
         name: meta.spec.name.clone(),
     })
@@ -57,6 +61,7 @@ pub fn render(f: &TagFacts) -> String {
         t.push_str(&format!(":{b}"));
     }
     match f.hold {
+        Some(HoldKind::User) if f.requeue_held => t.push_str(":R"),
         Some(HoldKind::User) => t.push_str(":h"),
         Some(HoldKind::Admin) => t.push_str(":H"),
         None => {}
@@ -94,6 +99,7 @@ pub fn parse_tag(tag: &str) -> Option<TagFacts> {
         },
         begin: None,
         hold: None,
+        requeue_held: false,
         submit: None,
         name: name.to_string(),
     };
@@ -101,6 +107,10 @@ pub fn parse_tag(tag: &str) -> Option<TagFacts> {
         match field {
             "h" => facts.hold = Some(HoldKind::User),
             "H" => facts.hold = Some(HoldKind::Admin),
+            "R" => {
+                facts.hold = Some(HoldKind::User);
+                facts.requeue_held = true;
+            }
             _ => match field.strip_prefix('s') {
                 Some(at) => facts.submit = Some(at.parse().ok()?),
                 None => facts.begin = Some(field.parse().ok()?),
@@ -173,5 +183,8 @@ mod tests {
         meta.spec.name = "x".into();
         assert_eq!(tag(&meta), "slurm:0:U:h x");
         assert_eq!(parse_tag("slurm:1:U:sx x"), None);
+        let f = parse_tag("slurm:1:U:R x").unwrap();
+        assert_eq!((f.hold, f.requeue_held), (Some(HoldKind::User), true));
+        assert_eq!(render(&f), "slurm:1:U:R x");
     }
 }

@@ -18,12 +18,13 @@ use crate::backend::backendai::stash::{Bodies, Stash};
 use crate::backend::backendai::{jobid, partitions, submission, submit, tag, views};
 use crate::backend::{BackendError, HoldKind, JobReply, SlurmErrno};
 use crate::launcher::meta::{JobMeta, META_ENV};
-use crate::model::{JobSelector, JobUpdate, TaskSelector, TimeLimit};
+use crate::model::{JobSelector, JobUpdate, RequeueRequest, TaskSelector, TimeLimit};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
-const NEEDS_JOB_DIR: &str = "holding and releasing jobs on Backend.AI needs [backendai] job_dir \
-     (a held job is made again at its release from the request kept there)";
+/// Holds, releases, updates and requeues: the job's session is made again.
+const NEEDS_JOB_DIR: &str = "holding, releasing, updating and requeueing jobs on Backend.AI needs \
+     [backendai] job_dir (the job's session is made again from the request kept there)";
 
 /// A session the scheduler has not taken yet: the only kind that can be made again.
 fn waiting(s: &Session) -> bool {
@@ -36,6 +37,19 @@ fn selector_of(job: u32, task: Option<u32>) -> JobSelector {
         tasks: task.map_or(TaskSelector::Whole, |t| TaskSelector::Tasks(vec![t])),
         step: None,
     }
+}
+
+/// What a session is made again with.
+#[derive(Default)]
+struct Remade<'c> {
+    hold: Option<HoldKind>,
+    /// Held by `requeuehold`.
+    requeue_held: bool,
+    /// A requeue hold stays one (a dependent made again keeps its own).
+    keep_requeue_hold: bool,
+    change: Option<&'c dyn Fn(&mut JobMeta)>,
+    /// A requeue: the job is submitted anew.
+    resubmitted: bool,
 }
 
 /// Ends sessions and makes them again from their kept requests, remembering which
@@ -78,10 +92,22 @@ impl<'a> Remaker<'a> {
         hold: Option<HoldKind>,
         change: Option<&dyn Fn(&mut JobMeta)>,
     ) -> Result<(), BackendError> {
+        self.remake_as(
+            s,
+            &Remade {
+                hold,
+                change,
+                ..Remade::default()
+            },
+        )
+    }
+
+    fn remake_as(&mut self, s: &Session, how: &Remade<'_>) -> Result<(), BackendError> {
+        let hold = how.hold;
         let (job, task) = jobid::parse_session_name(&s.name)
             .ok_or(BackendError::Slurm(SlurmErrno::NotSupported))?;
         let mut body = self.kept_body(job, &s.name)?;
-        if let Some(change) = change {
+        if let Some(change) = how.change {
             changed_job(&mut body, change)?;
         }
         let now = tag::parse_tag(&s.tag);
@@ -91,7 +117,14 @@ impl<'a> Remaker<'a> {
             .or(now.clone())
             .ok_or(BackendError::Slurm(SlurmErrno::NotSupported))?;
         facts.hold = hold;
-        facts.submit = now.and_then(|t| t.submit).or(s.created_at);
+        facts.requeue_held = hold.is_some()
+            && (how.requeue_held
+                || (how.keep_requeue_hold && now.as_ref().is_some_and(|t| t.requeue_held)));
+        // A requeued job is submitted anew (slurmctld resets its submit time).
+        facts.submit = match how.resubmitted {
+            true => None,
+            false => now.and_then(|t| t.submit).or(s.created_at),
+        };
         body["tag"] = json!(tag::render(&facts));
         match submit::starts_at(hold.is_some(), facts.begin) {
             Some(at) => body["startsAt"] = json!(at),
@@ -108,8 +141,10 @@ impl<'a> Remaker<'a> {
                 }
             }
         }
-        self.cluster
-            .cancel_sticking(&selector_of(job, task), vec![s.clone()])?;
+        if !s.job_ended() {
+            self.cluster
+                .cancel_sticking(&selector_of(job, task), vec![s.clone()])?;
+        }
         let ctx = self.cluster.submission_context();
         let made = submission::create_again(&ctx, &body).map_err(|e| {
             BackendError::Other(format!(
@@ -173,12 +208,23 @@ impl<'a> Remaker<'a> {
                 return Ok(());
             };
             let hold = tag::parse_tag(&s.tag).and_then(|t| t.hold);
-            self.remake(s, hold, None)?;
+            let how = Remade {
+                hold,
+                keep_requeue_hold: true,
+                ..Remade::default()
+            };
+            self.remake_as(s, &how)?;
         }
     }
 }
 
 impl BackendAiCluster {
+    fn job_dir_for_changes(&self) -> Result<&str, BackendError> {
+        submission::job_dir(&self.config)
+            .map_err(BackendError::Other)?
+            .ok_or_else(|| BackendError::Other(NEEDS_JOB_DIR.into()))
+    }
+
     /// `scontrol hold/uhold` (`kind`) and `release` (None) of the sessions `target` names,
     /// as slurmctld's `_update_job` treats priority 0 and its release.
     pub(super) fn hold_jobs(
@@ -205,9 +251,7 @@ impl BackendAiCluster {
         if sessions.iter().all(Session::job_ended) {
             return Err(BackendError::Slurm(SlurmErrno::JobFinished));
         }
-        let job_dir = submission::job_dir(&self.config)
-            .map_err(BackendError::Other)?
-            .ok_or_else(|| BackendError::Other(NEEDS_JOB_DIR.into()))?;
+        let job_dir = self.job_dir_for_changes()?;
         let live: Vec<&Session> = sessions.iter().filter(|s| !s.job_ended()).collect();
         // slurmctld also holds a running job (priority 0 while it runs on); a running
         // session cannot change.
@@ -364,26 +408,145 @@ impl BackendAiCluster {
         } else {
             self.update_sessions(&sessions, c, requester)?
         };
-        Ok(match &target.tasks {
-            TaskSelector::Tasks(tasks) => {
-                let found: Vec<u32> = sessions
-                    .iter()
-                    .filter_map(|s| jobid::parse_session_name(&s.name).and_then(|(_, t)| t))
-                    .collect();
-                JobReply::Tasks(
-                    tasks
-                        .iter()
-                        .map(|t| match found.contains(t) {
-                            true => (*t, outcome),
-                            false => (*t, Err(SlurmErrno::InvalidJobId)),
-                        })
-                        .collect(),
-                )
-            }
-            _ => JobReply::Job(outcome),
-        })
+        Ok(reply(target, &sessions, outcome))
     }
 
+    /// `scontrol requeue`/`requeuehold` (`_job_requeue_op`): a running or finished batch
+    /// job's session is ended (a running one cancelled by its launcher, as slurmctld
+    /// stops it) and made again from its kept request: submitted anew, eligible after
+    /// slurmctld's 121 s (held for requeuehold), Restarts counted up.
+    pub(super) fn requeue_ended(
+        &self,
+        target: &JobSelector,
+        how: RequeueRequest,
+        requester: u32,
+    ) -> Result<JobReply, BackendError> {
+        let sessions = self.select(target)?;
+        let outcome = if sessions.is_empty() {
+            Err(SlurmErrno::InvalidJobId)
+        } else {
+            self.requeue_sessions(target, &sessions, how, requester)?
+        };
+        Ok(reply(target, &sessions, outcome))
+    }
+
+    fn requeue_sessions(
+        &self,
+        target: &JobSelector,
+        sessions: &[Session],
+        how: RequeueRequest,
+        requester: u32,
+    ) -> Result<Result<(), SlurmErrno>, BackendError> {
+        use SlurmErrno::*;
+        let operator = self.is_operator(requester);
+        let owner = |s: &Session| tag::parse_tag(&s.tag).map(|t| t.uid);
+        if sessions.iter().any(|s| owner(s) != Some(requester)) {
+            return Ok(Err(if operator { NotSupported } else { AccessDenied }));
+        }
+        if how.special_exit {
+            return Ok(Err(NotSupported));
+        }
+        let running = |s: &Session| !s.job_ended() && !waiting(s);
+        if how.incomplete && !sessions.iter().any(running) {
+            return Ok(Ok(()));
+        }
+        let job_dir = self.job_dir_for_changes()?;
+        let mut remaker = Remaker::new(self, job_dir, requester);
+        let first = &sessions[0];
+        let (job, _) =
+            jobid::parse_session_name(&first.name).ok_or(BackendError::Slurm(NotSupported))?;
+        let spec = meta_of(&remaker.kept_body(job, &first.name)?)?.spec;
+        if spec.requeue == Some(false) {
+            return Ok(Err(Disabled));
+        }
+        if spec.interactive {
+            return Ok(Err(BatchOnly));
+        }
+        if sessions.iter().any(|s| !s.job_ended() && waiting(s)) {
+            return Ok(Err(JobPending));
+        }
+        let chosen: Vec<&Session> = sessions
+            .iter()
+            .filter(|s| !how.incomplete || running(s))
+            .collect();
+        // Running jobs are stopped first, as a cancel stops them (their launchers: the
+        // CANCELLED line, SIGTERM, KillWait), and waited for.
+        if chosen.iter().any(|s| running(s)) {
+            match self.signal(target, &crate::backend::SignalRequest::cancel(requester)) {
+                Ok(()) | Err(BackendError::Slurm(AlreadyDone)) => {}
+                Err(e) => return Err(e),
+            }
+            self.wait_ended(target)?;
+        }
+        let now = crate::sys::now();
+        let change = |m: &mut JobMeta| {
+            m.restarts += 1;
+            if m.spec.begin.is_none_or(|b| b <= now) {
+                m.spec.begin = Some(now + REQUEUE_DELAY);
+            }
+        };
+        let mut order = chosen;
+        order.sort_by_key(|s| (s.created_at, s.name.clone()));
+        let remade = Remade {
+            hold: how.hold.then_some(HoldKind::User),
+            requeue_held: how.hold,
+            change: Some(&change),
+            resubmitted: true,
+            ..Remade::default()
+        };
+        for s in order {
+            remaker.remake_as(s, &remade)?;
+        }
+        remaker.repoint_dependents(requester)?;
+        Ok(Ok(()))
+    }
+
+    /// Waits until the sessions `target` names have ended (a cancelled job's launcher
+    /// takes up to KillWait).
+    fn wait_ended(&self, target: &JobSelector) -> Result<(), BackendError> {
+        let deadline = std::time::Instant::now() + REQUEUE_PATIENCE;
+        loop {
+            let sessions = self.select(target)?;
+            if sessions.iter().all(Session::job_ended) {
+                return Ok(());
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(BackendError::Other(format!(
+                    "job {} has not ended yet to be requeued; run scontrol requeue again shortly",
+                    target.job_id
+                )));
+            }
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
+    }
+}
+
+/// slurmctld's delay before a requeued job may start again (`BeginTime`).
+const REQUEUE_DELAY: i64 = 121;
+/// How long a requeue waits for a running job to end.
+const REQUEUE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// The answer for `target`: `outcome` for each of its sessions' tasks, or for the job.
+fn reply(target: &JobSelector, sessions: &[Session], outcome: Result<(), SlurmErrno>) -> JobReply {
+    let TaskSelector::Tasks(tasks) = &target.tasks else {
+        return JobReply::Job(outcome);
+    };
+    let found: Vec<u32> = sessions
+        .iter()
+        .filter_map(|s| jobid::parse_session_name(&s.name).and_then(|(_, t)| t))
+        .collect();
+    JobReply::Tasks(
+        tasks
+            .iter()
+            .map(|t| match found.contains(t) {
+                true => (*t, outcome),
+                false => (*t, Err(SlurmErrno::InvalidJobId)),
+            })
+            .collect(),
+    )
+}
+
+impl BackendAiCluster {
     fn update_sessions(
         &self,
         sessions: &[Session],
@@ -412,9 +575,7 @@ impl BackendAiCluster {
         if !changeable(c) || !all_waiting {
             return Ok(Err(NotSupported));
         }
-        let job_dir = submission::job_dir(&self.config)
-            .map_err(BackendError::Other)?
-            .ok_or_else(|| BackendError::Other(NEEDS_JOB_DIR_TO_UPDATE.into()))?;
+        let job_dir = self.job_dir_for_changes()?;
         let mut remaker = Remaker::new(self, job_dir, requester);
         let first = live[0];
         let (job, _) =
@@ -476,9 +637,6 @@ impl BackendAiCluster {
         Ok(Ok(()))
     }
 }
-
-const NEEDS_JOB_DIR_TO_UPDATE: &str = "updating waiting jobs on Backend.AI needs [backendai] job_dir \
-     (a waiting job is made again from the request kept there)";
 
 #[cfg(test)]
 mod tests {
