@@ -1091,6 +1091,54 @@ fn requeue_on_a_site_with_a_job_directory() {
     );
 }
 
+/// A job cancelled while it waits never ran, so Backend.AI never sees it succeed: its
+/// dependents would wait for it for ever. scancel makes them again without it (the user's
+/// own, on a site with a job directory), and their launchers judge the dependency as
+/// slurmctld does for a cancelled job: `afterany` and `afternotok` run, `afterok` is
+/// never satisfied (CANCELLED, DependencyNeverSatisfied).
+#[test]
+fn dependents_of_a_job_cancelled_while_it_waits_are_judged() {
+    let _shared = shared();
+    let site = user();
+    let dir = site.workdir("cancel-deps");
+    let (_, gated) = with_job_dir(site, &dir);
+    let env = [("BAI_SLURM_CONFIG", gated.to_str().unwrap())];
+    let mut cancel = CancelOnDrop {
+        site,
+        dir: dir.clone(),
+        jobs: Vec::new(),
+    };
+    let mut sbatch = |args: &[&str]| cancel.sbatch_with(args, &env);
+    let waiting = sbatch(&["--begin=now+3600", "--wrap", "true"]);
+    let kinds = ["afterany", "afternotok", "afterok"];
+    let dependents: Vec<String> = kinds
+        .iter()
+        .map(|k| {
+            sbatch(&[
+                &format!("--dependency={k}:{waiting}"),
+                "--wrap",
+                &format!("touch ran-{k}"),
+            ])
+        })
+        .collect();
+    let r = site.run_with(&dir, "scancel", &[&waiting], &env);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+    let rows = site.wait_finished(&dir, &dependents.join(","), Duration::from_secs(300));
+    for (kind, id) in kinds.iter().zip(&dependents) {
+        let state = &row_of(&rows, id)[1];
+        let ran = dir.join(format!("ran-{kind}")).exists();
+        match *kind {
+            "afterok" => assert!(state == "CANCELLED" && !ran, "{kind}: {rows:?}"),
+            _ => assert!(state == "COMPLETED" && ran, "{kind}: {rows:?}"),
+        }
+    }
+    let r = site.run_with(&dir, "scontrol", &["show", "job", &dependents[2]], &env);
+    assert!(
+        r.stdout.contains("Reason=DependencyNeverSatisfied") || r.stdout.is_empty(),
+        "{r:?}"
+    );
+}
+
 /// Every dependency type, on a site with a job directory (`[backendai] job_dir`): each
 /// launcher leaves its job's result there and ends its session with success, so a session's
 /// Backend.AI `dependencies` mean "ended", and the dependent's launcher judges Slurm's

@@ -85,6 +85,9 @@ pub fn open(gate: &Gate, job_dir: &Path, uid: u32) -> Result<(), String> {
                 .iter()
                 .map(|j| read_result(job_dir, uid, j))
                 .collect();
+            // Backend.AI started us, so they ended; one that left no result never ran
+            // (cancelled while it waited, or its session failed to start): an end
+            // without success, as slurmctld counts a cancelled job.
             let missing: Vec<&str> = item
                 .jobs
                 .iter()
@@ -92,19 +95,11 @@ pub fn open(gate: &Gate, job_dir: &Path, uid: u32) -> Result<(), String> {
                 .filter(|(_, r)| r.is_none())
                 .map(|(j, _)| j.as_str())
                 .collect();
-            if !missing.is_empty() && item.kind != DepKind::AfterAny {
-                // Backend.AI started us, so they ended; how, nobody wrote down.
-                why.push(format!(
-                    "no result of job {} in {}",
-                    missing.join(","),
-                    job_dir.display()
-                ));
-                return DepStatus::Failed;
-            }
-            let complete = results
-                .iter()
-                .flatten()
-                .all(|r| r.kind == ResultKind::Exited && r.exit.is_success());
+            let complete = missing.is_empty()
+                && results
+                    .iter()
+                    .flatten()
+                    .all(|r| r.kind == ResultKind::Exited && r.exit.is_success());
             let status = end_condition(item.kind, true, complete);
             if status == DepStatus::Failed {
                 why.push(format!(
@@ -112,9 +107,14 @@ pub fn open(gate: &Gate, job_dir: &Path, uid: u32) -> Result<(), String> {
                     item.kind.name(),
                     item.jobs.join(":"),
                     if complete {
-                        "completed"
+                        "completed".to_string()
+                    } else if !missing.is_empty() {
+                        format!(
+                            "did not complete (no result of {}: never ran)",
+                            missing.join(",")
+                        )
                     } else {
-                        "did not complete"
+                        "did not complete".to_string()
                     }
                 ));
             }
@@ -219,29 +219,19 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_result_fails_all_but_afterany() {
+    fn a_job_that_left_no_result_ended_without_success() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
-        let why = open(
-            &Gate {
-                any: false,
-                items: vec![item(DepKind::AfterNotOk, &["7"])],
-            },
-            d,
-            1001,
-        )
-        .unwrap_err();
-        assert!(why.starts_with("no result of job 7 in "), "{why}");
-        assert!(
-            open(
-                &Gate {
-                    any: false,
-                    items: vec![item(DepKind::AfterAny, &["7"])],
-                },
-                d,
-                1001
-            )
-            .is_ok()
+        let one = |kind| Gate {
+            any: false,
+            items: vec![item(kind, &["7"])],
+        };
+        let why = open(&one(DepKind::AfterOk), d, 1001).unwrap_err();
+        assert_eq!(
+            why,
+            "afterok:7 did not complete (no result of 7: never ran)"
         );
+        assert!(open(&one(DepKind::AfterNotOk), d, 1001).is_ok());
+        assert!(open(&one(DepKind::AfterAny), d, 1001).is_ok());
     }
 }

@@ -801,7 +801,21 @@ impl Cluster for BackendAiCluster {
             if rest.is_empty() {
                 return Ok(());
             }
-            return self.cancel_sticking(target, rest);
+            let never_ran: Vec<Session> = rest
+                .iter()
+                .filter(|s| matches!(s.status.as_str(), "PENDING" | "DEPRIORITIZING"))
+                .cloned()
+                .collect();
+            self.cancel_sticking(target, rest)?;
+            return self
+                .release_dependents_of(&never_ran, req.requester)
+                .map_err(|e| {
+                    BackendError::Other(format!(
+                        "job {} was cancelled, but the jobs waiting for it could not be made again: {}",
+                        target.job_id,
+                        e
+                    ))
+                });
         }
         match unreached.first() {
             None => Ok(()),

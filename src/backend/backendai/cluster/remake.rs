@@ -59,6 +59,8 @@ struct Remaker<'a> {
     stash: Stash,
     kept: BTreeMap<u32, Bodies>,
     replaced: BTreeMap<String, String>,
+    /// Sessions cancelled before they ran: their dependents stop naming them.
+    removed: std::collections::BTreeSet<String>,
 }
 
 impl<'a> Remaker<'a> {
@@ -68,6 +70,7 @@ impl<'a> Remaker<'a> {
             stash: Stash::new(job_dir, uid),
             kept: BTreeMap::new(),
             replaced: BTreeMap::new(),
+            removed: Default::default(),
         }
     }
 
@@ -135,6 +138,7 @@ impl<'a> Remaker<'a> {
             }
         }
         if let Some(deps) = body.get_mut("dependencies").and_then(Value::as_array_mut) {
+            deps.retain(|d| d.as_str().is_none_or(|id| !self.removed.contains(id)));
             for d in deps.iter_mut() {
                 if let Some(new) = d.as_str().and_then(|old| self.replaced.get(old)) {
                     *d = json!(new);
@@ -197,7 +201,7 @@ impl<'a> Remaker<'a> {
                 let names_replaced = body["dependencies"].as_array().is_some_and(|deps| {
                     deps.iter()
                         .filter_map(Value::as_str)
-                        .any(|d| self.replaced.contains_key(d))
+                        .any(|d| self.replaced.contains_key(d) || self.removed.contains(d))
                 });
                 if names_replaced {
                     next = Some(*s);
@@ -219,6 +223,32 @@ impl<'a> Remaker<'a> {
 }
 
 impl BackendAiCluster {
+    /// After a cancel: the user's waiting sessions that name a session cancelled before
+    /// it ran would wait for it for ever (Backend.AI never sees it succeed); they are made
+    /// again without it, and their launchers judge the dependency (a job that left no
+    /// result ended without success: `afterany`/`afternotok` run, `afterok` never does).
+    /// Only with a job directory, and only for the requester's own jobs.
+    pub(super) fn release_dependents_of(
+        &self,
+        cancelled: &[Session],
+        requester: u32,
+    ) -> Result<(), BackendError> {
+        let Ok(Some(job_dir)) = submission::job_dir(&self.config) else {
+            return Ok(());
+        };
+        let mine: Vec<String> = cancelled
+            .iter()
+            .filter(|s| tag::parse_tag(&s.tag).is_some_and(|t| t.uid == requester))
+            .map(|s| s.id.clone())
+            .collect();
+        if mine.is_empty() {
+            return Ok(());
+        }
+        let mut remaker = Remaker::new(self, job_dir, requester);
+        remaker.removed.extend(mine);
+        remaker.repoint_dependents(requester)
+    }
+
     fn job_dir_for_changes(&self) -> Result<&str, BackendError> {
         submission::job_dir(&self.config)
             .map_err(BackendError::Other)?
