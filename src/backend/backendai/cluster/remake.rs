@@ -31,14 +31,6 @@ fn waiting(s: &Session) -> bool {
     !s.job_ended() && matches!(s.status.as_str(), "PENDING" | "DEPRIORITIZING")
 }
 
-fn selector_of(job: u32, task: Option<u32>) -> JobSelector {
-    JobSelector {
-        job_id: job,
-        tasks: task.map_or(TaskSelector::Whole, |t| TaskSelector::Tasks(vec![t])),
-        step: None,
-    }
-}
-
 /// What a session is made again with.
 #[derive(Default)]
 struct Remade<'c> {
@@ -61,6 +53,8 @@ struct Remaker<'a> {
     replaced: BTreeMap<String, String>,
     /// Sessions cancelled before they ran: their dependents stop naming them.
     removed: std::collections::BTreeSet<String>,
+    /// Jobs whose kept requests changed (written by `save_kept`).
+    changed: std::collections::BTreeSet<u32>,
 }
 
 impl<'a> Remaker<'a> {
@@ -71,6 +65,7 @@ impl<'a> Remaker<'a> {
             kept: BTreeMap::new(),
             replaced: BTreeMap::new(),
             removed: Default::default(),
+            changed: Default::default(),
         }
     }
 
@@ -87,27 +82,39 @@ impl<'a> Remaker<'a> {
         })
     }
 
-    /// Ends session `s` and makes it again, held (`hold`) or not, with `change` made to
-    /// its job, naming the new sessions of what it waits for.
-    fn remake(
+    /// Makes the sessions of one job (`target` names them all) again: their new bodies
+    /// first, then one cancel for all of them (read back together), then the creates in
+    /// the given order, so that a chain's predecessor has its new id before its successor
+    /// names it; the kept requests are written once at the end.
+    fn remake_group(
         &mut self,
-        s: &Session,
-        hold: Option<HoldKind>,
-        change: Option<&dyn Fn(&mut JobMeta)>,
+        target: &JobSelector,
+        items: &[(&Session, &Remade<'_>)],
     ) -> Result<(), BackendError> {
-        self.remake_as(
-            s,
-            &Remade {
-                hold,
-                change,
-                ..Remade::default()
-            },
-        )
+        let mut bodies = Vec::with_capacity(items.len());
+        for (s, how) in items {
+            bodies.push(self.new_body(s, how)?);
+        }
+        let live: Vec<Session> = items
+            .iter()
+            .filter(|(s, _)| !s.job_ended())
+            .map(|(s, _)| (*s).clone())
+            .collect();
+        if !live.is_empty() {
+            self.cluster.cancel_sticking(target, live)?;
+        }
+        let made = items
+            .iter()
+            .zip(bodies)
+            .try_for_each(|((s, _), body)| self.create(s, body));
+        let kept = self.save_kept();
+        made.and(kept)
     }
 
-    fn remake_as(&mut self, s: &Session, how: &Remade<'_>) -> Result<(), BackendError> {
+    /// The body session `s` is made again with, before what it waits for is named anew.
+    fn new_body(&mut self, s: &Session, how: &Remade<'_>) -> Result<Value, BackendError> {
         let hold = how.hold;
-        let (job, task) = jobid::parse_session_name(&s.name)
+        let (job, _) = jobid::parse_session_name(&s.name)
             .ok_or(BackendError::Slurm(SlurmErrno::NotSupported))?;
         let mut body = self.kept_body(job, &s.name)?;
         if let Some(change) = how.change {
@@ -137,6 +144,13 @@ impl<'a> Remaker<'a> {
                 }
             }
         }
+        Ok(body)
+    }
+
+    /// Creates session `s`'s replacement, naming the new sessions of what it waits for.
+    fn create(&mut self, s: &Session, mut body: Value) -> Result<(), BackendError> {
+        let (job, _) = jobid::parse_session_name(&s.name)
+            .ok_or(BackendError::Slurm(SlurmErrno::NotSupported))?;
         if let Some(deps) = body.get_mut("dependencies").and_then(Value::as_array_mut) {
             deps.retain(|d| d.as_str().is_none_or(|id| !self.removed.contains(id)));
             for d in deps.iter_mut() {
@@ -144,10 +158,6 @@ impl<'a> Remaker<'a> {
                     *d = json!(new);
                 }
             }
-        }
-        if !s.job_ended() {
-            self.cluster
-                .cancel_sticking(&selector_of(job, task), vec![s.clone()])?;
         }
         let ctx = self.cluster.submission_context();
         let made = submission::create_again(&ctx, &body).map_err(|e| {
@@ -159,11 +169,20 @@ impl<'a> Remaker<'a> {
         })?;
         self.replaced.insert(s.id.clone(), made);
         if let Some(bodies) = self.kept.get_mut(&job) {
-            bodies.insert(s.name.clone(), body.clone());
+            bodies.insert(s.name.clone(), body);
         }
-        self.stash
-            .put(job, &s.name, body)
-            .map_err(BackendError::Other)
+        self.changed.insert(job);
+        Ok(())
+    }
+
+    /// Writes the kept requests of the jobs whose sessions were made again.
+    fn save_kept(&mut self) -> Result<(), BackendError> {
+        for job in std::mem::take(&mut self.changed) {
+            if let Some(bodies) = self.kept.get(&job) {
+                self.stash.save(job, bodies).map_err(BackendError::Other)?;
+            }
+        }
+        Ok(())
     }
 
     /// Makes again the owner's waiting sessions that name a replaced session natively,
@@ -186,8 +205,10 @@ impl<'a> Remaker<'a> {
             .filter_map(|s| jobid::parse_session_name(&s.name).map(|(j, _)| j))
             .collect();
         self.stash.prune(|id| waiting_jobs.contains(&id));
+        // Each round makes again, job by job (one cancel each), the sessions that name a
+        // session replaced so far.
         loop {
-            let mut next = None;
+            let mut next: BTreeMap<u32, Vec<&Session>> = BTreeMap::new();
             for s in &mine {
                 if self.replaced.contains_key(&s.id) {
                     continue;
@@ -204,20 +225,26 @@ impl<'a> Remaker<'a> {
                         .any(|d| self.replaced.contains_key(d) || self.removed.contains(d))
                 });
                 if names_replaced {
-                    next = Some(*s);
-                    break;
+                    next.entry(job).or_default().push(s);
                 }
             }
-            let Some(s) = next else {
+            if next.is_empty() {
                 return Ok(());
-            };
-            let hold = tag::parse_tag(&s.tag).and_then(|t| t.hold);
-            let how = Remade {
-                hold,
-                keep_requeue_hold: true,
-                ..Remade::default()
-            };
-            self.remake_as(s, &how)?;
+            }
+            for (job, mut sessions) in next {
+                sessions.sort_by_key(|s| (s.created_at, s.name.clone()));
+                let hows: Vec<Remade> = sessions
+                    .iter()
+                    .map(|s| Remade {
+                        hold: tag::parse_tag(&s.tag).and_then(|t| t.hold),
+                        keep_requeue_hold: true,
+                        ..Remade::default()
+                    })
+                    .collect();
+                let items: Vec<(&Session, &Remade)> =
+                    sessions.into_iter().zip(hows.iter()).collect();
+                self.remake_group(&JobSelector::whole(job), &items)?;
+            }
         }
     }
 }
@@ -317,10 +344,17 @@ impl BackendAiCluster {
         }
         // A throttle's chain names earlier tasks: those are made again first.
         changes.sort_by_key(|(s, _)| (s.created_at, s.name.clone()));
+        let hows: Vec<Remade> = changes
+            .iter()
+            .map(|(_, hold)| Remade {
+                hold: *hold,
+                ..Remade::default()
+            })
+            .collect();
+        let items: Vec<(&Session, &Remade)> =
+            changes.iter().map(|(s, _)| *s).zip(hows.iter()).collect();
         let mut remaker = Remaker::new(self, job_dir, requester);
-        for (s, hold) in changes {
-            remaker.remake(s, hold, None)?;
-        }
+        remaker.remake_group(target, &items)?;
         remaker.repoint_dependents(requester)
     }
 }
@@ -436,7 +470,7 @@ impl BackendAiCluster {
         let outcome = if sessions.is_empty() {
             Err(SlurmErrno::InvalidJobId)
         } else {
-            self.update_sessions(&sessions, c, requester)?
+            self.update_sessions(target, &sessions, c, requester)?
         };
         Ok(reply(target, &sessions, outcome))
     }
@@ -524,9 +558,8 @@ impl BackendAiCluster {
             resubmitted: true,
             ..Remade::default()
         };
-        for s in order {
-            remaker.remake_as(s, &remade)?;
-        }
+        let items: Vec<(&Session, &Remade)> = order.into_iter().map(|s| (s, &remade)).collect();
+        remaker.remake_group(target, &items)?;
         remaker.repoint_dependents(requester)?;
         Ok(Ok(()))
     }
@@ -579,6 +612,7 @@ fn reply(target: &JobSelector, sessions: &[Session], outcome: Result<(), SlurmEr
 impl BackendAiCluster {
     fn update_sessions(
         &self,
+        target: &JobSelector,
         sessions: &[Session],
         c: &JobUpdate,
         requester: u32,
@@ -646,7 +680,8 @@ impl BackendAiCluster {
         };
         let mut order = live;
         order.sort_by_key(|s| (s.created_at, s.name.clone()));
-        for s in order {
+        let mut hows = Vec::with_capacity(order.len());
+        for s in &order {
             let held = tag::parse_tag(&s.tag).and_then(|t| t.hold);
             // Priority=0 holds the job as `scontrol hold` does, INFINITE releases it.
             let hold = match c.priority {
@@ -661,8 +696,14 @@ impl BackendAiCluster {
                 Some(_) => None,
                 None => held,
             };
-            remaker.remake(s, hold, Some(&change))?;
+            hows.push(Remade {
+                hold,
+                change: Some(&change),
+                ..Remade::default()
+            });
         }
+        let items: Vec<(&Session, &Remade)> = order.into_iter().zip(hows.iter()).collect();
+        remaker.remake_group(target, &items)?;
         remaker.repoint_dependents(requester)?;
         Ok(Ok(()))
     }
