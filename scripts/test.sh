@@ -52,7 +52,7 @@ fi
 ensure_user() {
     local name=$1 id=$2 holder
     if ! getent passwd "$name" >/dev/null; then
-        holder=$(getent passwd "$id" | cut -d: -f1)
+        holder=$(getent passwd "$id" | cut -d: -f1) || holder="" # no such uid: free
         case "$holder" in
             "") ;;
             # one of the users the hostile-neighbour tests make for themselves: they make
