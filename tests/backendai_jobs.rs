@@ -1284,20 +1284,47 @@ fn every_dependency_type_on_a_site_with_a_job_directory() {
             "sbatch: error: Batch job submission failed: Job dependency problem\n"
         )
     );
-    // after (a start, not an end) cannot be waited for, with or without a job directory;
-    // afterany needs the directory.
+    // after (a start, not an end) is judged at submission, with or without a job
+    // directory: a job that has started (here: ended) fulfils it at once, and the rest of
+    // a `+minutes` delay is a deferred start; a job still waiting cannot be waited for.
+    let no_dir: [(&str, &str); 0] = [];
+    let after = cancel.sbatch_with(
+        &[&format!("--dependency=after:{ok}"), "--wrap", "true"],
+        &no_dir,
+    );
+    let delayed = cancel.sbatch_with(
+        &[&format!("--dependency=after:{ok}+30"), "--wrap", "true"],
+        &no_dir,
+    );
+    let r = site.run(&dir, "squeue", &["-h", "-j", &delayed, "-o", "%t %r %E"]);
+    assert_eq!(r.stdout, "PD BeginTime (null)\n", "{r:?}");
+    let held = cancel.sbatch_with(&["-H", "--wrap", "true"], &env);
     let r = site.run_with(
         &dir,
         "sbatch",
-        &[&format!("--dependency=after:{ok}"), "--wrap", "true"],
+        &[&format!("--dependency=after:{held}"), "--wrap", "true"],
         &env,
     );
-    assert_eq!(r.code, 1, "{r:?}");
-    assert!(
-        r.stderr
-            .contains("--dependency=after is not supported by the Backend.AI backend"),
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            1,
+            format!(
+                "sbatch: error: Batch job submission failed: --dependency=after:{held}: job {held} has not started yet, and a Backend.AI session can wait only for others to end (after is taken once the job runs; afterany waits for its end)\n"
+            )
+            .as_str()
+        ),
         "{r:?}"
     );
+    let rows = site.wait_sacct(
+        &dir,
+        &after,
+        "jobid,state",
+        Duration::from_secs(300),
+        |rows| rows.iter().any(|r| r[0] == after && r[1] == "COMPLETED"),
+    );
+    assert!(rows.iter().any(|r| r[1] == "COMPLETED"), "{rows:?}");
+    // afterany needs the directory.
     let r = site.run(
         &dir,
         "sbatch",
@@ -1308,7 +1335,7 @@ fn every_dependency_type_on_a_site_with_a_job_directory() {
     // doctor says what the site has; a directory the jobs could not see is refused.
     let r = site.run_with(&dir, "bai-slurm", &["doctor"], &env);
     let line = format!(
-        "job directory: {} (every dependency type but after)\n",
+        "job directory: {} (every dependency type, holds, updates and requeue)\n",
         job_dir.display()
     );
     assert!(r.stdout.contains(&line), "{r:?}");

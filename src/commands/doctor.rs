@@ -406,13 +406,13 @@ fn backendai(inv: &mut Invocation<'_>, loaded: &Loaded) -> i32 {
         Ok(None) => {
             let _ = writeln!(
                 out,
-                "job directory: not set ([backendai] job_dir): only afterok dependencies"
+                "job directory: not set ([backendai] job_dir): only afterok and after dependencies, no holds"
             );
         }
         Ok(Some(dir)) if std::path::Path::new(dir).is_dir() => {
             let _ = writeln!(
                 out,
-                "job directory: {dir} (every dependency type but after)"
+                "job directory: {dir} (every dependency type, holds, updates and requeue)"
             );
         }
         Ok(Some(dir)) => {

@@ -8,15 +8,20 @@
 //! With one, every launcher reports success, the dependencies mean "ended", and the gate
 //! judges `afterok`, `afternotok`, `afterany`, `aftercorr`, `?`; `singleton` waits for the
 //! user's live jobs of the same name.
+//!
+//! `after` (a start, not an end) is something no session can wait for: it is taken when
+//! every job it names has started or ended already, as slurmctld finds it fulfilled at its
+//! first test (a `+minutes` delay becomes the job's deferred start), and refused while one
+//! of them still waits.
 
 use super::client::{Client, ClientError};
 use super::jobid;
-use super::records::Session;
+use super::records::{self, Session};
 use super::tag;
 use super::views;
-use crate::backend::{SlurmErrno, SubmitError};
+use crate::backend::{BackendError, SlurmErrno, SubmitError};
 use crate::launcher::gate::{Gate, GateItem, result_name};
-use crate::model::{DepKind, DepTarget, JobSpec};
+use crate::model::{DepKind, DepStatus, DepTarget, JobSpec, JobState};
 
 /// A session one item names.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +42,15 @@ pub struct Deps {
     items: Vec<(DepKind, Vec<Found>)>,
     /// `singleton`: the user's live sessions of jobs with the same name.
     blockers: Vec<String>,
+    /// The `after` items, fulfilled at submission (their jobs had all started), and the
+    /// time their `+minutes` delays end, when that is still to come.
+    after: Option<AfterFulfilled>,
+}
+
+/// `after` items found fulfilled at submission.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+struct AfterFulfilled {
+    not_before: Option<i64>,
 }
 
 impl Deps {
@@ -54,7 +68,7 @@ impl Deps {
         let targets: Vec<(DepKind, DepTarget)> = dep
             .items
             .iter()
-            .filter(|i| gated || i.kind == DepKind::AfterOk)
+            .filter(|i| gated || matches!(i.kind, DepKind::AfterOk | DepKind::After))
             .filter_map(|i| Some((i.kind, i.target?)))
             .collect();
         let ids: Vec<u32> = targets.iter().map(|(_, t)| t.job_id()).collect();
@@ -64,7 +78,31 @@ impl Deps {
             views::sessions(client, views::names_of_jobs(&ids).as_deref()).map_err(failure)?
         };
         let mut items = Vec::new();
-        for (kind, target) in targets {
+        let mut after: Option<AfterFulfilled> = None;
+        let now = crate::sys::now();
+        for (item, target) in dep
+            .items
+            .iter()
+            .filter(|i| i.kind == DepKind::After)
+            .filter_map(|i| Some((i, i.target?)))
+        {
+            let named: Vec<&Session> = found
+                .iter()
+                .filter(|s| {
+                    jobid::parse_session_name(&s.name)
+                        .is_some_and(|(job, task)| jobid::names_target(job, task, target))
+                })
+                .collect();
+            let until = after_fulfilled_at(&named, item.delay_minutes, now).map_err(|_| {
+                let id = target.job_id();
+                SubmitError::from(BackendError::Other(format!(
+                    "--dependency=after:{id}: job {id} has not started yet, and a Backend.AI session can wait only for others to end (after is taken once the job runs; afterany waits for its end)"
+                )))
+            })?;
+            let a = after.get_or_insert_with(AfterFulfilled::default);
+            a.not_before = a.not_before.max(until.filter(|t| *t > now));
+        }
+        for (kind, target) in targets.into_iter().filter(|(k, _)| *k != DepKind::After) {
             let matching: Vec<Found> = found
                 .iter()
                 .filter_map(|s| {
@@ -95,12 +133,31 @@ impl Deps {
             any: dep.any,
             items,
             blockers,
+            after,
         })
+    }
+
+    /// Marks the job's `after` items fulfilled, as slurmctld does at their first test, and
+    /// makes the rest of their delay a deferred start (Backend.AI's `startsAt`).
+    pub fn settle_after(&self, spec: &mut JobSpec) {
+        let Some(after) = self.after else { return };
+        if let Some(dep) = spec.dependency.as_mut() {
+            for item in dep.items.iter_mut().filter(|i| i.kind == DepKind::After) {
+                item.status = DepStatus::Fulfilled;
+            }
+        }
+        if let Some(t) = after.not_before {
+            spec.begin = Some(spec.begin.map_or(t, |b| b.max(t)));
+        }
     }
 
     /// The session UUIDs the job's session (array task `task`'s) names in `dependencies`,
     /// and the gate its launcher checks.
     pub fn for_task(&self, task: Option<u32>) -> (Vec<String>, Option<Gate>) {
+        // `?` with an `after` fulfilled: nothing more to wait for.
+        if self.any && self.after.is_some() {
+            return (self.blockers.clone(), None);
+        }
         let mut uuids = self.blockers.clone();
         let mut gate = Vec::new();
         for (kind, found) in &self.items {
@@ -135,6 +192,27 @@ impl Deps {
         });
         (uuids, gate)
     }
+}
+
+/// When an `after` item (its `+minutes` delay included) is fulfilled, given the sessions
+/// of the jobs it names; `Err` while one of them has not started. A job nobody knows
+/// fulfils it at once (slurmctld takes `after` of an unknown id).
+fn after_fulfilled_at(named: &[&Session], delay_minutes: u32, now: i64) -> Result<Option<i64>, ()> {
+    let mut latest: Option<i64> = None;
+    for s in named {
+        if records::state_of(s, None).0 == JobState::Pending {
+            return Err(());
+        }
+        // Slurm counts the delay from the start, or from the cancel of a job that never ran.
+        let start = s
+            .entered("SCHEDULED")
+            .or_else(|| s.entered("PREPARING"))
+            .or_else(|| s.entered("RUNNING"))
+            .or(s.terminated_at)
+            .unwrap_or(now);
+        latest = latest.max(Some(start));
+    }
+    Ok(latest.map(|t| t + i64::from(delay_minutes) * 60))
 }
 
 /// `singleton`: the live sessions of `uid`'s jobs named `name` (their tags say both; a
@@ -182,6 +260,7 @@ mod tests {
                 (DepKind::AfterOk, vec![found("b", 6, None, true)]),
             ],
             blockers: vec!["s".into()],
+            after: None,
         };
         let (uuids, gate) = deps.for_task(Some(1));
         assert_eq!(uuids, ["a1", "s"]);
@@ -201,8 +280,53 @@ mod tests {
             any: false,
             items: vec![(DepKind::AfterOk, vec![found("a", 5, None, false)])],
             blockers: Vec::new(),
+            after: None,
         };
         assert_eq!(deps.for_task(None), (vec!["a".to_string()], None));
+    }
+
+    #[test]
+    fn after_is_fulfilled_by_jobs_that_started_and_refused_while_one_waits() {
+        let session = |status: &str, history: &[(&str, i64)]| Session {
+            id: "u".into(),
+            name: "j5".into(),
+            status: status.into(),
+            status_history: history.iter().map(|(s, t)| (s.to_string(), *t)).collect(),
+            ..Default::default()
+        };
+        let now = 10_000;
+        let running = session("RUNNING", &[("SCHEDULED", 9_000), ("RUNNING", 9_010)]);
+        let starting = session("PREPARING", &[("SCHEDULED", 9_900)]);
+        let waiting = session("PENDING", &[]);
+        // From the start (the allocation), the latest of the jobs named, plus the delay.
+        assert_eq!(after_fulfilled_at(&[&running], 0, now), Ok(Some(9_000)));
+        assert_eq!(
+            after_fulfilled_at(&[&running, &starting], 2, now),
+            Ok(Some(9_900 + 120))
+        );
+        assert_eq!(after_fulfilled_at(&[&running, &waiting], 0, now), Err(()));
+        // Nobody knows the job: fulfilled.
+        assert_eq!(after_fulfilled_at(&[], 5, now), Ok(None));
+        // Marked fulfilled in the job, the rest of the delay a deferred start.
+        let deps = Deps {
+            after: Some(AfterFulfilled {
+                not_before: Some(now + 60),
+            }),
+            ..Default::default()
+        };
+        let mut spec = JobSpec {
+            dependency: crate::options::values::dependency::parse_dependency(
+                "after:5+2",
+                Default::default(),
+            )
+            .ok(),
+            ..Default::default()
+        };
+        deps.settle_after(&mut spec);
+        let dep = spec.dependency.unwrap();
+        assert_eq!(dep.items[0].status, DepStatus::Fulfilled);
+        assert_eq!(spec.begin, Some(now + 60));
+        assert_eq!(deps.for_task(None), (Vec::new(), None));
     }
 
     #[test]

@@ -43,7 +43,7 @@ pub fn handling(f: Field) -> Handling {
             "`%N`: the tasks in N chains, each task's session `dependencies` on the one N before it, whose launcher reports success whatever its script's exit code (kept in its result line)",
         ),
         Field::Dependency => Honoured(
-            "`dependencies` (the sessions' ids): afterok; with `[backendai] job_dir` also afterany, afternotok, aftercorr, singleton and `?`, judged by the dependent's launcher from the results left there; `after` is refused",
+            "`dependencies` (the sessions' ids): afterok; with `[backendai] job_dir` also afterany, afternotok, aftercorr, singleton and `?`, judged by the dependent's launcher from the results left there; `after` of jobs that have started is fulfilled at submission (a `+minutes` delay becomes `startsAt`), of a job still waiting refused",
         ),
         Field::Hold => Honoured(
             "with `[backendai] job_dir`: a far `startsAt` and the hold in the tag (reason JobHeldUser); `scontrol release` makes the session again from the request kept there; refused without it",

@@ -344,7 +344,7 @@ fn prepare(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<Prepare
                 .map_err(failure)?;
             if role["global_role"] != "superadmin" {
                 return Err(unsupported(
-                    "--nodelist and --exclude need a Backend.AI superadmin's keypair:                      Backend.AI lets only superadmins choose agents"
+                    "--nodelist and --exclude need a Backend.AI superadmin's keypair: Backend.AI lets only superadmins choose agents"
                         .into(),
                 ));
             }
@@ -371,6 +371,8 @@ fn prepare(ctx: &Context<'_>, spec: &JobSpec, user: &UserInfo) -> Result<Prepare
         )));
     }
     let deps = Deps::resolve(ctx.client, &spec, user.uid, job_dir.is_some())?;
+    let mut spec = spec;
+    deps.settle_after(&mut spec);
     Ok(Prepared {
         spec,
         part,

@@ -107,14 +107,15 @@ pub fn check(spec: &JobSpec, gated: bool) -> Result<(), Unfit> {
     for item in &dep.items {
         let name = item.kind.name();
         match item.kind {
-            AfterOk => {}
+            // `after` is judged at submission (`depends.rs`).
+            AfterOk | After => {}
             AfterAny | AfterNotOk | AfterCorr | Singleton if gated => {}
             AfterAny | AfterNotOk | AfterCorr | Singleton => {
                 return Err(Unfit::Unsupported(format!(
                     "--dependency={name} is not supported by the Backend.AI backend without [backendai] job_dir (only afterok)"
                 )));
             }
-            After | AfterBurstBuffer | Expand => {
+            AfterBurstBuffer | Expand => {
                 return Err(Unfit::Unsupported(format!(
                     "--dependency={name} is not supported by the Backend.AI backend (a session can wait only for others to end)"
                 )));
@@ -547,11 +548,16 @@ mod tests {
             ..Default::default()
         };
         assert!(matches!(check(&spec, false), Err(Unfit::Unsupported(_))));
-        // With a job directory the launchers judge it; `after` (a start) stays refused.
+        // With a job directory the launchers judge it; `after` (a start) is judged at
+        // submission on every site; `afterburstbuffer` stays refused.
         assert!(check(&spec, true).is_ok());
         let mut after = spec.clone();
         if let Some(d) = after.dependency.as_mut() {
             d.items[0].kind = crate::model::DepKind::After;
+        }
+        assert!(check(&after, false).is_ok());
+        if let Some(d) = after.dependency.as_mut() {
+            d.items[0].kind = crate::model::DepKind::AfterBurstBuffer;
         }
         assert!(matches!(check(&after, true), Err(Unfit::Unsupported(_))));
         let spec = JobSpec {
