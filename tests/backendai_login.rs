@@ -175,7 +175,7 @@ fn login_without_a_keyring_stores_a_private_file_and_doctor_says_the_keypair_wor
         "domain: default: OK".to_string(),
         "group: default: OK".to_string(),
         "resource groups: default (open to project default)".to_string(),
-        "job directory: not set ([backendai] job_dir): only afterok dependencies".to_string(),
+        "job directory: not set ([backendai] job_dir): only afterok and after dependencies, no holds".to_string(),
         "status: OK".to_string(),
     ] {
         assert!(
