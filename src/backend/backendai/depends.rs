@@ -315,11 +315,15 @@ mod tests {
             ..Default::default()
         };
         let mut spec = JobSpec {
-            dependency: crate::options::values::dependency::parse_dependency(
-                "after:5+2",
-                Default::default(),
-            )
-            .ok(),
+            dependency: Some(crate::model::Dependency {
+                items: vec![crate::model::DepItem {
+                    kind: DepKind::After,
+                    target: Some(DepTarget::Job(5)),
+                    delay_minutes: 2,
+                    status: DepStatus::Unfulfilled,
+                }],
+                any: false,
+            }),
             ..Default::default()
         };
         deps.settle_after(&mut spec);

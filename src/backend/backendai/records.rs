@@ -958,11 +958,15 @@ mod tests {
 
     #[test]
     fn a_gated_job_whose_container_starts_still_waits_for_its_dependency() {
-        let dependency = crate::options::values::dependency::parse_dependency(
-            "afterok:61999999",
-            Default::default(),
-        )
-        .unwrap();
+        let dependency = crate::model::Dependency {
+            items: vec![crate::model::DepItem {
+                kind: crate::model::DepKind::AfterOk,
+                target: Some(crate::model::DepTarget::Job(61999999)),
+                delay_minutes: 0,
+                status: crate::model::DepStatus::Unfulfilled,
+            }],
+            any: false,
+        };
         let gated = JobMeta {
             spec: crate::model::JobSpec {
                 dependency: Some(dependency),
