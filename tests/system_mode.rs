@@ -148,7 +148,7 @@ impl Site {
                 Ok(())
             });
         }
-        let child = cmd.spawn().expect("bai-slurm service");
+        let child = spawn_copied_binary(&mut cmd);
         self.service = Some(child);
         let started = Instant::now();
         while std::os::unix::net::UnixStream::connect(self.socket()).is_err() {
@@ -884,4 +884,22 @@ fn the_service_refuses_to_start_wrongly() {
         String::from_utf8_lossy(&o.stderr).contains("not in system mode"),
         "{o:?}"
     );
+}
+
+/// Spawns a binary this test wrote moments ago. While another test thread forks, its child
+/// briefly holds our write descriptor, and exec then fails with ETXTBSY (Linux's "Text file
+/// busy"): wait for that fork to exec and try again.
+fn spawn_copied_binary(cmd: &mut Command) -> std::process::Child {
+    let started = Instant::now();
+    loop {
+        match cmd.spawn() {
+            Err(e)
+                if e.kind() == std::io::ErrorKind::ExecutableFileBusy
+                    && started.elapsed() < Duration::from_secs(5) =>
+            {
+                std::thread::sleep(Duration::from_millis(20))
+            }
+            other => return other.expect("bai-slurm service"),
+        }
+    }
 }
