@@ -438,7 +438,7 @@ fn a_running_job_outlives_an_upgrade_of_bai_slurm() {
     let own = c.path("own");
     std::fs::create_dir_all(&own).unwrap();
     let program = own.join("bai-slurm");
-    std::fs::copy(env!("CARGO_BIN_EXE_bai-slurm"), &program).unwrap();
+    harness::copy_program(&program);
     for link in std::fs::read_dir(&c.bin).unwrap() {
         let link = link.unwrap().path();
         std::fs::remove_file(&link).unwrap();

@@ -59,6 +59,8 @@
 //! `<EPOCH>`. Job ids, order, widths, states, reasons, limits, users and paths are compared
 //! as they are.
 
+mod harness;
+
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -602,7 +604,7 @@ fn local_target_of(s: &Scenario, first: u32, first_priority: Option<u32>, releas
     std::fs::create_dir_all(&bin).unwrap();
     // A copy the scenario's users can run whatever the permissions of the build directory.
     let exe = bin.join("bai-slurm");
-    std::fs::copy(env!("CARGO_BIN_EXE_bai-slurm"), &exe).unwrap();
+    harness::copy_program(&exe);
     std::fs::set_permissions(&exe, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     for c in [
         "sbatch", "squeue", "scancel", "srun", "salloc", "sinfo", "sacct", "scontrol",

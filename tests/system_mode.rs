@@ -5,6 +5,8 @@
 //! Runs as root (the service must); the users' two-user scenario against Slurm 22.05 is
 //! tests/scenarios/two_users.scn, replayed on this mode by tests/scenario_replay.rs.
 
+mod harness;
+
 use std::io::{Read, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
@@ -68,7 +70,7 @@ impl Site {
         let bin = base.join("bin");
         std::fs::create_dir(&bin).unwrap();
         // A copy every user can run, whatever the build directory's permissions.
-        std::fs::copy(env!("CARGO_BIN_EXE_bai-slurm"), bin.join("bai-slurm")).unwrap();
+        harness::copy_program(&bin.join("bai-slurm"));
         for c in [
             "sbatch", "squeue", "scancel", "srun", "salloc", "sinfo", "sacct", "scontrol",
         ] {
@@ -148,7 +150,7 @@ impl Site {
                 Ok(())
             });
         }
-        let child = spawn_copied_binary(&mut cmd);
+        let child = cmd.spawn().expect("bai-slurm service");
         self.service = Some(child);
         let started = Instant::now();
         while std::os::unix::net::UnixStream::connect(self.socket()).is_err() {
@@ -884,22 +886,4 @@ fn the_service_refuses_to_start_wrongly() {
         String::from_utf8_lossy(&o.stderr).contains("not in system mode"),
         "{o:?}"
     );
-}
-
-/// Spawns a binary this test wrote moments ago. While another test thread forks, its child
-/// briefly holds our write descriptor, and exec then fails with ETXTBSY (Linux's "Text file
-/// busy"): wait for that fork to exec and try again.
-fn spawn_copied_binary(cmd: &mut Command) -> std::process::Child {
-    let started = Instant::now();
-    loop {
-        match cmd.spawn() {
-            Err(e)
-                if e.kind() == std::io::ErrorKind::ExecutableFileBusy
-                    && started.elapsed() < Duration::from_secs(5) =>
-            {
-                std::thread::sleep(Duration::from_millis(20))
-            }
-            other => return other.expect("bai-slurm service"),
-        }
-    }
 }

@@ -302,3 +302,15 @@ pub fn now() -> i64 {
         .unwrap()
         .as_secs() as i64
 }
+
+/// A private copy of the freshly built binary at `to`, made by `cp` rather than in this
+/// process: a write descriptor of ours, inherited by another test thread's fork in the
+/// moment before its exec, would make running the copy fail with ETXTBSY.
+pub fn copy_program(to: &Path) {
+    let status = Command::new("cp")
+        .arg(env!("CARGO_BIN_EXE_bai-slurm"))
+        .arg(to)
+        .status()
+        .expect("cp");
+    assert!(status.success(), "cp of the binary to {}", to.display());
+}
