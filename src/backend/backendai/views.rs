@@ -131,20 +131,22 @@ pub fn sessions_paged(
 
 /// A job's session made again (a hold, a release) leaves the ended one behind under the
 /// same name: the newest session of a name is the job, older ended ones are dropped.
+/// Creation times are compared in seconds, and a session made again within the second of
+/// the first ties with it: then the manager's order (`created_at`, to the microsecond)
+/// decides.
 fn latest_of_each_name(sessions: Vec<Session>) -> Vec<Session> {
-    let mut newest: std::collections::HashMap<(String, String), Option<i64>> =
+    let key = |s: &Session| (s.access_key.clone(), s.name.clone());
+    let mut newest: std::collections::HashMap<(String, String), (Option<i64>, usize)> =
         std::collections::HashMap::new();
-    for s in &sessions {
-        let key = (s.access_key.clone(), s.name.clone());
-        let at = newest.entry(key).or_insert(s.created_at);
-        *at = (*at).max(s.created_at);
+    for (i, s) in sessions.iter().enumerate() {
+        let at = newest.entry(key(s)).or_insert((s.created_at, i));
+        *at = (*at).max((s.created_at, i));
     }
     sessions
         .into_iter()
-        .filter(|s| {
-            let key = (s.access_key.clone(), s.name.clone());
-            !s.job_ended() || newest.get(&key).is_none_or(|&at| at <= s.created_at)
-        })
+        .enumerate()
+        .filter(|(i, s)| !s.job_ended() || newest.get(&key(s)) == Some(&(s.created_at, *i)))
+        .map(|(_, s)| s)
         .collect()
 }
 
@@ -341,6 +343,19 @@ mod tests {
         assert_eq!(
             kept.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
             ["b"]
+        );
+        // Made again within the same second: the later in the manager's order.
+        let quick = session("c", "CANCELLED", "2026-12-05T05:01:00.900+00:00");
+        let ended_too = session("d", "TERMINATED", "2026-12-05T05:01:00.100+00:00");
+        let kept = latest_of_each_name(vec![ended_too.clone(), quick.clone()]);
+        assert_eq!(
+            kept.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+            ["c"]
+        );
+        let kept = latest_of_each_name(vec![quick, ended_too]);
+        assert_eq!(
+            kept.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+            ["d"]
         );
         // Alone, an ended session is the job; so is another user's of the same name.
         assert_eq!(latest_of_each_name(vec![ended.clone()]).len(), 1);
