@@ -1530,6 +1530,9 @@ fn a_vfolder_name_another_user_also_has_is_mounted() {
     );
 }
 
+/// Two containers, and `scancel -s USR1` (without `-b`: the steps alone) reaching the
+/// step's tasks on both, though the login node reaches node 0 only (its launcher passes
+/// the signal on); the batch shell, which would die of USR1, is not signalled.
 #[test]
 fn a_two_node_job_runs_two_containers() {
     let _shared = shared();
@@ -1539,16 +1542,55 @@ fn a_two_node_job_runs_two_containers() {
         &dir,
         &[
             "-N2",
+            "-o",
+            "nodes-%j.out",
             "--wrap",
             // sub1's sshd answering on the session's network shows its container runs.
             "echo $SLURM_JOB_NUM_NODES $SLURM_JOB_NODELIST; \
-             nc -z -w 10 sub1 2200 && echo sub1 is up",
+             nc -z -w 10 sub1 2200 && echo sub1 is up; \
+             srun -N2 -n2 bash -c 'trap \"echo got USR1 on $SLURMD_NODENAME; exit 0\" USR1; \
+             echo ready $SLURMD_NODENAME; sleep 100 & wait'; echo srun=$?",
         ],
     );
+    let _cleanup = CancelOnDrop {
+        site,
+        dir: dir.clone(),
+        jobs: vec![id.clone()],
+    };
+    let out_file = dir.join(format!("nodes-{id}.out"));
+    let deadline = Instant::now() + START;
+    loop {
+        let out = std::fs::read_to_string(&out_file).unwrap_or_default();
+        if out.contains("ready main1\n") && out.contains("ready sub1\n") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the tasks did not start: {out:?}"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let r = site.run(&dir, "scancel", &["-s", "USR1", &id]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
     let rows = site.wait_finished(&dir, &id, START);
     assert_eq!(rows[0][1..], ["COMPLETED", "0:0"], "{rows:?}");
-    let out = std::fs::read_to_string(dir.join(format!("slurm-{id}.out"))).unwrap();
-    assert_eq!(out, "2 main1,sub1\nsub1 is up\n");
+    let out = std::fs::read_to_string(&out_file).unwrap();
+    let mut lines: Vec<&str> = out.lines().collect();
+    lines[2..4].sort();
+    lines[4..6].sort();
+    assert_eq!(
+        lines,
+        [
+            "2 main1,sub1",
+            "sub1 is up",
+            "ready main1",
+            "ready sub1",
+            "got USR1 on main1",
+            "got USR1 on sub1",
+            "srun=0"
+        ][..],
+        "{out}"
+    );
     let r = site.run(
         &dir,
         "sacct",

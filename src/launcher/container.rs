@@ -212,6 +212,8 @@ impl JobStepServers {
                 }
             }
         }
+        // scancel reaches node 0 alone: its server passes signals to the steps on.
+        local.pass_signals_to(nodes[1..].iter().map(|(_, a)| a.clone()).collect());
         if let Some(r) = reached {
             // The tunnel reaches this container only: node k's server through port + k.
             for (k, (_, addr)) in nodes.iter().enumerate().skip(1) {

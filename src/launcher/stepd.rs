@@ -87,6 +87,9 @@ pub struct StepServer {
     waiting: AtomicUsize,
     /// Refused and dropped peers are logged through this, so a flood cannot fill the log.
     refusals: Mutex<Throttle>,
+    /// The other nodes' step servers, on node 0 of a job whose login side reaches node 0
+    /// alone (Backend.AI's tunnel): a signal to the steps is passed on to them.
+    peers: std::sync::OnceLock<Vec<String>>,
 }
 
 impl StepServer {
@@ -106,6 +109,33 @@ impl StepServer {
             refusals: Mutex::new(Throttle::new(limits.log_every)),
             limits,
             waiting: AtomicUsize::new(0),
+            peers: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Makes this node 0's server pass signals to the steps on to the other nodes' servers
+    /// (`addrs`), as slurmctld signals every node's slurmstepd.
+    pub fn pass_signals_to(&self, addrs: Vec<String>) {
+        let _ = self.peers.set(addrs);
+    }
+
+    /// Passes a signal to the steps on to the other nodes (their servers signal their own
+    /// steps only, and pass nothing on); a node that does not answer is logged.
+    fn signal_peers(&self, signal: i32) {
+        let ask = Control::SignalJob(step_proto::JobSignal {
+            signal: Some(signal),
+            batch_only: false,
+            full: false,
+        });
+        for addr in self.peers.get().into_iter().flatten() {
+            if let Err(e) =
+                step_proto::request(addr, &self.secret, step_proto::HANDSHAKE_TIMEOUT, &ask)
+            {
+                self.logf(&format!(
+                    "step server {}: signal {signal} not passed on to {addr}: {e}",
+                    self.node
+                ));
+            }
         }
     }
 
@@ -275,6 +305,7 @@ impl StepServer {
                     Ok(()) => {
                         if let Some(sig) = req.signal.filter(|_| !req.batch_only) {
                             self.signal_steps(sig);
+                            self.signal_peers(sig);
                         }
                         send(&writer, &Control::Ok)?
                     }
