@@ -1091,6 +1091,61 @@ fn requeue_on_a_site_with_a_job_directory() {
     );
 }
 
+/// A running job is held as slurmctld holds it (scenario hold_running): it runs on with
+/// priority 0 and the hold's reason, released it has its priority back, and it ends with
+/// the hold's reason, then "Job has already finished" to a release. A running session
+/// cannot change: the hold is a mark beside the job's kept request.
+#[test]
+fn a_running_job_is_held_as_slurmctld_holds_it() {
+    let _shared = shared();
+    let site = user();
+    let dir = site.workdir("hold-running");
+    let (_, gated) = with_job_dir(site, &dir);
+    let env = [("BAI_SLURM_CONFIG", gated.to_str().unwrap())];
+    let mut cancel = CancelOnDrop {
+        site,
+        dir: dir.clone(),
+        jobs: Vec::new(),
+    };
+    let job = cancel.sbatch_with(&["--wrap", "sleep 25"], &env);
+    let scontrol = |args: &[&str]| {
+        let r = site.run_with(&dir, "scontrol", args, &env);
+        (r.code, r.stdout, r.stderr)
+    };
+    let squeue = || {
+        site.run_with(&dir, "squeue", &["-h", "-j", &job, "-o", "%t %r %Q"], &env)
+            .stdout
+    };
+    let deadline = Instant::now() + START;
+    while squeue() != "R None 1\n" {
+        assert!(Instant::now() < deadline, "never ran: {}", squeue());
+        std::thread::sleep(Duration::from_millis(700));
+    }
+    let ok = (0, String::new(), String::new());
+    // `hold` is an administrator's hold for root (the tests' user).
+    assert_eq!(scontrol(&["hold", &job]), ok);
+    assert_eq!(squeue(), "R JobHeldAdmin 0\n");
+    assert_eq!(scontrol(&["release", &job]), ok);
+    assert_eq!(squeue(), "R None 1\n");
+    assert_eq!(scontrol(&["uhold", &job]), ok);
+    assert_eq!(scontrol(&["uhold", &job]), ok);
+    let show = scontrol(&["show", "job", &job]).1;
+    assert!(
+        show.contains("   Priority=0 ") && show.contains("   JobState=RUNNING Reason=JobHeldUser "),
+        "{show}"
+    );
+    site.wait_finished(&dir, &job, Duration::from_secs(120));
+    let show = scontrol(&["show", "job", &job]).1;
+    assert!(
+        show.contains("   Priority=0 ")
+            && show.contains("   JobState=COMPLETED Reason=JobHeldUser "),
+        "{show}"
+    );
+    let (code, _, err) = scontrol(&["release", &job]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("Job has already finished"), "{err}");
+}
+
 /// A job cancelled while it waits never ran, so Backend.AI never sees it succeed: its
 /// dependents would wait for it for ever. scancel makes them again without it (the user's
 /// own, on a site with a job directory), and their launchers judge the dependency as

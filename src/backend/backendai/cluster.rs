@@ -202,6 +202,7 @@ impl BackendAiCluster {
         let facts = views::facts(&self.client, &self.cache, sessions, live_steps);
         self.end_stuck_sessions(sessions);
         let sessions = &self.with_prerequisites(sessions, &facts);
+        let mut marks = HeldMarks::default();
         let mut recs: Vec<JobRecord> = sessions
             .iter()
             .zip(&facts)
@@ -222,6 +223,9 @@ impl BackendAiCluster {
                     rec.partition = partitions::name_of(&self.config, &s.scaling_group);
                 }
                 records::add_logged_steps(&mut rec, &f.steps);
+                if let Some(m) = f.meta.as_ref().filter(|_| !remake::waiting(s)) {
+                    records::held_while_running(&mut rec, marks.of(m, &s.name));
+                }
                 rec
             })
             .collect();
@@ -966,6 +970,24 @@ impl Cluster for BackendAiCluster {
 
     fn notes(&self) -> Vec<String> {
         std::mem::take(&mut *self.notes.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+/// The hold marks of running jobs (`stash`), read once per owner and job directory in a
+/// view: a directory the viewer may not read (another user's) has none.
+#[derive(Default)]
+struct HeldMarks {
+    read: BTreeMap<(String, u32), BTreeMap<String, HoldKind>>,
+}
+
+impl HeldMarks {
+    fn of(&mut self, meta: &crate::launcher::meta::JobMeta, session: &str) -> Option<HoldKind> {
+        let dir = meta.job_dir.as_ref()?;
+        self.read
+            .entry((dir.clone(), meta.uid))
+            .or_insert_with(|| super::stash::Stash::new(dir, meta.uid).held_marks())
+            .get(session)
+            .copied()
     }
 }
 

@@ -787,6 +787,23 @@ pub fn job_record(
     rec
 }
 
+/// A job held while it ran (`scontrol hold` of a running job): slurmctld gives it
+/// priority 0 and the hold's reason, which it keeps when it ends unless its end gave one
+/// (a time limit, a failure).
+pub fn held_while_running(rec: &mut JobRecord, hold: Option<HoldKind>) {
+    let Some(kind) = hold else {
+        return;
+    };
+    rec.priority = 0;
+    if rec.reason == "None" {
+        rec.reason = match kind {
+            HoldKind::User => "JobHeldUser",
+            HoldKind::Admin => "JobHeldAdmin",
+        }
+        .into();
+    }
+}
+
 /// The controller's record as slurmdbd keeps it (sacct): a job the controller ended
 /// (cancel, time limit) has exit code 0:0, only its steps keep the signal; one ended for a
 /// dependency that can never be satisfied keeps the reason it had while it waited
@@ -954,6 +971,35 @@ mod tests {
             |_| "u".into(),
         );
         assert_eq!((rec.state, rec.steps.len()), (JobState::Failed, 0));
+    }
+
+    #[test]
+    fn a_job_held_while_it_ran_keeps_priority_0_and_the_reason_its_end_left() {
+        let held = |state, reason: &str, kind| {
+            let mut rec = JobRecord {
+                state,
+                reason: reason.into(),
+                priority: 1,
+                ..Default::default()
+            };
+            held_while_running(&mut rec, kind);
+            (rec.priority, rec.reason)
+        };
+        let admin = Some(HoldKind::Admin);
+        let user = Some(HoldKind::User);
+        assert_eq!(
+            held(JobState::Running, "None", admin),
+            (0, "JobHeldAdmin".into())
+        );
+        assert_eq!(
+            held(JobState::Completed, "None", user),
+            (0, "JobHeldUser".into())
+        );
+        assert_eq!(
+            held(JobState::Timeout, "TimeLimit", user),
+            (0, "TimeLimit".into())
+        );
+        assert_eq!(held(JobState::Running, "None", None), (1, "None".into()));
     }
 
     #[test]

@@ -529,12 +529,13 @@ fn keep_requests(ctx: &Context<'_>, uid: u32, id: u32) {
     if stash.prune_due()
         && let Ok(live) = views::sessions(ctx.client, Some(&views::alive()))
     {
-        let waiting: std::collections::BTreeSet<u32> = live
+        // A running job's request stays: it may be requeued.
+        let alive: std::collections::BTreeSet<u32> = live
             .iter()
-            .filter(|s| s.status == "PENDING")
+            .filter(|s| !s.job_ended())
             .filter_map(|s| jobid::parse_session_name(&s.name).map(|(j, _)| j))
             .collect();
-        stash.prune(|j| waiting.contains(&j));
+        stash.prune(|j| alive.contains(&j));
     }
 }
 

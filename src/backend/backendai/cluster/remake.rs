@@ -27,7 +27,7 @@ const NEEDS_JOB_DIR: &str = "holding, releasing, updating and requeueing jobs on
      [backendai] job_dir (the job's session is made again from the request kept there)";
 
 /// A session the scheduler has not taken yet: the only kind that can be made again.
-fn waiting(s: &Session) -> bool {
+pub(super) fn waiting(s: &Session) -> bool {
     !s.job_ended() && matches!(s.status.as_str(), "PENDING" | "DEPRIORITIZING")
 }
 
@@ -187,7 +187,7 @@ impl<'a> Remaker<'a> {
 
     /// Makes again the owner's waiting sessions that name a replaced session natively,
     /// until none does (a dependent made again has dependents of its own). One query of
-    /// the owner's live sessions; requests of jobs no longer waiting are let go.
+    /// the owner's live sessions; kept requests over an hour old of jobs that ended are let go.
     fn repoint_dependents(&mut self, uid: u32) -> Result<(), BackendError> {
         let live = views::sessions_paged(
             &self.cluster.client,
@@ -195,16 +195,18 @@ impl<'a> Remaker<'a> {
             self.cluster.page_size(),
         )
         .map_err(super::backend_error)?;
-        let mine: Vec<&Session> = live
+        let owned: Vec<&Session> = live
             .iter()
             .filter(|s| tag::parse_tag(&s.tag).is_some_and(|t| t.uid == uid))
-            .filter(|s| waiting(s))
+            .filter(|s| !s.job_ended())
             .collect();
-        let waiting_jobs: std::collections::BTreeSet<u32> = mine
+        // A running job's request stays: it may be requeued.
+        let alive_jobs: std::collections::BTreeSet<u32> = owned
             .iter()
             .filter_map(|s| jobid::parse_session_name(&s.name).map(|(j, _)| j))
             .collect();
-        self.stash.prune(|id| waiting_jobs.contains(&id));
+        self.stash.prune(|id| alive_jobs.contains(&id));
+        let mine: Vec<&Session> = owned.into_iter().filter(|s| waiting(s)).collect();
         // Each round makes again, job by job (one cancel each), the sessions that name a
         // session replaced so far.
         loop {
@@ -310,14 +312,17 @@ impl BackendAiCluster {
         }
         let job_dir = self.job_dir_for_changes()?;
         let live: Vec<&Session> = sessions.iter().filter(|s| !s.job_ended()).collect();
-        // slurmctld also holds a running job (priority 0 while it runs on); a running
-        // session cannot change.
-        if kind.is_some() && live.iter().any(|s| !waiting(s)) {
-            return Err(BackendError::Slurm(SlurmErrno::JobNotPending));
-        }
+        // slurmctld holds a running job too: priority 0 while it runs on. A running
+        // session cannot change: its hold is a mark beside its kept request.
+        let stash = Stash::new(job_dir, requester);
+        let marks = stash.held_marks();
         let mut changes: Vec<(&Session, Option<HoldKind>)> = Vec::new();
-        for s in live.into_iter().filter(|s| waiting(s)) {
-            let held = tag::parse_tag(&s.tag).and_then(|t| t.hold);
+        let mut marked: Vec<(&Session, Option<HoldKind>)> = Vec::new();
+        for s in live {
+            let (held, to) = match waiting(s) {
+                true => (tag::parse_tag(&s.tag).and_then(|t| t.hold), &mut changes),
+                false => (marks.get(&s.name).copied(), &mut marked),
+            };
             match kind {
                 // Held already: only an operator may change the kind of hold.
                 Some(_) if held.is_some() && !operator => {}
@@ -328,7 +333,7 @@ impl BackendAiCluster {
                         HoldKind::User
                     };
                     if held != Some(k) {
-                        changes.push((s, Some(k)));
+                        to.push((s, Some(k)));
                     }
                 }
                 None if held.is_none() => {}
@@ -336,8 +341,13 @@ impl BackendAiCluster {
                 None if held == Some(HoldKind::Admin) && !operator => {
                     return Err(BackendError::Slurm(SlurmErrno::AccessDenied));
                 }
-                None => changes.push((s, None)),
+                None => to.push((s, None)),
             }
+        }
+        for (s, hold) in marked {
+            stash
+                .mark_held(&s.name, hold)
+                .map_err(BackendError::Other)?;
         }
         if changes.is_empty() {
             return Ok(());
@@ -551,15 +561,29 @@ impl BackendAiCluster {
         };
         let mut order = chosen;
         order.sort_by_key(|s| (s.created_at, s.name.clone()));
-        let remade = Remade {
-            hold: how.hold.then_some(HoldKind::User),
-            requeue_held: how.hold,
-            change: Some(&change),
-            resubmitted: true,
-            ..Remade::default()
-        };
-        let items: Vec<(&Session, &Remade)> = order.into_iter().map(|s| (s, &remade)).collect();
+        // A job held while it ran keeps its priority 0: it comes back held.
+        let marks = remaker.stash.held_marks();
+        let hows: Vec<Remade> = order
+            .iter()
+            .map(|s| Remade {
+                hold: match how.hold {
+                    true => Some(HoldKind::User),
+                    false => marks.get(&s.name).copied(),
+                },
+                requeue_held: how.hold,
+                change: Some(&change),
+                resubmitted: true,
+                ..Remade::default()
+            })
+            .collect();
+        let items: Vec<(&Session, &Remade)> = order.iter().copied().zip(hows.iter()).collect();
         remaker.remake_group(target, &items)?;
+        for s in order.iter().filter(|s| marks.contains_key(&s.name)) {
+            remaker
+                .stash
+                .mark_held(&s.name, None)
+                .map_err(BackendError::Other)?;
+        }
         remaker.repoint_dependents(requester)?;
         Ok(Ok(()))
     }
