@@ -1093,8 +1093,8 @@ fn requeue_on_a_site_with_a_job_directory() {
 
 /// A running job is held as slurmctld holds it (scenario hold_running): it runs on with
 /// priority 0 and the hold's reason, released it has its priority back, and it ends with
-/// the hold's reason, then "Job has already finished" to a release. A running session
-/// cannot change: the hold is a mark beside the job's kept request.
+/// the hold's reason, then "Job has already finished" to a release, and a requeue brings it
+/// back held. A running session cannot change: the hold is a mark beside its kept request.
 #[test]
 fn a_running_job_is_held_as_slurmctld_holds_it() {
     let _shared = shared();
@@ -1144,6 +1144,9 @@ fn a_running_job_is_held_as_slurmctld_holds_it() {
     let (code, _, err) = scontrol(&["release", &job]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("Job has already finished"), "{err}");
+    // Its priority stays 0: requeued, it waits held (as 22.05 does).
+    assert_eq!(scontrol(&["requeue", &job]), ok);
+    assert_eq!(squeue(), "PD JobHeldUser 0\n");
 }
 
 /// A job cancelled while it waits never ran, so Backend.AI never sees it succeed: its
