@@ -830,6 +830,19 @@ fn with_job_dir(site: &Site, dir: &Path) -> (PathBuf, PathBuf) {
     (job_dir, config)
 }
 
+/// A test's working directory on a site with a job directory: the directory, the
+/// configuration file that names the job directory, and the canceller of its jobs.
+fn job_dir_test<'a>(site: &'a Site, name: &str) -> (PathBuf, String, CancelOnDrop<'a>) {
+    let dir = site.workdir(name);
+    let (_, gated) = with_job_dir(site, &dir);
+    let cancel = CancelOnDrop {
+        site,
+        dir: dir.clone(),
+        jobs: Vec::new(),
+    };
+    (dir, gated.display().to_string(), cancel)
+}
+
 /// Holds on a site with a job directory: `sbatch -H` waits (JobHeldUser, priority 0, not
 /// eligible) and does not run; a job submitted meanwhile that depends on it waits too, and
 /// `scontrol release` lets both run in order (the dependent's session was made again to
@@ -841,14 +854,8 @@ fn with_job_dir(site: &Site, dir: &Path) -> (PathBuf, PathBuf) {
 fn holds_and_releases_on_a_site_with_a_job_directory() {
     let _shared = shared();
     let site = user();
-    let dir = site.workdir("holds");
-    let (_, gated) = with_job_dir(site, &dir);
-    let env = [("BAI_SLURM_CONFIG", gated.to_str().unwrap())];
-    let mut cancel = CancelOnDrop {
-        site,
-        dir: dir.clone(),
-        jobs: Vec::new(),
-    };
+    let (dir, gated, mut cancel) = job_dir_test(site, "holds");
+    let env = [("BAI_SLURM_CONFIG", gated.as_str())];
     let mut sbatch = |args: &[&str]| cancel.sbatch_with(args, &env);
     let squeue = |id: &str| {
         site.run_with(&dir, "squeue", &["-h", "-j", id, "-o", "%t %r %Q"], &env)
@@ -1009,14 +1016,8 @@ fn holds_and_releases_on_a_site_with_a_job_directory() {
 fn requeue_on_a_site_with_a_job_directory() {
     let _shared = shared();
     let site = user();
-    let dir = site.workdir("requeue");
-    let (_, gated) = with_job_dir(site, &dir);
-    let env = [("BAI_SLURM_CONFIG", gated.to_str().unwrap())];
-    let mut cancel = CancelOnDrop {
-        site,
-        dir: dir.clone(),
-        jobs: Vec::new(),
-    };
+    let (dir, gated, mut cancel) = job_dir_test(site, "requeue");
+    let env = [("BAI_SLURM_CONFIG", gated.as_str())];
     let mut sbatch = |args: &[&str]| cancel.sbatch_with(args, &env);
     let scontrol = |args: &[&str]| {
         let r = site.run_with(&dir, "scontrol", args, &env);
@@ -1099,14 +1100,8 @@ fn requeue_on_a_site_with_a_job_directory() {
 fn a_running_job_is_held_as_slurmctld_holds_it() {
     let _shared = shared();
     let site = user();
-    let dir = site.workdir("hold-running");
-    let (_, gated) = with_job_dir(site, &dir);
-    let env = [("BAI_SLURM_CONFIG", gated.to_str().unwrap())];
-    let mut cancel = CancelOnDrop {
-        site,
-        dir: dir.clone(),
-        jobs: Vec::new(),
-    };
+    let (dir, gated, mut cancel) = job_dir_test(site, "hold-running");
+    let env = [("BAI_SLURM_CONFIG", gated.as_str())];
     let job = cancel.sbatch_with(&["--wrap", "sleep 25"], &env);
     let scontrol = |args: &[&str]| {
         let r = site.run_with(&dir, "scontrol", args, &env);
@@ -1158,14 +1153,8 @@ fn a_running_job_is_held_as_slurmctld_holds_it() {
 fn dependents_of_a_job_cancelled_while_it_waits_are_judged() {
     let _shared = shared();
     let site = user();
-    let dir = site.workdir("cancel-deps");
-    let (_, gated) = with_job_dir(site, &dir);
-    let env = [("BAI_SLURM_CONFIG", gated.to_str().unwrap())];
-    let mut cancel = CancelOnDrop {
-        site,
-        dir: dir.clone(),
-        jobs: Vec::new(),
-    };
+    let (dir, gated, mut cancel) = job_dir_test(site, "cancel-deps");
+    let env = [("BAI_SLURM_CONFIG", gated.as_str())];
     let mut sbatch = |args: &[&str]| cancel.sbatch_with(args, &env);
     let waiting = sbatch(&["--begin=now+3600", "--wrap", "true"]);
     let kinds = ["afterany", "afternotok", "afterok"];

@@ -476,13 +476,9 @@ impl BackendAiCluster {
         c: &JobUpdate,
         requester: u32,
     ) -> Result<JobReply, BackendError> {
-        let sessions = self.select(target)?;
-        let outcome = if sessions.is_empty() {
-            Err(SlurmErrno::InvalidJobId)
-        } else {
-            self.update_sessions(target, &sessions, c, requester)?
-        };
-        Ok(reply(target, &sessions, outcome))
+        self.reply_for_selected(target, |sessions| {
+            self.update_sessions(target, sessions, c, requester)
+        })
     }
 
     /// `scontrol requeue`/`requeuehold` (`_job_requeue_op`): a running or finished batch
@@ -495,11 +491,22 @@ impl BackendAiCluster {
         how: RequeueRequest,
         requester: u32,
     ) -> Result<JobReply, BackendError> {
+        self.reply_for_selected(target, |sessions| {
+            self.requeue_sessions(target, sessions, how, requester)
+        })
+    }
+
+    /// The controller's reply for what `act` did to the sessions `target` names (an id
+    /// naming none: `Invalid job id specified`).
+    fn reply_for_selected(
+        &self,
+        target: &JobSelector,
+        act: impl FnOnce(&[Session]) -> Result<Result<(), SlurmErrno>, BackendError>,
+    ) -> Result<JobReply, BackendError> {
         let sessions = self.select(target)?;
-        let outcome = if sessions.is_empty() {
-            Err(SlurmErrno::InvalidJobId)
-        } else {
-            self.requeue_sessions(target, &sessions, how, requester)?
+        let outcome = match sessions.is_empty() {
+            true => Err(SlurmErrno::InvalidJobId),
+            false => act(&sessions)?,
         };
         Ok(reply(target, &sessions, outcome))
     }
