@@ -1144,6 +1144,61 @@ fn a_running_job_is_held_as_slurmctld_holds_it() {
     assert_eq!(squeue(), "PD JobHeldUser 0\n");
 }
 
+/// `scontrol update TimeLimit=` of a running job: its session cannot change, so the new
+/// limit is a mark its launcher polls; lowered, it ends the job at the new limit
+/// (TIMEOUT, slurmstepd's "DUE TO TIME LIMIT" line), and the views show it. Raised
+/// past the limit the session was made with (its backstop) it is refused.
+#[test]
+fn a_running_job_s_time_limit_is_changed() {
+    let _shared = shared();
+    let site = user();
+    let (dir, gated, mut cancel) = job_dir_test(site, "limit-running");
+    let env = [("BAI_SLURM_CONFIG", gated.as_str())];
+    let job = cancel.sbatch_with(&["-t", "5", "--wrap", "sleep 600"], &env);
+    let squeue = || {
+        site.run_with(&dir, "squeue", &["-h", "-j", &job, "-o", "%t %l"], &env)
+            .stdout
+    };
+    let update = |limit: &str| {
+        let job_id = format!("JobId={job}");
+        let limit = format!("TimeLimit={limit}");
+        let r = site.run_with(&dir, "scontrol", &["update", &job_id, &limit], &env);
+        (r.code, r.stderr)
+    };
+    let deadline = Instant::now() + START;
+    while squeue() != "R 5:00\n" {
+        assert!(Instant::now() < deadline, "never ran: {}", squeue());
+        std::thread::sleep(Duration::from_millis(700));
+    }
+    let (code, err) = update("10");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("Requested operation not supported on this system"),
+        "{err}"
+    );
+    assert_eq!(update("3"), (0, String::new()));
+    assert_eq!(squeue(), "R 3:00\n");
+    // Raised again as far as the session's own limit (root may), then lowered for good.
+    assert_eq!(update("+2"), (0, String::new()));
+    assert_eq!(squeue(), "R 5:00\n");
+    assert_eq!(update("1"), (0, String::new()));
+    assert_eq!(squeue(), "R 1:00\n");
+    let rows = site.wait_sacct(
+        &dir,
+        &job,
+        "jobid,state,timelimit",
+        Duration::from_secs(240),
+        |rows| rows.first().is_some_and(|r| r[1] != "RUNNING"),
+    );
+    assert_eq!(
+        row_of(&rows, &job)[1..],
+        ["TIMEOUT", "00:01:00"],
+        "{rows:?}"
+    );
+    let out = std::fs::read_to_string(dir.join(format!("slurm-{job}.out"))).unwrap();
+    assert!(out.contains(" DUE TO TIME LIMIT ***"), "{out}");
+}
+
 /// A job cancelled while it waits never ran, so Backend.AI never sees it succeed: its
 /// dependents would wait for it for ever. scancel makes them again without it (the user's
 /// own, on a site with a job directory), and their launchers judge the dependency as

@@ -854,7 +854,11 @@ fn prepare(
         warn_signal: spec
             .signal
             .map(|w| (w.signal, w.seconds_before, w.batch_only)),
-        limit_file: None,
+        // `scontrol update TimeLimit=` of the running job, left by the login side.
+        limit_file: meta.job_dir.as_deref().map(|dir| {
+            let name = gate::result_name(meta.job_id, meta.array_task);
+            gate::limit_mark_path(std::path::Path::new(dir), meta.uid, &name)
+        }),
     })
 }
 

@@ -7,6 +7,7 @@ mod remake;
 use super::cache::Cache;
 use super::client::{Client, ClientError, Method, Options};
 use super::jobid;
+use super::marks;
 use super::partitions;
 use super::records::{self, Session};
 use super::settings;
@@ -202,7 +203,7 @@ impl BackendAiCluster {
         let facts = views::facts(&self.client, &self.cache, sessions, live_steps);
         self.end_stuck_sessions(sessions);
         let sessions = &self.with_prerequisites(sessions, &facts);
-        let mut marks = HeldMarks::default();
+        let mut marks = RunningMarks::default();
         let mut recs: Vec<JobRecord> = sessions
             .iter()
             .zip(&facts)
@@ -224,7 +225,7 @@ impl BackendAiCluster {
                 }
                 records::add_logged_steps(&mut rec, &f.steps);
                 if let Some(m) = f.meta.as_ref().filter(|_| !remake::waiting(s)) {
-                    records::held_while_running(&mut rec, marks.of(m, &s.name));
+                    marks.apply(m, s, &mut rec);
                 }
                 rec
             })
@@ -973,21 +974,27 @@ impl Cluster for BackendAiCluster {
     }
 }
 
-/// The hold marks of running jobs (`stash`), read once per owner and job directory in a
-/// view: a directory the viewer may not read (another user's) has none.
+/// The marks of running jobs (`marks`: holds, changed time limits), read once per owner
+/// and job directory in a view.
 #[derive(Default)]
-struct HeldMarks {
-    read: BTreeMap<(String, u32), BTreeMap<String, HoldKind>>,
+struct RunningMarks {
+    read: BTreeMap<(String, u32), marks::Marks>,
 }
 
-impl HeldMarks {
-    fn of(&mut self, meta: &crate::launcher::meta::JobMeta, session: &str) -> Option<HoldKind> {
-        let dir = meta.job_dir.as_ref()?;
-        self.read
+impl RunningMarks {
+    /// Applies session `s`'s marks to its job's record.
+    fn apply(&mut self, meta: &crate::launcher::meta::JobMeta, s: &Session, rec: &mut JobRecord) {
+        let (Some(dir), Some(name)) = (meta.job_dir.as_ref(), marks::name_of(&s.name)) else {
+            return;
+        };
+        let m = self
+            .read
             .entry((dir.clone(), meta.uid))
-            .or_insert_with(|| super::stash::Stash::new(dir, meta.uid).held_marks())
-            .get(session)
-            .copied()
+            .or_insert_with(|| marks::read(std::path::Path::new(dir), meta.uid));
+        if let Some(limit) = m.limits.get(&name) {
+            rec.time_limit = *limit;
+        }
+        records::held_while_running(rec, m.held.get(&name).copied());
     }
 }
 

@@ -15,6 +15,7 @@ pub mod cluster;
 pub mod depends;
 pub mod handling;
 pub mod jobid;
+pub mod marks;
 pub mod partitions;
 pub mod placement;
 pub mod records;

@@ -5,13 +5,7 @@
 //! `<job_dir>/<uid>.requests/<id>.json` holds the bodies sbatch sent for job `<id>` (one
 //! per array task, by session name), without the step secret, which is derived again from
 //! the keypair. The directory is the user's alone (0700); the job containers never read it.
-//!
-//! A running job cannot be made again, so its hold (slurmctld: priority 0 while it runs on)
-//! is a mark beside its request, `<session name>.held` holding `user` or `admin`, read by
-//! the views of the owner (and root) from any login node.
 
-use super::jobid;
-use crate::backend::HoldKind;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -102,54 +96,9 @@ impl Stash {
         due
     }
 
-    fn held_path(&self, session: &str) -> PathBuf {
-        self.dir.join(format!("{session}.held"))
-    }
-
-    /// Marks a running session held (`Some`) or released (`None`).
-    pub fn mark_held(&self, session: &str, hold: Option<HoldKind>) -> Result<(), String> {
-        let path = self.held_path(session);
-        let fail = |e: std::io::Error| format!("{}: {e}", path.display());
-        let Some(kind) = hold else {
-            return match std::fs::remove_file(&path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(fail(e)),
-                _ => Ok(()),
-            };
-        };
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&self.dir)
-            .map_err(fail)?;
-        let word = match kind {
-            HoldKind::User => "user",
-            HoldKind::Admin => "admin",
-        };
-        std::fs::write(&path, word).map_err(fail)
-    }
-
-    /// The running sessions marked held, by session name (one directory read).
-    pub fn held_marks(&self) -> BTreeMap<String, HoldKind> {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return BTreeMap::new();
-        };
-        entries
-            .flatten()
-            .filter_map(|e| {
-                let name = e.file_name().to_str()?.strip_suffix(".held")?.to_string();
-                let kind = match std::fs::read(e.path()).ok()?.as_slice() {
-                    b"admin" => HoldKind::Admin,
-                    b"user" => HoldKind::User,
-                    _ => return None,
-                };
-                Some((name, kind))
-            })
-            .collect()
-    }
-
-    /// Removes the kept requests (and the hold marks) of jobs that `alive` says have no
-    /// session left that has not ended, once they are an hour old (a job just submitted
-    /// may not show yet; an ended one may still be requeued).
+    /// Removes the kept requests of jobs that `alive` says have no session left that has
+    /// not ended, once they are an hour old (a job just submitted may not show yet; an
+    /// ended one may still be requeued).
     pub fn prune(&self, alive: impl Fn(u32) -> bool) {
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
             return;
@@ -157,11 +106,11 @@ impl Stash {
         let now = SystemTime::now();
         for e in entries.flatten() {
             let name = e.file_name();
-            let Some(id) = name.to_str().and_then(|n| {
-                n.strip_suffix(".json")
-                    .and_then(|id| id.parse::<u32>().ok())
-                    .or_else(|| jobid::parse_session_name(n.strip_suffix(".held")?).map(|j| j.0))
-            }) else {
+            let Some(id) = name
+                .to_str()
+                .and_then(|n| n.strip_suffix(".json"))
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
                 continue;
             };
             let old = e
@@ -197,39 +146,17 @@ mod tests {
         // Young requests stay whatever their jobs do.
         stash.prune(|_| false);
         assert_eq!(stash.load(7).unwrap().len(), 2);
-        // A running session's hold, marked and taken back.
-        stash.mark_held("j7_1", Some(HoldKind::Admin)).unwrap();
-        stash.mark_held("j9", Some(HoldKind::User)).unwrap();
-        let marks = stash.held_marks();
-        assert_eq!(
-            marks.into_iter().collect::<Vec<_>>(),
-            [
-                ("j7_1".to_string(), HoldKind::Admin),
-                ("j9".to_string(), HoldKind::User)
-            ]
-        );
-        stash.mark_held("j9", None).unwrap();
-        stash.mark_held("j9", None).unwrap();
-        assert_eq!(stash.held_marks().len(), 1);
         // An hour on, what a live job has stays (it may be requeued), an ended one's goes.
         let hour_ago = SystemTime::now() - KEEP_ENDED - Duration::from_secs(60);
-        for f in ["7.json", "j7_1.held"] {
-            std::fs::File::options()
-                .write(true)
-                .open(dir.path().join("1001.requests").join(f))
-                .and_then(|f| f.set_modified(hour_ago))
-                .unwrap();
-        }
+        std::fs::File::options()
+            .write(true)
+            .open(dir.path().join("1001.requests/7.json"))
+            .and_then(|f| f.set_modified(hour_ago))
+            .unwrap();
         stash.prune(|id| id == 7);
-        assert_eq!(
-            (stash.load(7).unwrap().len(), stash.held_marks().len()),
-            (2, 1)
-        );
+        assert_eq!(stash.load(7).unwrap().len(), 2);
         stash.prune(|_| false);
-        assert_eq!(
-            (stash.load(7).unwrap().len(), stash.held_marks().len()),
-            (0, 0)
-        );
+        assert!(stash.load(7).unwrap().is_empty());
         std::fs::write(dir.path().join("1001.requests/8.json"), b"{").unwrap();
         assert!(stash.load(8).is_err());
     }

@@ -536,6 +536,10 @@ fn keep_requests(ctx: &Context<'_>, uid: u32, id: u32) {
             .filter_map(|s| jobid::parse_session_name(&s.name).map(|(j, _)| j))
             .collect();
         stash.prune(|j| alive.contains(&j));
+        let ended = super::marks::KEEP_ENDED;
+        super::marks::prune(std::path::Path::new(dir), uid, ended, |j| {
+            alive.contains(&j)
+        });
     }
 }
 

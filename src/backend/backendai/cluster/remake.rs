@@ -15,12 +15,13 @@ use super::BackendAiCluster;
 use crate::backend::Cluster;
 use crate::backend::backendai::records::Session;
 use crate::backend::backendai::stash::{Bodies, Stash};
-use crate::backend::backendai::{jobid, partitions, submission, submit, tag, views};
+use crate::backend::backendai::{jobid, marks, partitions, submission, submit, tag, views};
 use crate::backend::{BackendError, HoldKind, JobReply, SlurmErrno};
 use crate::launcher::meta::{JobMeta, META_ENV};
 use crate::model::{JobSelector, JobUpdate, RequeueRequest, TaskSelector, TimeLimit};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// Holds, releases, updates and requeues: the job's session is made again.
 const NEEDS_JOB_DIR: &str = "holding, releasing, updating and requeueing jobs on Backend.AI needs \
@@ -49,6 +50,7 @@ struct Remade<'c> {
 struct Remaker<'a> {
     cluster: &'a BackendAiCluster,
     stash: Stash,
+    job_dir: PathBuf,
     kept: BTreeMap<u32, Bodies>,
     replaced: BTreeMap<String, String>,
     /// Sessions cancelled before they ran: their dependents stop naming them.
@@ -62,6 +64,7 @@ impl<'a> Remaker<'a> {
         Remaker {
             cluster,
             stash: Stash::new(job_dir, uid),
+            job_dir: PathBuf::from(job_dir),
             kept: BTreeMap::new(),
             replaced: BTreeMap::new(),
             removed: Default::default(),
@@ -206,6 +209,9 @@ impl<'a> Remaker<'a> {
             .filter_map(|s| jobid::parse_session_name(&s.name).map(|(j, _)| j))
             .collect();
         self.stash.prune(|id| alive_jobs.contains(&id));
+        marks::prune(&self.job_dir, uid, marks::KEEP_ENDED, |id| {
+            alive_jobs.contains(&id)
+        });
         let mine: Vec<&Session> = owned.into_iter().filter(|s| waiting(s)).collect();
         // Each round makes again, job by job (one cancel each), the sessions that name a
         // session replaced so far.
@@ -314,14 +320,16 @@ impl BackendAiCluster {
         let live: Vec<&Session> = sessions.iter().filter(|s| !s.job_ended()).collect();
         // slurmctld holds a running job too: priority 0 while it runs on. A running
         // session cannot change: its hold is a mark beside its kept request.
-        let stash = Stash::new(job_dir, requester);
-        let marks = stash.held_marks();
+        let marks = marks::read(Path::new(job_dir), requester).held;
         let mut changes: Vec<(&Session, Option<HoldKind>)> = Vec::new();
         let mut marked: Vec<(&Session, Option<HoldKind>)> = Vec::new();
         for s in live {
             let (held, to) = match waiting(s) {
                 true => (tag::parse_tag(&s.tag).and_then(|t| t.hold), &mut changes),
-                false => (marks.get(&s.name).copied(), &mut marked),
+                false => (
+                    marks::name_of(&s.name).and_then(|n| marks.get(&n).copied()),
+                    &mut marked,
+                ),
             };
             match kind {
                 // Held already: only an operator may change the kind of hold.
@@ -345,8 +353,9 @@ impl BackendAiCluster {
             }
         }
         for (s, hold) in marked {
-            stash
-                .mark_held(&s.name, hold)
+            let name =
+                marks::name_of(&s.name).ok_or(BackendError::Slurm(SlurmErrno::NotSupported))?;
+            marks::mark_held(Path::new(job_dir), requester, &name, hold)
                 .map_err(BackendError::Other)?;
         }
         if changes.is_empty() {
@@ -459,6 +468,44 @@ fn changeable(c: &JobUpdate) -> bool {
         && unmodelled.is_empty()
 }
 
+/// `TimeLimit=` of running sessions, as slurmctld's `_update_job` takes it: a user may
+/// only lower it, an operator raise it too, here no further than the limit the session
+/// was made with (its backstop `batchTimeout` cannot move). The new limit is a mark the
+/// job's launcher polls (`marks`) and the views show.
+fn limit_running(
+    running: &[&Session],
+    want: TimeLimit,
+    operator: bool,
+    job_dir: &str,
+    uid: u32,
+) -> Result<Result<(), SlurmErrno>, BackendError> {
+    let dir = Path::new(job_dir);
+    let marked = marks::read(dir, uid).limits;
+    let mut names = Vec::with_capacity(running.len());
+    for s in running {
+        let name = marks::name_of(&s.name).ok_or(BackendError::Slurm(SlurmErrno::NotSupported))?;
+        let made_with = tag::parse_tag(&s.tag).map_or(TimeLimit::Infinite, |t| t.time_limit);
+        let have = minutes(marked.get(&name).copied().unwrap_or(made_with));
+        let w = minutes(want);
+        if w == have {
+            continue;
+        }
+        if w > have && !operator {
+            return Ok(Err(SlurmErrno::AccessDenied));
+        }
+        if w > minutes(made_with) {
+            return Ok(Err(SlurmErrno::NotSupported));
+        }
+        names.push(name);
+    }
+    // Written even when back at the session's own limit: the launcher keeps the last
+    // limit it read.
+    for name in names {
+        marks::mark_limit(dir, uid, &name, Some(want)).map_err(BackendError::Other)?;
+    }
+    Ok(Ok(()))
+}
+
 /// A time limit in minutes, INFINITE as u32::MAX (slurmctld's comparison).
 fn minutes(t: TimeLimit) -> u32 {
     match t {
@@ -569,13 +616,15 @@ impl BackendAiCluster {
         let mut order = chosen;
         order.sort_by_key(|s| (s.created_at, s.name.clone()));
         // A job held while it ran keeps its priority 0: it comes back held.
-        let marks = remaker.stash.held_marks();
+        let marks = marks::read(Path::new(job_dir), requester).held;
+        let held_before =
+            |s: &Session| marks::name_of(&s.name).and_then(|n| marks.get(&n).copied());
         let hows: Vec<Remade> = order
             .iter()
             .map(|s| Remade {
                 hold: match how.hold {
                     true => Some(HoldKind::User),
-                    false => marks.get(&s.name).copied(),
+                    false => held_before(s),
                 },
                 requeue_held: how.hold,
                 change: Some(&change),
@@ -585,10 +634,8 @@ impl BackendAiCluster {
             .collect();
         let items: Vec<(&Session, &Remade)> = order.iter().copied().zip(hows.iter()).collect();
         remaker.remake_group(target, &items)?;
-        for s in order.iter().filter(|s| marks.contains_key(&s.name)) {
-            remaker
-                .stash
-                .mark_held(&s.name, None)
+        for name in order.iter().filter_map(|s| marks::name_of(&s.name)) {
+            marks::mark_held(Path::new(job_dir), requester, &name, None)
                 .map_err(BackendError::Other)?;
         }
         remaker.repoint_dependents(requester)?;
@@ -661,16 +708,34 @@ impl BackendAiCluster {
                 UserIdMissing
             }));
         }
-        let live: Vec<&Session> = sessions.iter().filter(|s| !s.job_ended()).collect();
-        let all_waiting = live.iter().all(|s| waiting(s));
-        if c.begin_time.is_some() && !all_waiting {
+        let (live, running): (Vec<&Session>, Vec<&Session>) = sessions
+            .iter()
+            .filter(|s| !s.job_ended())
+            .partition(|s| waiting(s));
+        if c.begin_time.is_some() && !running.is_empty() {
             return Ok(Err(JobNotPending));
         }
-        // A running session cannot change at all.
-        if !changeable(c) || !all_waiting {
+        if !changeable(c) {
             return Ok(Err(NotSupported));
         }
         let job_dir = self.job_dir_for_changes()?;
+        if !running.is_empty() {
+            // A running session cannot change: only its time limit can, by a mark that
+            // its launcher polls.
+            let only_limit = JobUpdate {
+                time_limit: c.time_limit,
+                ..JobUpdate::default()
+            };
+            let Some(want) = c.time_limit.filter(|_| *c == only_limit) else {
+                return Ok(Err(NotSupported));
+            };
+            if let Err(e) = limit_running(&running, want, operator, job_dir, requester)? {
+                return Ok(Err(e));
+            }
+            if live.is_empty() {
+                return Ok(Ok(()));
+            }
+        }
         let mut remaker = Remaker::new(self, job_dir, requester);
         let first = live[0];
         let (job, _) =
@@ -743,6 +808,35 @@ impl BackendAiCluster {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_running_jobs_limit_is_lowered_by_its_user_and_raised_no_further_than_its_own() {
+        let tmp = tempfile::tempdir().unwrap();
+        let job_dir = tmp.path().to_str().unwrap();
+        let me = nix::unistd::getuid().as_raw();
+        let running = Session {
+            name: "j5_2".into(),
+            tag: format!("slurm:{me}:10 job"),
+            ..Default::default()
+        };
+        let limit = |want, operator| {
+            limit_running(&[&running], TimeLimit::Minutes(want), operator, job_dir, me).unwrap()
+        };
+        let marked = || {
+            marks::read(Path::new(job_dir), me)
+                .limits
+                .get("5_2")
+                .copied()
+        };
+        assert_eq!(limit(10, false), Ok(()));
+        assert_eq!(marked(), None);
+        assert_eq!(limit(12, true), Err(SlurmErrno::NotSupported));
+        assert_eq!(limit(4, false), Ok(()));
+        assert_eq!(marked(), Some(TimeLimit::Minutes(4)));
+        assert_eq!(limit(6, false), Err(SlurmErrno::AccessDenied));
+        assert_eq!(limit(10, true), Ok(()));
+        assert_eq!(marked(), Some(TimeLimit::Minutes(10)));
+    }
 
     #[test]
     fn an_update_changes_the_jobs_description_tag_and_backstop() {

@@ -1,0 +1,232 @@
+//! What the login side changes about a running Backend.AI job, which its session cannot
+//! take any more: its hold (slurmctld: priority 0 while it runs on) and its time limit
+//! (`scontrol update TimeLimit=`). Each is a small file in the job directory,
+//! `<job_dir>/<uid>.running/<job>[_<task>].held` (`user` or `admin`) and `.limit` (seconds,
+//! as the local backend's limit file), written by the job's owner and readable by all: the
+//! views of every login node read them (one directory per owner), the job's launcher
+//! polls its limit. Only marks in a directory owned by that uid (or root) count, so another
+//! user of a shared job directory cannot plant them.
+
+use crate::backend::HoldKind;
+use crate::model::TimeLimit;
+use std::collections::BTreeMap;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// How long the marks of an ended job stay (its record may still be read, or requeued).
+pub const KEEP_ENDED: Duration = Duration::from_secs(3600);
+
+/// A session's name in the marks, the launcher's (`gate::result_name`): `j12_3` is `12_3`.
+pub fn name_of(session: &str) -> Option<String> {
+    let (job, task) = super::jobid::parse_session_name(session)?;
+    Some(crate::launcher::gate::result_name(job, task))
+}
+
+/// `<job_dir>/<uid>.running`.
+fn dir(job_dir: &Path, uid: u32) -> PathBuf {
+    job_dir.join(format!("{uid}.running"))
+}
+
+/// Where a running job's launcher finds its limit changed (`name`: `gate::result_name`).
+pub fn limit_path(job_dir: &Path, uid: u32, name: &str) -> PathBuf {
+    crate::launcher::gate::limit_mark_path(job_dir, uid, name)
+}
+
+fn held_path(job_dir: &Path, uid: u32, name: &str) -> PathBuf {
+    dir(job_dir, uid).join(format!("{name}.held"))
+}
+
+/// The owner's marks directory, made readable by all (the views of other users read it).
+fn own_dir(job_dir: &Path, uid: u32) -> Result<PathBuf, String> {
+    let d = dir(job_dir, uid);
+    let fail = |e: std::io::Error| format!("{}: {e}", d.display());
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o755)
+        .create(&d)
+        .map_err(fail)?;
+    let meta = std::fs::metadata(&d).map_err(fail)?;
+    if meta.uid() != uid && meta.uid() != 0 {
+        return Err(format!(
+            "{}: belongs to uid {}, not to the job's owner",
+            d.display(),
+            meta.uid()
+        ));
+    }
+    if meta.permissions().mode() & 0o777 != 0o755 {
+        std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o755)).map_err(fail)?;
+    }
+    Ok(d)
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    crate::sys::replace_file(path, text.as_bytes(), 0o644)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn remove(path: &Path) -> Result<(), String> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(format!("{}: {e}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Marks the running job `name` held (`Some`) or released (`None`).
+pub fn mark_held(
+    job_dir: &Path,
+    uid: u32,
+    name: &str,
+    hold: Option<HoldKind>,
+) -> Result<(), String> {
+    own_dir(job_dir, uid)?;
+    let path = held_path(job_dir, uid, name);
+    match hold {
+        None => remove(&path),
+        Some(HoldKind::User) => write(&path, "user"),
+        Some(HoldKind::Admin) => write(&path, "admin"),
+    }
+}
+
+/// Gives the running job `name` a new time limit, or takes the change back (`None`).
+pub fn mark_limit(
+    job_dir: &Path,
+    uid: u32,
+    name: &str,
+    limit: Option<TimeLimit>,
+) -> Result<(), String> {
+    own_dir(job_dir, uid)?;
+    let path = limit_path(job_dir, uid, name);
+    match limit {
+        None => remove(&path),
+        Some(TimeLimit::Infinite) => write(&path, "infinite"),
+        Some(TimeLimit::Minutes(m)) => write(&path, &(u64::from(m) * 60).to_string()),
+    }
+}
+
+/// The marks of one owner's running jobs, by job name.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Marks {
+    pub held: BTreeMap<String, HoldKind>,
+    pub limits: BTreeMap<String, TimeLimit>,
+}
+
+/// Reads an owner's marks (one directory read): none when the directory is missing or
+/// belongs to somebody else.
+pub fn read(job_dir: &Path, uid: u32) -> Marks {
+    let d = dir(job_dir, uid);
+    let mut marks = Marks::default();
+    let owned =
+        std::fs::symlink_metadata(&d).is_ok_and(|m| m.is_dir() && (m.uid() == uid || m.uid() == 0));
+    let Some(entries) = owned.then(|| std::fs::read_dir(&d).ok()).flatten() else {
+        return marks;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let Some(file) = file.to_str() else { continue };
+        let Ok(text) = crate::sys::read_no_follow(&e.path()) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&text);
+        if let Some(name) = file.strip_suffix(".held") {
+            let kind = match text.trim() {
+                "user" => HoldKind::User,
+                "admin" => HoldKind::Admin,
+                _ => continue,
+            };
+            marks.held.insert(name.to_string(), kind);
+        } else if let Some(name) = file.strip_suffix(".limit") {
+            let limit = match text.trim() {
+                "infinite" => TimeLimit::Infinite,
+                secs => match secs.parse::<u64>() {
+                    Ok(s) => TimeLimit::Minutes(u32::try_from(s / 60).unwrap_or(u32::MAX)),
+                    Err(_) => continue,
+                },
+            };
+            marks.limits.insert(name.to_string(), limit);
+        }
+    }
+    marks
+}
+
+/// Removes the marks of jobs `alive` says have ended, once they are `age` old.
+pub fn prune(job_dir: &Path, uid: u32, age: Duration, alive: impl Fn(u32) -> bool) {
+    let Ok(entries) = std::fs::read_dir(dir(job_dir, uid)) else {
+        return;
+    };
+    let now = SystemTime::now();
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let Some(job) = file
+            .to_str()
+            .and_then(|f| f.strip_suffix(".held").or_else(|| f.strip_suffix(".limit")))
+            .and_then(|n| n.split('_').next())
+            .and_then(|j| j.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > age);
+        if old && !alive(job) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_are_written_read_taken_back_and_pruned() {
+        let tmp = tempfile::tempdir().unwrap();
+        let jd = tmp.path();
+        let me = nix::unistd::getuid().as_raw();
+        assert_eq!(read(jd, me), Marks::default());
+        mark_held(jd, me, "7_1", Some(HoldKind::Admin)).unwrap();
+        mark_held(jd, me, "9", Some(HoldKind::User)).unwrap();
+        mark_limit(jd, me, "9", Some(TimeLimit::Minutes(3))).unwrap();
+        mark_limit(jd, me, "8", Some(TimeLimit::Infinite)).unwrap();
+        let marks = read(jd, me);
+        assert_eq!(
+            marks.held.into_iter().collect::<Vec<_>>(),
+            [
+                ("7_1".into(), HoldKind::Admin),
+                ("9".into(), HoldKind::User)
+            ]
+        );
+        assert_eq!(
+            marks.limits.into_iter().collect::<Vec<_>>(),
+            [
+                ("8".into(), TimeLimit::Infinite),
+                ("9".into(), TimeLimit::Minutes(3))
+            ]
+        );
+        // The launcher reads seconds, as the local backend's limit file holds them.
+        let limit = std::fs::read_to_string(limit_path(jd, me, "9")).unwrap();
+        assert_eq!(limit, "180");
+        let mode = std::fs::metadata(jd.join(format!("{me}.running")))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o755);
+        mark_held(jd, me, "9", None).unwrap();
+        mark_held(jd, me, "9", None).unwrap();
+        mark_limit(jd, me, "8", None).unwrap();
+        let marks = read(jd, me);
+        assert_eq!((marks.held.len(), marks.limits.len()), (1, 1));
+        // Young marks stay; old ones of jobs still alive too.
+        prune(jd, me, Duration::from_secs(3600), |_| false);
+        assert_eq!(read(jd, me).held.len(), 1);
+        prune(jd, me, Duration::ZERO, |j| j == 7);
+        assert_eq!(read(jd, me).held.len(), 1);
+        prune(jd, me, Duration::ZERO, |_| false);
+        assert_eq!(read(jd, me), Marks::default());
+        // Another uid's directory is not read as this one's.
+        assert_eq!(read(jd, me + 1), Marks::default());
+    }
+}
