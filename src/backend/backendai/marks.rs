@@ -12,7 +12,7 @@ use crate::model::TimeLimit;
 use std::collections::BTreeMap;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 /// How long the marks of an ended job stay (its record may still be read, or requeued).
 pub const KEEP_ENDED: Duration = Duration::from_secs(3600);
@@ -153,28 +153,13 @@ pub fn read(job_dir: &Path, uid: u32) -> Marks {
 
 /// Removes the marks of jobs `alive` says have ended, once they are `age` old.
 pub fn prune(job_dir: &Path, uid: u32, age: Duration, alive: impl Fn(u32) -> bool) {
-    let Ok(entries) = std::fs::read_dir(dir(job_dir, uid)) else {
-        return;
+    let job_of = |file: &str| {
+        let name = file
+            .strip_suffix(".held")
+            .or_else(|| file.strip_suffix(".limit"))?;
+        name.split('_').next()?.parse::<u32>().ok()
     };
-    let now = SystemTime::now();
-    for e in entries.flatten() {
-        let file = e.file_name();
-        let Some(job) = file
-            .to_str()
-            .and_then(|f| f.strip_suffix(".held").or_else(|| f.strip_suffix(".limit")))
-            .and_then(|n| n.split('_').next())
-            .and_then(|j| j.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let old = e
-            .metadata()
-            .and_then(|m| m.modified())
-            .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > age);
-        if old && !alive(job) {
-            let _ = std::fs::remove_file(e.path());
-        }
-    }
+    super::stash::prune_ended(&dir(job_dir, uid), age, job_of, alive);
 }
 
 #[cfg(test)]

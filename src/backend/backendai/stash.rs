@@ -100,26 +100,33 @@ impl Stash {
     /// not ended, once they are an hour old (a job just submitted may not show yet; an
     /// ended one may still be requeued).
     pub fn prune(&self, alive: impl Fn(u32) -> bool) {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return;
+        let job_of = |file: &str| file.strip_suffix(".json")?.parse::<u32>().ok();
+        prune_ended(&self.dir, KEEP_ENDED, job_of, alive);
+    }
+}
+
+/// Removes the files in `dir` of jobs (`job_of` a file's name) that `alive` says have
+/// ended, once the files are `age` old.
+pub fn prune_ended(
+    dir: &Path,
+    age: Duration,
+    job_of: impl Fn(&str) -> Option<u32>,
+    alive: impl Fn(u32) -> bool,
+) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let now = SystemTime::now();
+    for e in entries.flatten() {
+        let Some(job) = e.file_name().to_str().and_then(&job_of) else {
+            continue;
         };
-        let now = SystemTime::now();
-        for e in entries.flatten() {
-            let name = e.file_name();
-            let Some(id) = name
-                .to_str()
-                .and_then(|n| n.strip_suffix(".json"))
-                .and_then(|n| n.parse::<u32>().ok())
-            else {
-                continue;
-            };
-            let old = e
-                .metadata()
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > KEEP_ENDED);
-            if old && !alive(id) {
-                let _ = std::fs::remove_file(e.path());
-            }
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > age);
+        if old && !alive(job) {
+            let _ = std::fs::remove_file(e.path());
         }
     }
 }
