@@ -105,6 +105,31 @@ fn an_output_file_that_cannot_be_opened_fails_the_job() {
     assert_eq!(rows[0], (id.to_string(), "FAILED".into(), "0:53".into()));
 }
 
+/// A lowered limit moves the end, and `--signal`'s warning with it (as slurmctld's end
+/// time does: seen on 22.05, the warning came 22 s after the start of a 5-minute job
+/// lowered to 1 minute with `@50`).
+#[test]
+fn a_lowered_time_limit_brings_the_warning_signal_forward() {
+    let c = Cluster::new(2, 4096, 2);
+    c.write_script(
+        "warned.sh",
+        &format!("{SH}trap 'echo got USR1' USR1\nsleep 300 & wait\nsleep 300 & wait\n"),
+    );
+    let id = c
+        .submit(&["-t", "5", "--signal=B:USR1@50", "warned.sh"])
+        .to_string();
+    c.wait_state(&id, "RUNNING", secs(30));
+    c.run(
+        "scontrol",
+        &["update", &format!("JobId={id}"), "TimeLimit=1"],
+    )
+    .ok();
+    let rows = c.wait_done(&id, secs(120));
+    assert_eq!(rows[0], (id.clone(), "TIMEOUT".into(), "0:0".into()));
+    let out = c.read(&format!("slurm-{id}.out"));
+    assert!(out.starts_with("got USR1\n"), "{out}");
+}
+
 #[test]
 fn a_time_limit_ends_the_job_as_timeout() {
     let c = Cluster::new(2, 4096, 2);

@@ -382,7 +382,9 @@ pub fn run(
 
     let begin = Instant::now();
     let mut deadline = plan.time_limit.map(|l| begin + l);
-    let mut warn_at = match (plan.warn_signal, plan.time_limit) {
+    // `--signal`'s warning, due its time before the end (the end a changed limit moves,
+    // as slurmctld's end time does), sent once.
+    let warning_for = |limit: Option<Duration>| match (plan.warn_signal, limit) {
         (Some((sig, before, batch_only)), Some(limit)) => Some((
             begin + limit.saturating_sub(Duration::from_secs(u64::from(before))),
             sig,
@@ -390,6 +392,8 @@ pub fn run(
         )),
         _ => None,
     };
+    let mut warn_at = warning_for(plan.time_limit);
+    let mut warned = false;
     let mut next_limit_read = plan.limit_file.as_ref().map(|_| begin + LIMIT_POLL);
     let pgid = Pid::from_raw(pid);
     // Set once termination started: (why, when SIGKILL is due).
@@ -460,6 +464,9 @@ pub fn run(
                 {
                     if let Some(limit) = read_limit_file(path) {
                         deadline = limit.map(|l| begin + l);
+                        if !warned {
+                            warn_at = warning_for(limit);
+                        }
                     }
                     next_limit_read = Some(now + LIMIT_POLL);
                 }
@@ -469,6 +476,7 @@ pub fn run(
                     let sig = Signal::try_from(sig).unwrap_or(Signal::SIGUSR1);
                     send(pgid, sig, !batch_only);
                     warn_at = None;
+                    warned = true;
                 }
                 if deadline.is_some_and(|d| now >= d) {
                     write_cancel_line(&mut err_log, plan, " DUE TO TIME LIMIT");
