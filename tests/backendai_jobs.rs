@@ -1102,7 +1102,8 @@ fn a_running_job_is_held_as_slurmctld_holds_it() {
     let site = user();
     let (dir, gated, mut cancel) = job_dir_test(site, "hold-running");
     let env = [("BAI_SLURM_CONFIG", gated.as_str())];
-    let job = cancel.sbatch_with(&["--wrap", "sleep 25"], &env);
+    // It runs until the test lets it end.
+    let job = cancel.sbatch_with(&["--wrap", "until [ -e ended ]; do sleep 1; done"], &env);
     let scontrol = |args: &[&str]| {
         let r = site.run_with(&dir, "scontrol", args, &env);
         (r.code, r.stdout, r.stderr)
@@ -1129,6 +1130,7 @@ fn a_running_job_is_held_as_slurmctld_holds_it() {
         show.contains("   Priority=0 ") && show.contains("   JobState=RUNNING Reason=JobHeldUser "),
         "{show}"
     );
+    std::fs::write(dir.join("ended"), b"").unwrap();
     site.wait_finished(&dir, &job, Duration::from_secs(120));
     let show = scontrol(&["show", "job", &job]).1;
     assert!(
@@ -1147,9 +1149,10 @@ fn a_running_job_is_held_as_slurmctld_holds_it() {
 /// `scontrol update TimeLimit=` of a running job: its session cannot change, so the new
 /// limit is a mark its launcher polls; lowered, it ends the job at the new limit
 /// (TIMEOUT, slurmstepd's "DUE TO TIME LIMIT" line), and the views show it. Raised
-/// past the limit the session was made with (its backstop) it is refused.
+/// past the limit the session was made with (its backstop) it is refused. Its name and
+/// comment change as marks too.
 #[test]
-fn a_running_job_s_time_limit_is_changed() {
+fn a_running_job_s_limit_name_and_comment_are_changed() {
     let _shared = shared();
     let site = user();
     let (dir, gated, mut cancel) = job_dir_test(site, "limit-running");
@@ -1183,16 +1186,29 @@ fn a_running_job_s_time_limit_is_changed() {
     assert_eq!(squeue(), "R 5:00\n");
     assert_eq!(update("1"), (0, String::new()));
     assert_eq!(squeue(), "R 1:00\n");
+    // Its name and comment change too; nothing else does.
+    let job_id = format!("JobId={job}");
+    let r = site.run_with(
+        &dir,
+        "scontrol",
+        &["update", &job_id, "JobName=renamed", "Comment=busy now"],
+        &env,
+    );
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+    let r = site.run_with(&dir, "squeue", &["-h", "-j", &job, "-o", "%j|%k"], &env);
+    assert_eq!(r.stdout, "renamed|busy now\n");
+    let r = site.run_with(&dir, "scontrol", &["update", &job_id, "Nice=5"], &env);
+    assert_eq!(r.code, 1, "{r:?}");
     let rows = site.wait_sacct(
         &dir,
         &job,
-        "jobid,state,timelimit",
+        "jobid,state,timelimit,jobname",
         Duration::from_secs(240),
         |rows| rows.first().is_some_and(|r| r[1] != "RUNNING"),
     );
     assert_eq!(
         row_of(&rows, &job)[1..],
-        ["TIMEOUT", "00:01:00"],
+        ["TIMEOUT", "00:01:00", "renamed"],
         "{rows:?}"
     );
     let out = std::fs::read_to_string(dir.join(format!("slurm-{job}.out"))).unwrap();

@@ -974,7 +974,7 @@ impl Cluster for BackendAiCluster {
     }
 }
 
-/// The marks of running jobs (`marks`: holds, changed time limits), read once per owner
+/// The marks of running jobs (`marks`: holds, changed limits, names, comments), read once per owner
 /// and job directory in a view.
 #[derive(Default)]
 struct RunningMarks {
@@ -993,6 +993,12 @@ impl RunningMarks {
             .or_insert_with(|| marks::read(std::path::Path::new(dir), meta.uid));
         if let Some(limit) = m.limits.get(&name) {
             rec.time_limit = *limit;
+        }
+        if let Some(job_name) = m.names.get(&name) {
+            rec.name = job_name.clone();
+        }
+        if let Some(comment) = m.comments.get(&name) {
+            rec.comment = Some(comment.clone());
         }
         records::held_while_running(rec, m.held.get(&name).copied());
     }

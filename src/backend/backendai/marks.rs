@@ -1,8 +1,9 @@
 //! What the login side changes about a running Backend.AI job, which its session cannot
-//! take any more: its hold (slurmctld: priority 0 while it runs on) and its time limit
-//! (`scontrol update TimeLimit=`). Each is a small file in the job directory,
-//! `<job_dir>/<uid>.running/<job>[_<task>].held` (`user` or `admin`) and `.limit` (seconds,
-//! as the local backend's limit file), written by the job's owner and readable by all: the
+//! take any more: its hold (slurmctld: priority 0 while it runs on), its time limit, name
+//! and comment (`scontrol update`). Each is a small file in the job directory,
+//! `<job_dir>/<uid>.running/<job>[_<task>].held` (`user` or `admin`), `.limit` (seconds,
+//! as the local backend's limit file), `.name`, `.comment` (the text), written by the
+//! job's owner and readable by all: the
 //! views of every login node read them (one directory per owner), the job's launcher
 //! polls its limit. Only marks in a directory owned by that uid (or root) count, so another
 //! user of a shared job directory cannot plant them.
@@ -106,12 +107,29 @@ pub fn mark_limit(
     }
 }
 
+/// Gives the running job `name` a new name (`JobName=`).
+pub fn mark_job_name(job_dir: &Path, uid: u32, name: &str, text: &str) -> Result<(), String> {
+    own_dir(job_dir, uid)?;
+    write(&dir(job_dir, uid).join(format!("{name}.name")), text)
+}
+
+/// Gives the running job `name` a new comment (`Comment=`).
+pub fn mark_comment(job_dir: &Path, uid: u32, name: &str, text: &str) -> Result<(), String> {
+    own_dir(job_dir, uid)?;
+    write(&dir(job_dir, uid).join(format!("{name}.comment")), text)
+}
+
 /// The marks of one owner's running jobs, by job name.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Marks {
     pub held: BTreeMap<String, HoldKind>,
     pub limits: BTreeMap<String, TimeLimit>,
+    pub names: BTreeMap<String, String>,
+    pub comments: BTreeMap<String, String>,
 }
+
+/// The kinds of mark, by file suffix.
+const SUFFIXES: [&str; 4] = [".held", ".limit", ".name", ".comment"];
 
 /// Reads an owner's marks (one directory read): none when the directory is missing or
 /// belongs to somebody else.
@@ -146,6 +164,10 @@ pub fn read(job_dir: &Path, uid: u32) -> Marks {
                 },
             };
             marks.limits.insert(name.to_string(), limit);
+        } else if let Some(name) = file.strip_suffix(".name") {
+            marks.names.insert(name.to_string(), text.into_owned());
+        } else if let Some(name) = file.strip_suffix(".comment") {
+            marks.comments.insert(name.to_string(), text.into_owned());
         }
     }
     marks
@@ -154,9 +176,7 @@ pub fn read(job_dir: &Path, uid: u32) -> Marks {
 /// Removes the marks of jobs `alive` says have ended, once they are `age` old.
 pub fn prune(job_dir: &Path, uid: u32, age: Duration, alive: impl Fn(u32) -> bool) {
     let job_of = |file: &str| {
-        let name = file
-            .strip_suffix(".held")
-            .or_else(|| file.strip_suffix(".limit"))?;
+        let name = SUFFIXES.iter().find_map(|s| file.strip_suffix(s))?;
         name.split('_').next()?.parse::<u32>().ok()
     };
     super::stash::prune_ended(&dir(job_dir, uid), age, job_of, alive);
@@ -176,7 +196,11 @@ mod tests {
         mark_held(jd, me, "9", Some(HoldKind::User)).unwrap();
         mark_limit(jd, me, "9", Some(TimeLimit::Minutes(3))).unwrap();
         mark_limit(jd, me, "8", Some(TimeLimit::Infinite)).unwrap();
+        mark_job_name(jd, me, "8", "renamed job").unwrap();
+        mark_comment(jd, me, "8", " busy ").unwrap();
         let marks = read(jd, me);
+        assert_eq!(marks.names["8"], "renamed job");
+        assert_eq!(marks.comments["8"], " busy ");
         assert_eq!(
             marks.held.into_iter().collect::<Vec<_>>(),
             [
@@ -204,6 +228,8 @@ mod tests {
         mark_limit(jd, me, "8", None).unwrap();
         let marks = read(jd, me);
         assert_eq!((marks.held.len(), marks.limits.len()), (1, 1));
+        prune(jd, me, Duration::ZERO, |j| j != 8);
+        assert!(read(jd, me).names.is_empty() && read(jd, me).comments.is_empty());
         // Young marks stay; old ones of jobs still alive too.
         prune(jd, me, Duration::from_secs(3600), |_| false);
         assert_eq!(read(jd, me).held.len(), 1);

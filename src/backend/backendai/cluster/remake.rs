@@ -506,6 +506,26 @@ fn limit_running(
     Ok(Ok(()))
 }
 
+/// `JobName=` and `Comment=` of running sessions: marks the views show.
+fn rename_running(
+    running: &[&Session],
+    c: &JobUpdate,
+    job_dir: &str,
+    uid: u32,
+) -> Result<(), BackendError> {
+    let dir = Path::new(job_dir);
+    for s in running {
+        let name = marks::name_of(&s.name).ok_or(BackendError::Slurm(SlurmErrno::NotSupported))?;
+        if let Some(text) = &c.name {
+            marks::mark_job_name(dir, uid, &name, text).map_err(BackendError::Other)?;
+        }
+        if let Some(text) = &c.comment {
+            marks::mark_comment(dir, uid, &name, text).map_err(BackendError::Other)?;
+        }
+    }
+    Ok(())
+}
+
 /// A time limit in minutes, INFINITE as u32::MAX (slurmctld's comparison).
 fn minutes(t: TimeLimit) -> u32 {
     match t {
@@ -720,18 +740,23 @@ impl BackendAiCluster {
         }
         let job_dir = self.job_dir_for_changes()?;
         if !running.is_empty() {
-            // A running session cannot change: only its time limit can, by a mark that
-            // its launcher polls.
-            let only_limit = JobUpdate {
+            // A running session cannot change: its time limit (which its launcher polls),
+            // name and comment can, by marks in the job directory.
+            let what_runs_may_change = JobUpdate {
                 time_limit: c.time_limit,
+                name: c.name.clone(),
+                comment: c.comment.clone(),
                 ..JobUpdate::default()
             };
-            let Some(want) = c.time_limit.filter(|_| *c == only_limit) else {
+            if *c != what_runs_may_change {
                 return Ok(Err(NotSupported));
-            };
-            if let Err(e) = limit_running(&running, want, operator, job_dir, requester)? {
+            }
+            if let Some(want) = c.time_limit
+                && let Err(e) = limit_running(&running, want, operator, job_dir, requester)?
+            {
                 return Ok(Err(e));
             }
+            rename_running(&running, c, job_dir, requester)?;
             if live.is_empty() {
                 return Ok(Ok(()));
             }
