@@ -1123,6 +1123,11 @@ fn a_running_job_is_held_as_slurmctld_holds_it() {
     assert_eq!(squeue(), "R JobHeldAdmin 0\n");
     assert_eq!(scontrol(&["release", &job]), ok);
     assert_eq!(squeue(), "R None 1\n");
+    // `scontrol update Priority=0` is the same hold.
+    let job_id = format!("JobId={job}");
+    assert_eq!(scontrol(&["update", &job_id, "Priority=0"]), ok);
+    assert_eq!(squeue(), "R JobHeldAdmin 0\n");
+    assert_eq!(scontrol(&["release", &job]), ok);
     assert_eq!(scontrol(&["uhold", &job]), ok);
     assert_eq!(scontrol(&["uhold", &job]), ok);
     let show = scontrol(&["show", "job", &job]).1;

@@ -740,6 +740,19 @@ impl BackendAiCluster {
         }
         let job_dir = self.job_dir_for_changes()?;
         if !running.is_empty() {
+            // Priority=0 holds a running job as `scontrol hold` does, INFINITE releases it.
+            let only_priority = JobUpdate {
+                priority: c.priority,
+                ..JobUpdate::default()
+            };
+            if let Some(p) = c.priority.filter(|_| *c == only_priority) {
+                let kind = (p == 0).then_some(HoldKind::Admin);
+                return match self.hold_jobs(target, kind, requester) {
+                    Ok(()) => Ok(Ok(())),
+                    Err(BackendError::Slurm(e)) => Ok(Err(e)),
+                    Err(e) => Err(e),
+                };
+            }
             // A running session cannot change: its time limit (which its launcher polls),
             // name and comment can, by marks in the job directory.
             let what_runs_may_change = JobUpdate {
