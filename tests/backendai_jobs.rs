@@ -956,7 +956,7 @@ fn holds_and_releases_on_a_site_with_a_job_directory() {
         &dir,
         &format!("{held},{dependent},{chained},{later}"),
         "jobid,state,start,end,jobname,timelimit",
-        Duration::from_secs(300),
+        Duration::from_secs(600),
         |rows| rows.len() == 7 && rows.iter().all(|r| r[1] == "COMPLETED"),
     );
     // The updated job ran as it was changed (its launcher read the new description).
@@ -1681,7 +1681,8 @@ fn a_two_node_job_runs_two_containers() {
         jobs: vec![id.clone()],
     };
     let out_file = dir.join(format!("nodes-{id}.out"));
-    let deadline = Instant::now() + START;
+    // Two containers at once may wait a while for the other tests' sessions to end.
+    let deadline = Instant::now() + 2 * START;
     loop {
         let out = std::fs::read_to_string(&out_file).unwrap_or_default();
         if out.contains("ready main1\n") && out.contains("ready sub1\n") {
