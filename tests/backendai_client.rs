@@ -316,10 +316,12 @@ fn a_batch_session_runs_fails_with_exit_3_and_keeps_its_logs() {
             stuck = true;
             let _ = c.request(Method::Delete, &format!("/session/{id}"), None);
         }
-        assert!(
-            t0.elapsed() < Duration::from_secs(180),
-            "{name} never ended: {s}"
-        );
+        if t0.elapsed() > Duration::from_secs(180) {
+            // Seen on 26.9 once: a session stuck in CREATING, holding its CPU from every
+            // test after this one. Force it out before failing.
+            let _ = c.request(Method::Delete, &format!("/session/{id}?forced=true"), None);
+            panic!("{name} never ended: {s}");
+        }
         std::thread::sleep(Duration::from_millis(300));
     };
     assert_eq!(s["status"], "TERMINATED", "{s}");
