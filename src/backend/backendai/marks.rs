@@ -11,7 +11,6 @@
 use crate::backend::HoldKind;
 use crate::model::TimeLimit;
 use std::collections::BTreeMap;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -41,23 +40,7 @@ fn held_path(job_dir: &Path, uid: u32, name: &str) -> PathBuf {
 /// The owner's marks directory, made readable by all (the views of other users read it).
 fn own_dir(job_dir: &Path, uid: u32) -> Result<PathBuf, String> {
     let d = dir(job_dir, uid);
-    let fail = |e: std::io::Error| format!("{}: {e}", d.display());
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o755)
-        .create(&d)
-        .map_err(fail)?;
-    let meta = std::fs::metadata(&d).map_err(fail)?;
-    if meta.uid() != uid && meta.uid() != 0 {
-        return Err(format!(
-            "{}: belongs to uid {}, not to the job's owner",
-            d.display(),
-            meta.uid()
-        ));
-    }
-    if meta.permissions().mode() & 0o777 != 0o755 {
-        std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o755)).map_err(fail)?;
-    }
+    super::stash::own_dir(&d, uid, 0o755)?;
     Ok(d)
 }
 
@@ -136,8 +119,7 @@ const SUFFIXES: [&str; 4] = [".held", ".limit", ".name", ".comment"];
 pub fn read(job_dir: &Path, uid: u32) -> Marks {
     let d = dir(job_dir, uid);
     let mut marks = Marks::default();
-    let owned =
-        std::fs::symlink_metadata(&d).is_ok_and(|m| m.is_dir() && (m.uid() == uid || m.uid() == 0));
+    let owned = std::fs::symlink_metadata(&d).is_ok_and(|m| super::stash::owned_by(&m, uid));
     let Some(entries) = owned.then(|| std::fs::read_dir(&d).ok()).flatten() else {
         return marks;
     };
@@ -185,6 +167,7 @@ pub fn prune(job_dir: &Path, uid: u32, age: Duration, alive: impl Fn(u32) -> boo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn marks_are_written_read_taken_back_and_pruned() {
