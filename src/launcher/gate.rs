@@ -46,13 +46,17 @@ pub fn result_path(job_dir: &Path, uid: u32, name: &str) -> PathBuf {
     job_dir.join(uid.to_string()).join(format!("{name}.result"))
 }
 
+/// `<job_dir>/<uid>.running`: what the login side changed about the owner's running jobs
+/// (`backend::backendai::marks`).
+pub fn running_dir(job_dir: &Path, uid: u32) -> PathBuf {
+    job_dir.join(format!("{uid}.running"))
+}
+
 /// `<job_dir>/<uid>.running/<name>.limit`: a running job's time limit changed after it
 /// started (seconds or `infinite`, as the local backend's limit file), written by the
-/// login side (`backend::backendai::marks`), polled by the job's launcher.
+/// login side, polled by the job's launcher.
 pub fn limit_mark_path(job_dir: &Path, uid: u32, name: &str) -> PathBuf {
-    job_dir
-        .join(format!("{uid}.running"))
-        .join(format!("{name}.limit"))
+    running_dir(job_dir, uid).join(format!("{name}.limit"))
 }
 
 /// Leaves the job's result for the jobs that depend on it (written whole, then renamed, so

@@ -23,9 +23,8 @@ pub fn name_of(session: &str) -> Option<String> {
     Some(crate::launcher::gate::result_name(job, task))
 }
 
-/// `<job_dir>/<uid>.running`.
 fn dir(job_dir: &Path, uid: u32) -> PathBuf {
-    job_dir.join(format!("{uid}.running"))
+    crate::launcher::gate::running_dir(job_dir, uid)
 }
 
 /// Where a running job's launcher finds its limit changed (`name`: `gate::result_name`).
@@ -33,28 +32,24 @@ pub fn limit_path(job_dir: &Path, uid: u32, name: &str) -> PathBuf {
     crate::launcher::gate::limit_mark_path(job_dir, uid, name)
 }
 
-fn held_path(job_dir: &Path, uid: u32, name: &str) -> PathBuf {
-    dir(job_dir, uid).join(format!("{name}.held"))
+/// `<job_dir>/<uid>.running/<name><suffix>`.
+fn mark_path(job_dir: &Path, uid: u32, name: &str, suffix: &str) -> PathBuf {
+    dir(job_dir, uid).join(format!("{name}{suffix}"))
 }
 
-/// The owner's marks directory, made readable by all (the views of other users read it).
-fn own_dir(job_dir: &Path, uid: u32) -> Result<PathBuf, String> {
-    let d = dir(job_dir, uid);
-    super::stash::own_dir(&d, uid, 0o755)?;
-    Ok(d)
-}
-
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    crate::sys::replace_file(path, text.as_bytes(), 0o644)
-        .map_err(|e| format!("{}: {e}", path.display()))
-}
-
-fn remove(path: &Path) -> Result<(), String> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(format!("{}: {e}", path.display()))
+/// Writes the mark at `path` in the owner's directory (made readable by all: the views of
+/// other users read it), or takes it back (`None`).
+fn put(job_dir: &Path, uid: u32, path: &Path, text: Option<&str>) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    match text {
+        Some(text) => {
+            super::stash::own_dir(&dir(job_dir, uid), uid, 0o755)?;
+            crate::sys::replace_file(path, text.as_bytes(), 0o644).map_err(fail)
         }
-        _ => Ok(()),
+        None => match std::fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(fail(e)),
+            _ => Ok(()),
+        },
     }
 }
 
@@ -65,13 +60,11 @@ pub fn mark_held(
     name: &str,
     hold: Option<HoldKind>,
 ) -> Result<(), String> {
-    own_dir(job_dir, uid)?;
-    let path = held_path(job_dir, uid, name);
-    match hold {
-        None => remove(&path),
-        Some(HoldKind::User) => write(&path, "user"),
-        Some(HoldKind::Admin) => write(&path, "admin"),
-    }
+    let word = hold.map(|kind| match kind {
+        HoldKind::User => "user",
+        HoldKind::Admin => "admin",
+    });
+    put(job_dir, uid, &mark_path(job_dir, uid, name, ".held"), word)
 }
 
 /// Gives the running job `name` a new time limit, or takes the change back (`None`).
@@ -81,25 +74,36 @@ pub fn mark_limit(
     name: &str,
     limit: Option<TimeLimit>,
 ) -> Result<(), String> {
-    own_dir(job_dir, uid)?;
-    let path = limit_path(job_dir, uid, name);
-    match limit {
-        None => remove(&path),
-        Some(TimeLimit::Infinite) => write(&path, "infinite"),
-        Some(TimeLimit::Minutes(m)) => write(&path, &(u64::from(m) * 60).to_string()),
-    }
+    let text = limit.map(|l| match l {
+        TimeLimit::Infinite => "infinite".to_string(),
+        TimeLimit::Minutes(m) => (u64::from(m) * 60).to_string(),
+    });
+    put(
+        job_dir,
+        uid,
+        &limit_path(job_dir, uid, name),
+        text.as_deref(),
+    )
 }
 
 /// Gives the running job `name` a new name (`JobName=`).
 pub fn mark_job_name(job_dir: &Path, uid: u32, name: &str, text: &str) -> Result<(), String> {
-    own_dir(job_dir, uid)?;
-    write(&dir(job_dir, uid).join(format!("{name}.name")), text)
+    put(
+        job_dir,
+        uid,
+        &mark_path(job_dir, uid, name, ".name"),
+        Some(text),
+    )
 }
 
 /// Gives the running job `name` a new comment (`Comment=`).
 pub fn mark_comment(job_dir: &Path, uid: u32, name: &str, text: &str) -> Result<(), String> {
-    own_dir(job_dir, uid)?;
-    write(&dir(job_dir, uid).join(format!("{name}.comment")), text)
+    put(
+        job_dir,
+        uid,
+        &mark_path(job_dir, uid, name, ".comment"),
+        Some(text),
+    )
 }
 
 /// The marks of one owner's running jobs, by job name.

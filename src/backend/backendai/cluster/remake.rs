@@ -326,10 +326,7 @@ impl BackendAiCluster {
         for s in live {
             let (held, to) = match waiting(s) {
                 true => (tag::parse_tag(&s.tag).and_then(|t| t.hold), &mut changes),
-                false => (
-                    marks::name_of(&s.name).and_then(|n| marks.get(&n).copied()),
-                    &mut marked,
-                ),
+                false => (held_mark(&marks, s), &mut marked),
             };
             match kind {
                 // Held already: only an operator may change the kind of hold.
@@ -353,8 +350,7 @@ impl BackendAiCluster {
             }
         }
         for (s, hold) in marked {
-            let name =
-                marks::name_of(&s.name).ok_or(BackendError::Slurm(SlurmErrno::NotSupported))?;
+            let name = mark_name(s)?;
             marks::mark_held(Path::new(job_dir), requester, &name, hold)
                 .map_err(BackendError::Other)?;
         }
@@ -468,6 +464,22 @@ fn changeable(c: &JobUpdate) -> bool {
         && unmodelled.is_empty()
 }
 
+/// A running session's name in the marks (`marks::name_of`); a session bai-slurm did not
+/// name has none, and cannot be changed.
+fn mark_name(s: &Session) -> Result<String, BackendError> {
+    marks::name_of(&s.name).ok_or(BackendError::Slurm(SlurmErrno::NotSupported))
+}
+
+/// The hold a running session's mark gives it, among an owner's `held` marks.
+fn held_mark(held: &BTreeMap<String, HoldKind>, s: &Session) -> Option<HoldKind> {
+    marks::name_of(&s.name).and_then(|n| held.get(&n).copied())
+}
+
+/// Takes back a session's hold mark (its session is made again, held in its tag).
+fn release_mark(job_dir: &str, uid: u32, s: &Session) -> Result<(), BackendError> {
+    marks::mark_held(Path::new(job_dir), uid, &mark_name(s)?, None).map_err(BackendError::Other)
+}
+
 /// `TimeLimit=` of running sessions, as slurmctld's `_update_job` takes it: a user may
 /// only lower it, an operator raise it too, here no further than the limit the session
 /// was made with (its backstop `batchTimeout` cannot move). The new limit is a mark the
@@ -483,7 +495,7 @@ fn limit_running(
     let marked = marks::read(dir, uid).limits;
     let mut names = Vec::with_capacity(running.len());
     for s in running {
-        let name = marks::name_of(&s.name).ok_or(BackendError::Slurm(SlurmErrno::NotSupported))?;
+        let name = mark_name(s)?;
         let made_with = tag::parse_tag(&s.tag).map_or(TimeLimit::Infinite, |t| t.time_limit);
         let have = minutes(marked.get(&name).copied().unwrap_or(made_with));
         let w = minutes(want);
@@ -515,7 +527,7 @@ fn rename_running(
 ) -> Result<(), BackendError> {
     let dir = Path::new(job_dir);
     for s in running {
-        let name = marks::name_of(&s.name).ok_or(BackendError::Slurm(SlurmErrno::NotSupported))?;
+        let name = mark_name(s)?;
         if let Some(text) = &c.name {
             marks::mark_job_name(dir, uid, &name, text).map_err(BackendError::Other)?;
         }
@@ -637,14 +649,12 @@ impl BackendAiCluster {
         order.sort_by_key(|s| (s.created_at, s.name.clone()));
         // A job held while it ran keeps its priority 0: it comes back held.
         let marks = marks::read(Path::new(job_dir), requester).held;
-        let held_before =
-            |s: &Session| marks::name_of(&s.name).and_then(|n| marks.get(&n).copied());
         let hows: Vec<Remade> = order
             .iter()
             .map(|s| Remade {
                 hold: match how.hold {
                     true => Some(HoldKind::User),
-                    false => held_before(s),
+                    false => held_mark(&marks, s),
                 },
                 requeue_held: how.hold,
                 change: Some(&change),
@@ -654,9 +664,9 @@ impl BackendAiCluster {
             .collect();
         let items: Vec<(&Session, &Remade)> = order.iter().copied().zip(hows.iter()).collect();
         remaker.remake_group(target, &items)?;
-        for name in order.iter().filter_map(|s| marks::name_of(&s.name)) {
-            marks::mark_held(Path::new(job_dir), requester, &name, None)
-                .map_err(BackendError::Other)?;
+        // Only the sessions that had one: the others have no mark to take back.
+        for s in order.iter().filter(|s| held_mark(&marks, s).is_some()) {
+            release_mark(job_dir, requester, s)?;
         }
         remaker.repoint_dependents(requester)?;
         Ok(Ok(()))
@@ -728,7 +738,7 @@ impl BackendAiCluster {
                 UserIdMissing
             }));
         }
-        let (live, running): (Vec<&Session>, Vec<&Session>) = sessions
+        let (pending, running): (Vec<&Session>, Vec<&Session>) = sessions
             .iter()
             .filter(|s| !s.job_ended())
             .partition(|s| waiting(s));
@@ -770,12 +780,12 @@ impl BackendAiCluster {
                 return Ok(Err(e));
             }
             rename_running(&running, c, job_dir, requester)?;
-            if live.is_empty() {
+            if pending.is_empty() {
                 return Ok(Ok(()));
             }
         }
         let mut remaker = Remaker::new(self, job_dir, requester);
-        let first = live[0];
+        let first = pending[0];
         let (job, _) =
             jobid::parse_session_name(&first.name).ok_or(BackendError::Slurm(NotSupported))?;
         let spec = meta_of(&remaker.kept_body(job, &first.name)?)?.spec;
@@ -812,7 +822,7 @@ impl BackendAiCluster {
                 spec.begin = Some(b.max(now));
             }
         };
-        let mut order = live;
+        let mut order = pending;
         order.sort_by_key(|s| (s.created_at, s.name.clone()));
         let mut hows = Vec::with_capacity(order.len());
         for s in &order {
