@@ -3,10 +3,8 @@
 //! and comment (`scontrol update`). Each is a small file in the job directory,
 //! `<job_dir>/<uid>.running/<job>[_<task>].held` (`user` or `admin`), `.limit` (seconds,
 //! as the local backend's limit file), `.name`, `.comment` (the text), written by the
-//! job's owner and readable by all: the
-//! views of every login node read them (one directory per owner), the job's launcher
-//! polls its limit. Only marks in a directory owned by that uid (or root) count, so another
-//! user of a shared job directory cannot plant them.
+//! job's owner and readable by all: the views of every login node read them (one
+//! directory per owner), the job's launcher polls its limit.
 
 use crate::backend::HoldKind;
 use crate::model::TimeLimit;
@@ -43,7 +41,7 @@ fn put(job_dir: &Path, uid: u32, path: &Path, text: Option<&str>) -> Result<(), 
     let fail = |e: std::io::Error| format!("{}: {e}", path.display());
     match text {
         Some(text) => {
-            super::stash::own_dir(&dir(job_dir, uid), uid, 0o755)?;
+            super::stash::own_dir(&dir(job_dir, uid), 0o755)?;
             crate::sys::replace_file(path, text.as_bytes(), 0o644).map_err(fail)
         }
         None => match std::fs::remove_file(path) {
@@ -119,12 +117,11 @@ pub struct Marks {
 const SUFFIXES: [&str; 4] = [".held", ".limit", ".name", ".comment"];
 
 /// Reads an owner's marks (one directory read): none when the directory is missing or
-/// belongs to somebody else.
+/// unreadable.
 pub fn read(job_dir: &Path, uid: u32) -> Marks {
     let d = dir(job_dir, uid);
     let mut marks = Marks::default();
-    let owned = std::fs::symlink_metadata(&d).is_ok_and(|m| super::stash::owned_by(&m, uid));
-    let Some(entries) = owned.then(|| std::fs::read_dir(&d).ok()).flatten() else {
+    let Ok(entries) = std::fs::read_dir(&d) else {
         return marks;
     };
     for e in entries.flatten() {
