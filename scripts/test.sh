@@ -115,6 +115,10 @@ backendai_suite() {  # RELEASE-DIR API-VERSION: the whole Backend.AI suite again
     # bridge, which was once found deleted after the 26.9 stack's own dockerd started:
     # checked (and put back) before each suite.
     ci/backendai26/host-bridge.sh
+    # The stack came up beside the builds, maybe an hour ago: a server of it that died since
+    # (CI once found the 26.9 manager's port refusing) is named with its log's end and
+    # started again (up.sh returns at once when everything runs and the agent is ALIVE).
+    "$1/up.sh" -q || return 1
     # (sessions a killed run left would hold the agent's CPUs)
     (. "$1/env.sh" && python3 ci/backendai/purge-sessions.py "$2") || return 1
     (. "$1/env.sh" && cargo test --locked --no-fail-fast $(printf -- '--test %s ' "${BACKENDAI_TESTS[@]}") -- --nocapture)

@@ -41,7 +41,7 @@ export DEBIAN_FRONTEND=noninteractive
 mkdir -p "$STATE"/{logs,run}; chmod 755 "$STATE"
 
 if [ $QUIET = 1 ]; then   # everything to the log; on failure show its tail
-  exec 3>&2 >"$STATE/logs/up.log" 2>&1
+  REPORT_FD=3; exec 3>&2 >"$STATE/logs/up.log" 2>&1
   trap 'rc=$?; if [ $rc != 0 ]; then echo "ci/backendai/up.sh failed (exit $rc); last lines of $STATE/logs/up.log:" >&3; tail -40 "$STATE/logs/up.log" >&3; fi' EXIT
 fi
 
@@ -101,6 +101,16 @@ if command -v docker >/dev/null && docker info >/dev/null 2>&1 && [ -x "$VENV/bi
    && services_running && image_stamp_ok && agent_alive >/dev/null; then
   echo "stack already up"; banner; exit 0
 fi
+# A server an earlier up.sh started (its pid file is there) that is gone now died or was killed:
+# said on the caller's stderr even with -q, with its log's end, before it is started again
+# (scripts/test.sh brings each stack up again before its suite).
+for s in "manager:$M_MGR" "storage-proxy:$M_SP" "agent:$M_AGENT" redis:redis-server etcd:etcd; do
+  n=${s%%:*}
+  if [ -f "$STATE/run/$n.pid" ] && ! alive "$STATE/run/$n.pid" "${s#*:}"; then
+    { echo "up.sh: the stack's $n (pid $(cat "$STATE/run/$n.pid")) is not running; the end of its log:"
+      tail -15 "$STATE/logs/$n.out" 2>/dev/null | sed 's/^/    /'; } >&${REPORT_FD:-2}
+  fi
+done
 echo "=== up.sh $(date -u +%FT%TZ)" >> "$STATE/timings.txt"
 
 # ---------------------------------------------------------------- 1. Debian packages, dockerd

@@ -42,7 +42,7 @@ BAI_KERNEL_UID=${BAI26_KERNEL_UID:-1000} BAI_KERNEL_GID=${BAI26_KERNEL_GID:-1000
 export DEBIAN_FRONTEND=noninteractive
 mkdir -p "$STATE"/{logs,run,dl}; chmod 755 "$STATE"
 if [ $QUIET = 1 ]; then   # everything to the log; on failure show its tail
-  exec 3>&2 >"$STATE/logs/up.log" 2>&1
+  REPORT_FD=3; exec 3>&2 >"$STATE/logs/up.log" 2>&1
   trap 'rc=$?; if [ $rc != 0 ]; then echo "ci/backendai26/up.sh failed (exit $rc); last lines of $STATE/logs/up.log:" >&3; tail -40 "$STATE/logs/up.log" >&3; fi' EXIT
 fi
 T0=$(date +%s); TP=$T0
@@ -76,6 +76,16 @@ EOM
 if [ -x "$VENV/bin/python" ] && services_running && agent_alive; then
   "$HERE/host-bridge.sh"; echo "stack already up"; banner; exit 0
 fi
+# A server an earlier up.sh started (its pid file is there) that is gone now died or was killed:
+# said on the caller's stderr even with -q, with its log's end, before it is started again
+# (scripts/test.sh brings each stack up again before its suite; CI once found 8091 refusing).
+for s in "manager:$M_MGR" "storage-proxy:$M_SP" "agent:$M_AGENT" redis:redis-server etcd:etcd dockerd:dockerd; do
+  n=${s%%:*}
+  if [ -f "$STATE/run/$n.pid" ] && ! alive "$STATE/run/$n.pid" "${s#*:}"; then
+    { echo "up.sh: the stack's $n (pid $(cat "$STATE/run/$n.pid")) is not running; the end of its log:"
+      tail -15 "$STATE/logs/$n.out" 2>/dev/null | sed 's/^/    /'; } >&${REPORT_FD:-2}
+  fi
+done
 wait_port() { # host port timeout
   for _ in $(seq 1 "$3"); do (exec 3<>/dev/tcp/$1/$2) 2>/dev/null && return 0; sleep 1; done
   echo "timeout waiting for $1:$2" >&2; return 1; }
