@@ -1011,7 +1011,9 @@ fn holds_and_releases_on_a_site_with_a_job_directory() {
 /// a running one (stopped as a cancel stops it) go back to the queue under their ids,
 /// eligible again after slurmctld's 121 s (`BeginTime`) or held ("job requeued in held
 /// state"), with `Restarts=1` and `SLURM_RESTART_COUNT=1` in their next run, one record
-/// each; a pending job and one submitted `--no-requeue` are refused in Slurm's words.
+/// each, and with `sacct -D` the earlier run's too (REQUEUED: the failed run's exit code,
+/// 0:0 and a batch step CANCELLED by SIGTERM for the stopped one, as slurmdbd keeps
+/// them); a pending job and one submitted `--no-requeue` are refused in Slurm's words.
 #[test]
 fn requeue_on_a_site_with_a_job_directory() {
     let _shared = shared();
@@ -1027,8 +1029,12 @@ fn requeue_on_a_site_with_a_job_directory() {
         site.run_with(&dir, "squeue", &["-h", "-j", id, "-o", "%t %r"], &env)
             .stdout
     };
-    // Each run appends its restart count; the second run of `running` ends at once.
-    let done = sbatch(&["--wrap", "echo run $SLURM_RESTART_COUNT >> runs-done"]);
+    // Each run appends its restart count; the first run of `done` fails, the second run
+    // of `running` ends at once.
+    let done = sbatch(&[
+        "--wrap",
+        "echo run $SLURM_RESTART_COUNT >> runs-done; [ -n \"$SLURM_RESTART_COUNT\" ] || exit 3",
+    ]);
     let running = sbatch(&[
         "--wrap",
         "echo run $SLURM_RESTART_COUNT >> runs-running; [ -n \"$SLURM_RESTART_COUNT\" ] || exec sleep 600",
@@ -1083,6 +1089,32 @@ fn requeue_on_a_site_with_a_job_directory() {
         let runs = std::fs::read_to_string(dir.join(format!("runs-{id}"))).unwrap();
         assert_eq!(runs, "run\nrun 1\n", "{id}");
     }
+    // (by submission: the first runs, then the runs each requeue submitted, in its order)
+    let sacct = |args: &[&str]| site.run_with(&dir, "sacct", args, &env).stdout;
+    let ids = format!("{done},{running}");
+    assert_eq!(
+        sacct(&["-D", "-n", "-P", "-j", &ids, "-o", "jobid,state,exitcode"]),
+        format!(
+            "{done}|REQUEUED|3:0\n{done}.batch|FAILED|3:0\n{running}|REQUEUED|0:0\n\
+             {running}.batch|CANCELLED|0:15\n{done}|COMPLETED|0:0\n\
+             {done}.batch|COMPLETED|0:0\n{running}|COMPLETED|0:0\n\
+             {running}.batch|COMPLETED|0:0\n"
+        )
+    );
+    assert_eq!(
+        sacct(&[
+            "-X",
+            "-n",
+            "-P",
+            "-s",
+            "RQ",
+            "-j",
+            &ids,
+            "-o",
+            "jobid,state"
+        ]),
+        format!("{done}|REQUEUED\n{running}|REQUEUED\n")
+    );
     // slurmctld looks at --no-requeue before anything else about the job.
     let (code, _, err) = scontrol(&["requeue", &never]);
     assert_eq!(code, 1, "{err}");
@@ -1154,8 +1186,8 @@ fn a_running_job_is_held_as_slurmctld_holds_it() {
 /// `scontrol update TimeLimit=` of a running job: its session cannot change, so the new
 /// limit is a mark its launcher polls; lowered, it ends the job at the new limit
 /// (TIMEOUT, slurmstepd's "DUE TO TIME LIMIT" line), and the views show it. Raised
-/// past the limit the session was made with (its backstop) it is refused. Its name and
-/// comment change as marks too.
+/// past the limit the session was made with (its backstop) it is refused. Its name,
+/// comment, nice value and requeue flag change as marks too (scenario update_running).
 #[test]
 fn a_running_job_s_limit_name_and_comment_are_changed() {
     let _shared = shared();
@@ -1191,7 +1223,7 @@ fn a_running_job_s_limit_name_and_comment_are_changed() {
     assert_eq!(squeue(), "R 5:00\n");
     assert_eq!(update("1"), (0, String::new()));
     assert_eq!(squeue(), "R 1:00\n");
-    // Its name and comment change too; nothing else does.
+    // Its name and comment change too.
     let job_id = format!("JobId={job}");
     let r = site.run_with(
         &dir,
@@ -1202,8 +1234,29 @@ fn a_running_job_s_limit_name_and_comment_are_changed() {
     assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
     let r = site.run_with(&dir, "squeue", &["-h", "-j", &job, "-o", "%j|%k"], &env);
     assert_eq!(r.stdout, "renamed|busy now\n");
-    let r = site.run_with(&dir, "scontrol", &["update", &job_id, "Nice=5"], &env);
+    // So do its nice value and requeue flag (which `scontrol requeue` then obeys); what it
+    // already has is no change (22.05: `NumNodes=1`, its own partition); nothing else is.
+    let scontrol = |args: &[&str]| site.run_with(&dir, "scontrol", args, &env);
+    for (change, refused) in [
+        (&["Nice=5", "Requeue=0"][..], false),
+        (&["NumNodes=1"][..], false),
+        (&["NumNodes=3"][..], true),
+    ] {
+        let r = scontrol(&[&["update", job_id.as_str()][..], change].concat());
+        assert_eq!(r.code, i32::from(refused), "{change:?}: {r:?}");
+    }
+    let shown = scontrol(&["show", "job", &job]).stdout;
+    assert!(
+        shown.contains(" Nice=5 ") && shown.contains("   Requeue=0 Restarts=0 "),
+        "{shown}"
+    );
+    let r = scontrol(&["requeue", &job]);
     assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("Requested operation is presently disabled"),
+        "{r:?}"
+    );
     let rows = site.wait_sacct(
         &dir,
         &job,

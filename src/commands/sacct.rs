@@ -266,8 +266,7 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             DELIMITER => p.delimiter = Some(arg_s),
             o if o == c('M') => p.clusters.named(&arg_s),
             o if o == c('L') => p.clusters.all = true,
-            // No job id is ever reused here, so there are no duplicates to hide.
-            o if o == c('D') => {}
+            o if o == c('D') => p.cond.duplicates = true,
             // Associations, scheduler flags and previous reasons are not recorded here.
             o if o == c('x') || o == c('F') || o == c('R') => {
                 let name = match o {
@@ -365,17 +364,18 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
             o if o == c('s') => {
                 let states = p.states.get_or_insert_with(Vec::new);
                 for name in parse_char_list(&arg_s) {
-                    match JobState::parse(&name) {
-                        Some(s) => {
+                    match JobState::parse_accounted(&name) {
+                        Ok(s) => {
                             if !states.contains(&s) {
                                 states.push(s);
                             }
                         }
-                        None => {
-                            return Err(Exit(common::fatal(
-                                inv,
-                                &format!("unrecognized job state value '{name}'"),
-                            )));
+                        Err(known) => {
+                            let msg = match known {
+                                true => format!("job state {name} is not supported / accounted"),
+                                false => format!("unrecognized job state value '{name}'"),
+                            };
+                            return Err(Exit(common::fatal(inv, &msg)));
                         }
                     }
                 }
@@ -496,7 +496,11 @@ fn parse(inv: &mut Invocation, p: &mut Params) -> Result<(), Exit> {
     }
     if p.verbose > 0 {
         let states = match &p.states {
-            Some(s) if !s.is_empty() => s.iter().map(|s| s.long()).collect::<Vec<_>>().join(","),
+            Some(s) if !s.is_empty() => s
+                .iter()
+                .map(|s| s.complete_name())
+                .collect::<Vec<_>>()
+                .join(","),
             _ => "Eligible".to_string(),
         };
         let start_text = if start == 0 {
@@ -588,7 +592,7 @@ fn columns(inv: &mut Invocation, p: &Params) -> Result<Vec<spec::Column>, i32> {
 /// without `AccountingStoreFlags=job_script,job_env` does not; Slurm then prints `NONE`.
 fn scripts(records: &[crate::model::JobRecord], opts: &Options, script: bool) -> String {
     let mut text = String::new();
-    for job in records.iter().filter(|j| select::matches(j, &opts.cond)) {
+    for job in select::selected(records, &opts.cond) {
         let id = fmt::fields::job_id_text(job);
         let dashes = "-".repeat(80);
         if script {

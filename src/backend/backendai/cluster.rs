@@ -197,6 +197,36 @@ impl BackendAiCluster {
         }
     }
 
+    /// The records of requeued jobs' earlier runs (sessions of theirs that ended before
+    /// the job's session was made again): as slurmdbd keeps a run the requeue ended,
+    /// REQUEUED, with its steps; a run the requeue stopped has exit code 0:0 and its batch
+    /// step CANCELLED by the requeue's SIGTERM. Their logs are read once (then cached).
+    fn earlier_run_records(&self, runs: &[Session]) -> Vec<JobRecord> {
+        let facts = views::facts(&self.client, &self.cache, runs, false);
+        runs.iter()
+            .zip(&facts)
+            .map(|(s, f)| {
+                let mut rec = records::job_record(
+                    s,
+                    f.meta.as_ref(),
+                    f.result.as_ref(),
+                    &self.cluster_name,
+                    |s| self.user_of(s),
+                );
+                if f.meta
+                    .as_ref()
+                    .and_then(|m| m.spec.partition.as_ref())
+                    .is_none()
+                {
+                    rec.partition = partitions::name_of(&self.config, &s.scaling_group);
+                }
+                records::add_logged_steps(&mut rec, &f.steps);
+                records::as_earlier_run(&mut rec);
+                rec
+            })
+            .collect()
+    }
+
     /// The sessions' job records; `live_steps`: with the steps running jobs have logged so
     /// far (one log read each).
     fn records(&self, sessions: &[Session], live_steps: bool) -> Vec<JobRecord> {
@@ -689,13 +719,15 @@ impl Cluster for BackendAiCluster {
             views::names_of_jobs(&query.job_ids),
             views::window(query.start, query.end),
         );
-        let sessions = views::sessions_paged(&self.client, filter.as_deref(), self.page_size())
-            .map_err(backend_error)?;
+        let (sessions, runs) =
+            views::sessions_and_earlier_runs(&self.client, filter.as_deref(), self.page_size())
+                .map_err(backend_error)?;
         self.remember_server();
         // The steps of running jobs cost a log read each: sacct shows them for the jobs
         // it names (-j), as slurmdbd has them, and a whole history's sacct only those of
         // ended jobs.
         let mut recs = self.records(&sessions, !query.job_ids.is_empty());
+        recs.extend(self.earlier_run_records(&runs));
         for r in &mut recs {
             records::as_accounted(r);
         }
@@ -974,7 +1006,8 @@ impl Cluster for BackendAiCluster {
     }
 }
 
-/// The marks of running jobs (`marks`: holds, changed limits, names, comments), read once per owner
+/// The marks of running jobs (`marks`: holds, changed limits, names, comments, nice
+/// values, requeue flags), read once per owner
 /// and job directory in a view.
 #[derive(Default)]
 struct RunningMarks {
@@ -999,6 +1032,12 @@ impl RunningMarks {
         }
         if let Some(comment) = m.comments.get(&name) {
             rec.comment = Some(comment.clone());
+        }
+        if let Some(nice) = m.nice.get(&name) {
+            rec.nice = *nice;
+        }
+        if let Some(requeue) = m.requeue.get(&name) {
+            rec.requeue = *requeue;
         }
         records::held_while_running(rec, m.held.get(&name).copied());
     }

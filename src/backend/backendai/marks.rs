@@ -1,10 +1,11 @@
 //! What the login side changes about a running Backend.AI job, which its session cannot
-//! take any more: its hold (slurmctld: priority 0 while it runs on), its time limit, name
-//! and comment (`scontrol update`). Each is a small file in the job directory,
-//! `<job_dir>/<uid>.running/<job>[_<task>].held` (`user` or `admin`), `.limit` (seconds,
-//! as the local backend's limit file), `.name`, `.comment` (the text), written by the
-//! job's owner and readable by all: the views of every login node read them (one
-//! directory per owner), the job's launcher polls its limit.
+//! take any more: its hold (slurmctld: priority 0 while it runs on), its time limit, name,
+//! comment, nice value and requeue flag (`scontrol update`). Each is a small file in the
+//! job directory, `<job_dir>/<uid>.running/<job>[_<task>].held` (`user` or `admin`),
+//! `.limit` (seconds, as the local backend's limit file), `.name`, `.comment` (the text),
+//! `.nice` (the number), `.requeue` (`0` or `1`), written by the job's owner and readable
+//! by all: the views of every login node read them (one directory per owner), the job's
+//! launcher polls its limit, `scontrol requeue` reads the requeue flag.
 
 use crate::backend::HoldKind;
 use crate::model::TimeLimit;
@@ -104,6 +105,28 @@ pub fn mark_comment(job_dir: &Path, uid: u32, name: &str, text: &str) -> Result<
     )
 }
 
+/// Gives the running job `name` a new nice value (`Nice=`).
+pub fn mark_nice(job_dir: &Path, uid: u32, name: &str, nice: i32) -> Result<(), String> {
+    let text = nice.to_string();
+    put(
+        job_dir,
+        uid,
+        &mark_path(job_dir, uid, name, ".nice"),
+        Some(&text),
+    )
+}
+
+/// Says whether the running job `name` may be requeued (`Requeue=`).
+pub fn mark_requeue(job_dir: &Path, uid: u32, name: &str, requeue: bool) -> Result<(), String> {
+    let text = if requeue { "1" } else { "0" };
+    put(
+        job_dir,
+        uid,
+        &mark_path(job_dir, uid, name, ".requeue"),
+        Some(text),
+    )
+}
+
 /// The marks of one owner's running jobs, by job name.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Marks {
@@ -111,10 +134,12 @@ pub struct Marks {
     pub limits: BTreeMap<String, TimeLimit>,
     pub names: BTreeMap<String, String>,
     pub comments: BTreeMap<String, String>,
+    pub nice: BTreeMap<String, i32>,
+    pub requeue: BTreeMap<String, bool>,
 }
 
 /// The kinds of mark, by file suffix.
-const SUFFIXES: [&str; 4] = [".held", ".limit", ".name", ".comment"];
+const SUFFIXES: [&str; 6] = [".held", ".limit", ".name", ".comment", ".nice", ".requeue"];
 
 /// Reads an owner's marks (one directory read): none when the directory is missing or
 /// unreadable.
@@ -151,6 +176,16 @@ pub fn read(job_dir: &Path, uid: u32) -> Marks {
             marks.names.insert(name.to_string(), text.into_owned());
         } else if let Some(name) = file.strip_suffix(".comment") {
             marks.comments.insert(name.to_string(), text.into_owned());
+        } else if let Some(name) = file.strip_suffix(".nice") {
+            if let Ok(n) = text.trim().parse() {
+                marks.nice.insert(name.to_string(), n);
+            }
+        } else if let Some(name) = file.strip_suffix(".requeue") {
+            match text.trim() {
+                "0" => marks.requeue.insert(name.to_string(), false),
+                "1" => marks.requeue.insert(name.to_string(), true),
+                _ => None,
+            };
         }
     }
     marks
@@ -182,9 +217,12 @@ mod tests {
         mark_limit(jd, me, "8", Some(TimeLimit::Infinite)).unwrap();
         mark_job_name(jd, me, "8", "renamed job").unwrap();
         mark_comment(jd, me, "8", " busy ").unwrap();
+        mark_nice(jd, me, "8", -5).unwrap();
+        mark_requeue(jd, me, "8", false).unwrap();
         let marks = read(jd, me);
         assert_eq!(marks.names["8"], "renamed job");
         assert_eq!(marks.comments["8"], " busy ");
+        assert_eq!((marks.nice["8"], marks.requeue["8"]), (-5, false));
         assert_eq!(
             marks.held.into_iter().collect::<Vec<_>>(),
             [
@@ -213,7 +251,9 @@ mod tests {
         let marks = read(jd, me);
         assert_eq!((marks.held.len(), marks.limits.len()), (1, 1));
         prune(jd, me, Duration::ZERO, |j| j != 8);
-        assert!(read(jd, me).names.is_empty() && read(jd, me).comments.is_empty());
+        let left = read(jd, me);
+        assert!(left.names.is_empty() && left.comments.is_empty());
+        assert!(left.nice.is_empty() && left.requeue.is_empty());
         // Young marks stay; old ones of jobs still alive too.
         prune(jd, me, Duration::from_secs(3600), |_| false);
         assert_eq!(read(jd, me).held.len(), 1);

@@ -269,9 +269,12 @@ impl Session {
     /// container ran. A session ended before that has none (26.9 answers a 500 for it,
     /// every time).
     pub fn has_log(&self) -> bool {
-        let ran = self.entered("RUNNING").is_some()
-            || matches!(self.result.as_str(), "SUCCESS" | "FAILURE");
-        self.job_ended() && self.status != "CANCELLED" && ran
+        self.job_ended() && self.status != "CANCELLED" && self.ran()
+    }
+
+    /// Whether its container ran (the manager saw it RUNNING, or it has a result).
+    pub fn ran(&self) -> bool {
+        self.entered("RUNNING").is_some() || matches!(self.result.as_str(), "SUCCESS" | "FAILURE")
     }
 }
 
@@ -815,6 +818,14 @@ pub fn as_accounted(r: &mut JobRecord) {
     if r.state == JobState::Cancelled && r.reason == "DependencyNeverSatisfied" {
         r.reason = "Dependency".into();
     }
+}
+
+/// An earlier run of a requeued job as slurmdbd keeps it: REQUEUED, with the exit code
+/// the run's own record has (0:0 for a run the requeue stopped).
+pub fn as_earlier_run(r: &mut JobRecord) {
+    as_accounted(r);
+    r.state = JobState::Requeued;
+    r.flag = StateFlag::None;
 }
 
 /// Adds the steps node 0's launcher logged, after the batch step. A step the job's end

@@ -98,6 +98,39 @@ pub fn sessions_paged(
     filter: Option<&str>,
     page: u64,
 ) -> Result<Vec<Session>, ClientError> {
+    Ok(latest_of_each_name(every_session_paged(
+        client, filter, page,
+    )?))
+}
+
+/// The jobs' sessions of [`sessions_paged`], and apart from them the earlier runs of
+/// requeued jobs: a requeue makes a job's session again once its run has ended, so an
+/// older session of the name whose container ran is such a run (a hold or a release makes
+/// again only sessions that never ran).
+pub fn sessions_and_earlier_runs(
+    client: &Client,
+    filter: Option<&str>,
+    page: u64,
+) -> Result<(Vec<Session>, Vec<Session>), ClientError> {
+    let all = every_session_paged(client, filter, page)?;
+    let newest = newest_of_each_name(&all);
+    let (mut jobs, mut runs) = (Vec::new(), Vec::new());
+    for (s, newest) in all.into_iter().zip(newest) {
+        match newest || !s.job_ended() {
+            true => jobs.push(s),
+            false if s.ran() => runs.push(s),
+            false => {}
+        }
+    }
+    Ok((jobs, runs))
+}
+
+/// Every session matching `filter`, a job's older sessions too.
+fn every_session_paged(
+    client: &Client,
+    filter: Option<&str>,
+    page: u64,
+) -> Result<Vec<Session>, ClientError> {
     let page = page.max(1);
     let api_major = client.api_version()?.major;
     let fields = session_fields(api_major);
@@ -124,7 +157,7 @@ pub fn sessions_paged(
         }));
         offset += got;
         if got == 0 || offset >= total {
-            return Ok(latest_of_each_name(out));
+            return Ok(out);
         }
     }
 }
@@ -135,6 +168,17 @@ pub fn sessions_paged(
 /// the first ties with it: then the manager's order (`created_at`, to the microsecond)
 /// decides.
 fn latest_of_each_name(sessions: Vec<Session>) -> Vec<Session> {
+    let newest = newest_of_each_name(&sessions);
+    sessions
+        .into_iter()
+        .zip(newest)
+        .filter(|(s, newest)| *newest || !s.job_ended())
+        .map(|(s, _)| s)
+        .collect()
+}
+
+/// For each session, whether it is the newest of its owner's sessions of that name.
+fn newest_of_each_name(sessions: &[Session]) -> Vec<bool> {
     let key = |s: &Session| (s.access_key.clone(), s.name.clone());
     let mut newest: std::collections::HashMap<(String, String), (Option<i64>, usize)> =
         std::collections::HashMap::new();
@@ -143,10 +187,9 @@ fn latest_of_each_name(sessions: Vec<Session>) -> Vec<Session> {
         *at = (*at).max((s.created_at, i));
     }
     sessions
-        .into_iter()
+        .iter()
         .enumerate()
-        .filter(|(i, s)| !s.job_ended() || newest.get(&key(s)) == Some(&(s.created_at, *i)))
-        .map(|(_, s)| s)
+        .map(|(i, s)| newest.get(&key(s)) == Some(&(s.created_at, i)))
         .collect()
 }
 

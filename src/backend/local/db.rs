@@ -34,8 +34,9 @@ use std::rc::Rc;
 /// not plan the whole queue.
 /// 7: `nodes`: what operators set on the nodes (drain, fail, down and their reason).
 /// 8: `suspensions`: the suspend times of jobs an operator suspended.
+/// 9: `earlier_runs`: the runs of requeued jobs before their last (sacct -D).
 const SCHEMA_VERSION: i64 = 4;
-const REVISION: i64 = 8;
+const REVISION: i64 = 9;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
@@ -126,6 +127,15 @@ CREATE TABLE IF NOT EXISTS suspensions (
     suspend_time INTEGER NOT NULL,
     pre_sus_time INTEGER NOT NULL DEFAULT 0,
     total        INTEGER NOT NULL DEFAULT 0
+);
+-- The earlier runs of requeued jobs, as they ended: slurmdbd keeps a record per run, and
+-- sacct -D shows them. The job's row (state REQUEUED) and its steps' rows, as JSON.
+CREATE TABLE IF NOT EXISTS earlier_runs (
+    job_id INTEGER NOT NULL,
+    run    INTEGER NOT NULL,
+    job    TEXT NOT NULL,
+    steps  TEXT NOT NULL,
+    PRIMARY KEY (job_id, run)
 );
 CREATE TABLE IF NOT EXISTS steps (
     job_id      INTEGER NOT NULL,
@@ -286,7 +296,7 @@ impl JobRow {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StepRow {
     pub job_id: u32,
     pub step: StepId,
@@ -1326,6 +1336,51 @@ impl Tx<'_> {
             .query_map([], step_from_row)?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
+    }
+
+    /// Keeps a run of a requeued job as it ended (its row as accounting shows it, and its
+    /// steps), before the job goes back to the queue.
+    pub fn keep_earlier_run(&self, job: &JobRow, steps: &[StepRow]) -> DbResult<()> {
+        let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
+        self.tx.execute(
+            "INSERT OR REPLACE INTO earlier_runs (job_id, run, job, steps) VALUES (?1, ?2, ?3, ?4)",
+            params![
+                job.job_id,
+                job.restarts,
+                serde_json::to_string(job).map_err(corrupt)?,
+                serde_json::to_string(steps).map_err(corrupt)?
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// The kept earlier runs of these jobs, oldest first; a run that cannot be read is
+    /// skipped and noted, the others are shown.
+    pub fn earlier_runs(&self, job_ids: &[u32]) -> DbResult<Vec<(JobRow, Vec<StepRow>)>> {
+        let wanted: std::collections::HashSet<u32> = job_ids.iter().copied().collect();
+        // The table holds only requeued jobs' runs: one read of it is cheap.
+        let mut stmt = self
+            .tx
+            .prepare_cached("SELECT job_id, job, steps FROM earlier_runs ORDER BY job_id, run")?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, u32>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut out = Vec::new();
+        for (id, job, steps) in rows.into_iter().filter(|(id, _, _)| wanted.contains(id)) {
+            match (serde_json::from_str(&job), serde_json::from_str(&steps)) {
+                (Ok(job), Ok(steps)) => out.push((job, steps)),
+                (Err(e), _) | (_, Err(e)) => {
+                    self.skip(Some(i64::from(id)), &format!("an earlier run: {e}"))
+                }
+            }
+        }
+        Ok(out)
     }
 
     pub fn steps_of(&self, job_id: u32) -> DbResult<Vec<StepRow>> {

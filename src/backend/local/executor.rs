@@ -94,6 +94,10 @@ pub fn write_limit(job_dir: &Path, limit: Option<i64>) -> std::io::Result<()> {
 /// a job being requeued goes back to the queue instead.
 pub(super) fn finalize(tx: &Tx<'_>, row: &mut JobRow, result: ResultFile) -> DbResult<()> {
     if let Some(how) = row.requeue {
+        // The run that ends is kept as accounting keeps it: its batch step CANCELLED,
+        // its other steps with it, by the requeue's SIGTERM (`0:15`; slurmd ends a
+        // requeued job's steps as it ends a job, where scancel's are SIGKILLed).
+        end_steps(tx, row.job_id, JobState::Cancelled, &result, libc::SIGTERM)?;
         return super::jobctl::requeue_reset(tx, row, how, result.end_time, true);
     }
     let (state, step_state, reason) = match result.kind {
@@ -125,14 +129,25 @@ pub(super) fn finalize(tx: &Tx<'_>, row: &mut JobRow, result: ResultFile) -> DbR
     row.end_time = Some(result.end_time);
     row.start_time.get_or_insert(result.end_time);
     tx.update_job(row)?;
-    for mut step in tx.steps_of(row.job_id)? {
+    end_steps(tx, row.job_id, step_state, &result, libc::SIGKILL)
+}
+
+/// Ends a job's steps with it: the batch step in `batch_state` with the script's exit,
+/// the steps still running killed by `signal`.
+fn end_steps(
+    tx: &Tx<'_>,
+    job_id: u32,
+    batch_state: JobState,
+    result: &ResultFile,
+    signal: i32,
+) -> DbResult<()> {
+    for mut step in tx.steps_of(job_id)? {
         if step.step == StepId::Batch {
-            step.state = step_state;
+            step.state = batch_state;
             step.exit = result.exit;
         } else if step.state == JobState::Running {
-            // Steps still running when their job ends are killed with it.
             step.state = JobState::Cancelled;
-            step.exit = ExitStatus::signal(libc::SIGKILL);
+            step.exit = ExitStatus::signal(signal);
         } else {
             continue;
         }

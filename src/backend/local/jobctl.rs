@@ -656,6 +656,32 @@ impl LocalCluster {
     }
 }
 
+/// Keeps the run that ends with the requeue, as slurmdbd's record of it stays: state
+/// REQUEUED, the run's times and steps; a run the requeue stopped has exit code 0:0 and
+/// its unfinished steps end CANCELLED then (the batch step as its launcher saw it end).
+fn keep_run(
+    tx: &Tx<'_>,
+    row: &JobRow,
+    now: i64,
+    was_running: bool,
+) -> crate::backend::local::db::DbResult<()> {
+    let mut run = row.clone();
+    let mut steps = tx.steps_of(row.job_id)?;
+    steps.sort_by_key(|s| s.step);
+    if was_running {
+        run.exit = Default::default();
+        run.end_time = Some(now);
+        for s in steps.iter_mut().filter(|s| s.end_time.is_none()) {
+            s.state = JobState::Cancelled;
+            s.end_time = Some(now);
+        }
+    }
+    run.state = JobState::Requeued;
+    run.flag = StateFlag::None;
+    run.requeue = None;
+    tx.keep_earlier_run(&run, &steps)
+}
+
 /// `batch_requeue_fini`: the job waits again, as if newly submitted, eligible after the
 /// requeue delay (held for requeuehold and special exit). `was_running`: it has just
 /// been stopped (the scheduler has seen it, so it waits for its begin time).
@@ -666,6 +692,7 @@ pub fn requeue_reset(
     now: i64,
     was_running: bool,
 ) -> crate::backend::local::db::DbResult<()> {
+    keep_run(tx, row, now, was_running)?;
     let mut spec = own_spec(tx, row)?;
     let begin = now + REQUEUE_DELAY;
     if spec.begin.is_none_or(|b| b <= now) {

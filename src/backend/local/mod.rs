@@ -403,6 +403,32 @@ impl LocalCluster {
         Ok(out)
     }
 
+    /// The records of the earlier runs of these jobs (requeued ones): what accounting
+    /// kept of each run when it ended, beside the job's own record.
+    fn earlier_runs(
+        &self,
+        rows: &[JobRow],
+        tx: &db::Tx<'_>,
+    ) -> Result<Vec<JobRecord>, BackendError> {
+        let requeued: Vec<&JobRow> = rows.iter().filter(|r| r.restarts > 0).collect();
+        if requeued.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ids: Vec<u32> = requeued.iter().map(|r| r.job_id).collect();
+        let runs = tx.earlier_runs(&ids).map_err(sql)?;
+        let subs: Vec<u32> = runs.iter().map(|(r, _)| r.submission_id).collect();
+        let requests = tx.raw_requests(&subs).map_err(sql)?;
+        let ctx = self.ctx();
+        Ok(runs
+            .iter()
+            .filter_map(|(run, steps)| {
+                let spec =
+                    tx.parse_request(run.submission_id, requests.get(&run.submission_id)?)?;
+                Some(records::job_record(run, &spec, steps, &ctx, true))
+            })
+            .collect())
+    }
+
     fn validate(&self, spec: &JobSpec) -> Result<(), SubmitError> {
         let s = &self.settings;
         super::check_script_size(spec, s.max_script_size)?;
@@ -1126,7 +1152,11 @@ impl Cluster for LocalCluster {
         let records = db
             .read(|tx| {
                 let rows = tx.accounting_jobs(&query.job_ids, &query.uids)?;
-                Ok(self.records(&rows, true, tx))
+                let both = self.records(&rows, true, tx).and_then(|mut records| {
+                    records.extend(self.earlier_runs(&rows, tx)?);
+                    Ok(records)
+                });
+                Ok(both)
             })
             .map_err(sql)??;
         self.wake_runner_for(&records);

@@ -69,11 +69,9 @@ pub fn data_jobs<'a>(
     records: &'a [JobRecord],
     cond: &JobCond,
 ) -> Vec<(&'a JobRecord, Vec<&'a StepRecord>)> {
-    let mut jobs: Vec<&JobRecord> = records
-        .iter()
-        .filter(|j| select::matches(j, cond))
-        .collect();
-    jobs.sort_by_key(|j| j.job_id);
+    let mut jobs = select::selected(records, cond);
+    // (a requeued job's runs oldest first, as `-D` lists them)
+    jobs.sort_by_key(|j| (j.job_id, j.submit_time));
     jobs.into_iter()
         .map(|job| {
             let (_, wanted) = select::step_selection(job, cond);
@@ -117,22 +115,16 @@ pub fn render(records: &[JobRecord], opts: &Options, clock: &Clock) -> Vec<u8> {
         Vec::new()
     };
     // Records are borrowed; only `-T` needs changed copies.
+    let chosen = select::selected(records, &opts.cond);
     let truncated: Vec<JobRecord> = if opts.cond.truncate {
-        records
-            .iter()
-            .filter(|j| select::matches(j, &opts.cond))
-            .map(|j| truncate(j, &opts.cond))
-            .collect()
+        chosen.iter().map(|j| truncate(j, &opts.cond)).collect()
     } else {
         Vec::new()
     };
     let mut jobs: Vec<&JobRecord> = if opts.cond.truncate {
         truncated.iter().collect()
     } else {
-        records
-            .iter()
-            .filter(|j| select::matches(j, &opts.cond))
-            .collect()
+        chosen
     };
     // The key is a total order, so a stable sort on it gives the same order as glibc's
     // merge sort with sacct's comparator; computing the keys once keeps the comparisons

@@ -42,6 +42,8 @@ pub struct JobCond {
     /// `-M` names (lower-cased); None = every cluster (`-M all`, `-L`, or no `-M`: this
     /// backend keeps the records of its own cluster only).
     pub clusters: Option<Vec<String>>,
+    /// `-D`: every run of a requeued job, not only its newest.
+    pub duplicates: bool,
 }
 
 /// `slurmdb_job_cond_def_start_end`: defaults for the window.
@@ -124,8 +126,54 @@ fn any_eq(list: &Option<Vec<String>>, v: Option<&str>) -> bool {
     }
 }
 
+/// The records the database returns for the condition, in the order given: those its
+/// query matches and, of the runs of one job (slurmdbd keeps a record per run of a
+/// requeued job), only the newest unless `-D` (`_cluster_get_jobs` reads the rows by
+/// job id, newest submission first, and skips the later rows of an id); the node filter
+/// (`-N`) comes after that choice, as there.
+pub fn selected<'a>(records: &'a [JobRecord], c: &JobCond) -> Vec<&'a JobRecord> {
+    let mut rows: Vec<&JobRecord> = records.iter().filter(|j| matches_query(j, c)).collect();
+    if !c.duplicates {
+        // (an earlier run's record and the new one's can share a submit second)
+        let key = |j: &JobRecord| (j.submit_time, j.state != JobState::Requeued);
+        let mut newest: std::collections::HashMap<u32, ((i64, bool), usize)> =
+            std::collections::HashMap::new();
+        for (i, j) in rows.iter().enumerate() {
+            let at = newest.entry(j.job_id).or_insert((key(j), i));
+            if key(j) > at.0 {
+                *at = (key(j), i);
+            }
+        }
+        let mut i = 0;
+        rows.retain(|j| {
+            i += 1;
+            newest.get(&j.job_id).is_some_and(|&(_, at)| at == i - 1)
+        });
+    }
+    rows.retain(|j| on_nodes(j, c));
+    rows
+}
+
 /// Whether the database would return this job for the condition.
 pub fn matches(job: &JobRecord, c: &JobCond) -> bool {
+    matches_query(job, c) && on_nodes(job, c)
+}
+
+/// `-N`: the job ran on one of the nodes named.
+fn on_nodes(job: &JobRecord, c: &JobCond) -> bool {
+    let Some(wanted) = &c.nodes else {
+        return true;
+    };
+    let on = job
+        .nodes
+        .as_deref()
+        .and_then(crate::model::hostlist::expand)
+        .unwrap_or_default();
+    on.iter().any(|n| wanted.contains(n))
+}
+
+/// The query's own conditions (all but the node filter).
+fn matches_query(job: &JobRecord, c: &JobCond) -> bool {
     if let Some(sel) = &c.jobs
         && !id_selected(job, sel)
     {
@@ -151,16 +199,6 @@ pub fn matches(job: &JobRecord, c: &JobCond) -> bool {
         || !any_eq(&c.constraints, job.features.as_deref())
     {
         return false;
-    }
-    if let Some(wanted) = &c.nodes {
-        let on = job
-            .nodes
-            .as_deref()
-            .and_then(crate::model::hostlist::expand)
-            .unwrap_or_default();
-        if !on.iter().any(|n| wanted.contains(n)) {
-            return false;
-        }
     }
     if let Some((lo, hi)) = c.node_range
         && !(lo..=hi).contains(&job.num_nodes)
@@ -285,6 +323,54 @@ mod tests {
             !matches(&job(JobState::Pending, 0, 0, 0), &c),
             "never eligible"
         );
+    }
+
+    #[test]
+    fn only_the_newest_run_of_a_job_unless_duplicates_are_asked_for() {
+        let run = |id: u32, state, submit: i64, node: &str| JobRecord {
+            job_id: id,
+            nodes: Some(node.into()),
+            ..job(state, submit, submit + 1, submit + 2)
+        };
+        let records = vec![
+            run(7, JobState::Requeued, 150, "a"),
+            run(8, JobState::Completed, 151, "a"),
+            run(7, JobState::Completed, 160, "b"),
+        ];
+        let mut c = JobCond {
+            start: 100,
+            end: 500,
+            ..Default::default()
+        };
+        let shown = |c: &JobCond| {
+            selected(&records, c)
+                .iter()
+                .map(|j| (j.job_id, j.state))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            shown(&c),
+            [(8, JobState::Completed), (7, JobState::Completed)]
+        );
+        // The query's conditions choose among the runs first: -s RQ finds the earlier one.
+        c.states = Some(vec![JobState::Requeued]);
+        assert_eq!(shown(&c), [(7, JobState::Requeued)]);
+        c.states = None;
+        // -N comes after the choice: the newest run ran elsewhere, so the job is not shown.
+        c.nodes = Some(vec!["a".into()]);
+        assert_eq!(shown(&c), [(8, JobState::Completed)]);
+        c.nodes = None;
+        c.duplicates = true;
+        assert_eq!(shown(&c).len(), 3);
+        // A new run submitted within the second of the earlier one's submission is newer.
+        let tie = vec![
+            run(9, JobState::Pending, 150, "a"),
+            run(9, JobState::Requeued, 150, "a"),
+        ];
+        c.duplicates = false;
+        let kept = selected(&tie, &c);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].state, JobState::Pending);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! one-line-per-partition view, and the merging of pending array tasks into one line.
 
 use super::row::JobRow;
+use crate::model::state::FLAG_STATE_NAMES;
 use crate::model::{JobRecord, JobState, StateFlag, hostlist};
 
 /// A `-t` state: a base state matches only without flags; a flag matches whatever the base.
@@ -15,32 +16,21 @@ pub enum StateSel {
     OtherFlag,
 }
 
-/// Flag states in the order `job_state_num` tries them: (long, compact, selector).
-const FLAG_STATES: [(&str, &str, StateSel); 12] = [
-    ("COMPLETING", "CG", StateSel::Completing),
-    ("CONFIGURING", "CF", StateSel::Configuring),
-    ("RESIZING", "RS", StateSel::OtherFlag),
-    ("RESV_DEL_HOLD", "RD", StateSel::OtherFlag),
-    ("REQUEUED", "RQ", StateSel::OtherFlag),
-    ("REQUEUE_FED", "RF", StateSel::OtherFlag),
-    ("REQUEUE_HOLD", "RH", StateSel::OtherFlag),
-    ("REVOKED", "RV", StateSel::OtherFlag),
-    ("SIGNALING", "SI", StateSel::OtherFlag),
-    ("SPECIAL_EXIT", "SE", StateSel::SpecialExit),
-    ("STAGE_OUT", "SO", StateSel::OtherFlag),
-    ("STOPPED", "ST", StateSel::OtherFlag),
-];
-
 impl StateSel {
     /// `job_state_num`: a long or compact name, case-insensitive.
     pub fn parse(name: &str) -> Option<StateSel> {
         if let Some(s) = JobState::parse(name) {
             return Some(StateSel::Base(s));
         }
-        FLAG_STATES
+        let (long, _) = FLAG_STATE_NAMES
             .iter()
-            .find(|(l, c, _)| l.eq_ignore_ascii_case(name) || c.eq_ignore_ascii_case(name))
-            .map(|(_, _, s)| *s)
+            .find(|(l, c)| l.eq_ignore_ascii_case(name) || c.eq_ignore_ascii_case(name))?;
+        Some(match *long {
+            "COMPLETING" => StateSel::Completing,
+            "CONFIGURING" => StateSel::Configuring,
+            "SPECIAL_EXIT" => StateSel::SpecialExit,
+            _ => StateSel::OtherFlag,
+        })
     }
 
     fn matches(self, job: &JobRecord) -> bool {
@@ -60,7 +50,7 @@ pub fn valid_states_text() -> String {
         .iter()
         .map(|s| s.long())
         .collect();
-    names.extend(FLAG_STATES.iter().map(|(l, _, _)| *l));
+    names.extend(FLAG_STATE_NAMES.iter().map(|(l, _)| *l));
     names.join(",")
 }
 

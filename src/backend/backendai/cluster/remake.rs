@@ -434,7 +434,7 @@ fn changeable(c: &JobUpdate) -> bool {
         max_nodes,
         num_tasks,
         time_limit: _,
-        requeue,
+        requeue: _,
         priority,
         nice: _,
         memory,
@@ -455,7 +455,6 @@ fn changeable(c: &JobUpdate) -> bool {
         && min_nodes.is_none()
         && max_nodes.is_none()
         && num_tasks.is_none()
-        && requeue.is_none()
         && priority.is_none_or(|p| p == 0 || p == u32::MAX)
         && memory.is_none()
         && work_dir.is_none()
@@ -518,8 +517,9 @@ fn limit_running(
     Ok(Ok(()))
 }
 
-/// `JobName=` and `Comment=` of running sessions: marks the views show.
-fn rename_running(
+/// `JobName=`, `Comment=`, `Nice=` and `Requeue=` of running sessions: marks the views
+/// show (and `scontrol requeue` reads).
+fn mark_running(
     running: &[&Session],
     c: &JobUpdate,
     job_dir: &str,
@@ -528,11 +528,18 @@ fn rename_running(
     let dir = Path::new(job_dir);
     for s in running {
         let name = mark_name(s)?;
-        if let Some(text) = &c.name {
-            marks::mark_job_name(dir, uid, &name, text).map_err(BackendError::Other)?;
-        }
-        if let Some(text) = &c.comment {
-            marks::mark_comment(dir, uid, &name, text).map_err(BackendError::Other)?;
+        let done = [
+            c.name
+                .as_ref()
+                .map(|text| marks::mark_job_name(dir, uid, &name, text)),
+            c.comment
+                .as_ref()
+                .map(|text| marks::mark_comment(dir, uid, &name, text)),
+            c.nice.map(|n| marks::mark_nice(dir, uid, &name, n)),
+            c.requeue.map(|r| marks::mark_requeue(dir, uid, &name, r)),
+        ];
+        for r in done.into_iter().flatten() {
+            r.map_err(BackendError::Other)?;
         }
     }
     Ok(())
@@ -547,6 +554,26 @@ fn minutes(t: TimeLimit) -> u32 {
 }
 
 impl BackendAiCluster {
+    /// The update without the fields set to what every session of the job already has:
+    /// slurmctld takes those as no change (22.05: a running job's `NumNodes=1`, its own
+    /// `Partition=`), where a change of them is refused here.
+    fn without_unchanged(&self, c: &JobUpdate, sessions: &[Session]) -> JobUpdate {
+        let mut c = c.clone();
+        let nodes = |n: u32| sessions.iter().all(|s| s.cluster_size.max(1) == n);
+        if c.min_nodes.is_some_and(nodes) && c.max_nodes.is_none_or(nodes) {
+            (c.min_nodes, c.max_nodes) = (None, None);
+        }
+        let own = |p: &String| {
+            sessions
+                .iter()
+                .all(|s| partitions::name_of(&self.config, &s.scaling_group) == *p)
+        };
+        if c.partition.as_ref().is_some_and(own) {
+            c.partition = None;
+        }
+        c
+    }
+
     /// `scontrol update JobId=...` of waiting jobs: what the job's sessions can be made
     /// again with, under slurmctld's rules for what a user may change (`_update_job`).
     pub(super) fn update_waiting(
@@ -616,7 +643,10 @@ impl BackendAiCluster {
         let (job, _) =
             jobid::parse_session_name(&first.name).ok_or(BackendError::Slurm(NotSupported))?;
         let spec = meta_of(&remaker.kept_body(job, &first.name)?)?.spec;
-        if spec.requeue == Some(false) {
+        // `Requeue=` given while it ran is a mark; else the request's own.
+        let marked = marks::read(Path::new(job_dir), requester).requeue;
+        let requeue = marks::name_of(&first.name).and_then(|n| marked.get(&n).copied());
+        if requeue.or(spec.requeue) == Some(false) {
             return Ok(Err(Disabled));
         }
         if spec.interactive {
@@ -641,6 +671,8 @@ impl BackendAiCluster {
         let now = crate::sys::now();
         let change = |m: &mut JobMeta| {
             m.restarts += 1;
+            // slurmctld submits a requeued job anew (its next run's record is a new one).
+            m.submit_time = now;
             if m.spec.begin.is_none_or(|b| b <= now) {
                 m.spec.begin = Some(now + REQUEUE_DELAY);
             }
@@ -742,11 +774,18 @@ impl BackendAiCluster {
             .iter()
             .filter(|s| !s.job_ended())
             .partition(|s| waiting(s));
+        let c = &self.without_unchanged(c, sessions);
+        if *c == JobUpdate::default() {
+            return Ok(Ok(()));
+        }
         if c.begin_time.is_some() && !running.is_empty() {
             return Ok(Err(JobNotPending));
         }
         if !changeable(c) {
             return Ok(Err(NotSupported));
+        }
+        if c.nice.is_some_and(|n| n < 0) && !operator {
+            return Ok(Err(AccessDenied));
         }
         let job_dir = self.job_dir_for_changes()?;
         if !running.is_empty() {
@@ -764,11 +803,13 @@ impl BackendAiCluster {
                 };
             }
             // A running session cannot change: its time limit (which its launcher polls),
-            // name and comment can, by marks in the job directory.
+            // name, comment, nice value and requeue flag can, by marks in the job directory.
             let what_runs_may_change = JobUpdate {
                 time_limit: c.time_limit,
                 name: c.name.clone(),
                 comment: c.comment.clone(),
+                nice: c.nice,
+                requeue: c.requeue,
                 ..JobUpdate::default()
             };
             if *c != what_runs_may_change {
@@ -779,7 +820,7 @@ impl BackendAiCluster {
             {
                 return Ok(Err(e));
             }
-            rename_running(&running, c, job_dir, requester)?;
+            mark_running(&running, c, job_dir, requester)?;
             if pending.is_empty() {
                 return Ok(Ok(()));
             }
@@ -800,9 +841,6 @@ impl BackendAiCluster {
                 return Ok(Err(AccessDenied));
             }
         }
-        if c.nice.is_some_and(|n| n < 0) && !operator {
-            return Ok(Err(AccessDenied));
-        }
         let now = crate::sys::now();
         let change = |m: &mut JobMeta| {
             let spec = &mut m.spec;
@@ -817,6 +855,9 @@ impl BackendAiCluster {
             }
             if let Some(n) = c.nice {
                 spec.nice = (n != 0).then_some(n);
+            }
+            if let Some(r) = c.requeue {
+                spec.requeue = Some(r);
             }
             if let Some(b) = c.begin_time {
                 spec.begin = Some(b.max(now));
