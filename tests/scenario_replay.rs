@@ -1149,14 +1149,22 @@ fn normalisation_is_only_times() {
 
 /// The scenarios recorded from Slurm 24.11 (`NAME.24.11`), replayed under
 /// `slurm_version = "24.11"`; `BAI_SCENARIO_RECORD=1 BAI_SCENARIO_RELEASE=24.11` records them
-/// from the chroot reference (start it first: `slurm-ref-24/start-slurm.sh`).
+/// from the chroot reference (start it first: `slurm-ref-24/start-slurm.sh`;
+/// `BAI_SCENARIO_KEEP=a,b` records only those).
 #[test]
 fn scenarios_against_slurm_24_11() {
     const RELEASE: &str = "24.11";
     let all = scenarios();
     if std::env::var_os("BAI_SCENARIO_RECORD").is_some() {
         if std::env::var("BAI_SCENARIO_RELEASE").as_deref() == Ok(RELEASE) {
-            for s in &all {
+            // BAI_SCENARIO_KEEP=a,b: only these are played and recorded (a replay starts
+            // its job ids where the recording's do, whatever ran before).
+            let keep = std::env::var("BAI_SCENARIO_KEEP").ok();
+            let kept = |name: &str| {
+                keep.as_deref()
+                    .is_none_or(|k| k.split(',').any(|n| n.trim() == name))
+            };
+            for s in all.iter().filter(|s| kept(&s.name)) {
                 // The scenario's directory is shared with replays running beside it.
                 let _lock = scenario_lock(&s.name);
                 let steps = play(s, &Target::Oracle24);

@@ -59,6 +59,8 @@ start_bg() { # name match pidfile cwd cmd... : start detached in its own session
   local name=$1 match=$2 pidf=$3 cwd=$4; shift 4
   if alive "$pidf" "$match"; then echo "$name already running (pid $(cat "$pidf"))"; return 0; fi
   rm -f "$pidf"
+  # (the log of the server's previous run is kept beside, for whoever asks why it stopped)
+  [ ! -s "$STATE/logs/$name.out" ] || mv -f "$STATE/logs/$name.out" "$STATE/logs/$name.out.1"
   # the exec'd server keeps the PID written here, which is also its process-group id (down.sh
   # signals the group, so worker processes go too)
   (cd "$cwd" && setsid bash -c 'echo $$ > "$0"; exec "$@"' "$pidf" "$@" >"$STATE/logs/$name.out" 2>&1 < /dev/null &)
@@ -234,6 +236,27 @@ phase "etcd/schema/fixtures"
 for img in "$IMG" ${BAI_EXTRA_IMAGES:-}; do "$VENV/bin/python" "$FILES/register_image.py" "$img"; done > "$STATE/image.sql"
 $PSQL -d backend -f "$STATE/image.sql"
 phase "image row"
+
+# A server that runs but does not answer (CI once found the 26.9 manager's port refusing
+# 30 minutes after it came up; the 23.09 agent stops sending heartbeats after hours of use)
+# is stopped here, named with its log's end, and started again below.
+stop_hung() { # name pidfile: stop the recorded server's process group
+  local pid; pid=$(cat "$2")
+  { echo "up.sh: the stack's $1 (pid $pid) runs but does not answer; restarting it. The end of its log:"
+    tail -15 "$STATE/logs/$1.out" 2>/dev/null | sed 's/^/    /'; } >&${REPORT_FD:-2}
+  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
+  for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  rm -f "$2"; }
+if alive "$STATE/run/manager.pid" "$M_MGR"; then
+  if ! wait_port 127.0.0.1 $MGR_PORT 20; then
+    stop_hung manager "$STATE/run/manager.pid"
+  elif alive "$STATE/run/agent.pid" "$M_AGENT"; then
+    hung=1
+    for _ in $(seq 1 30); do agent_alive >/dev/null && { hung=0; break; }; sleep 2; done
+    [ $hung = 0 ] || stop_hung agent "$STATE/run/agent.pid"
+  fi
+fi
 
 # ---------------------------------------------------------------- 8. leftovers of a stack that was killed
 # When the agent is not running (a killed session, a reboot), containers and sessions it ran

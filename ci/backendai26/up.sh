@@ -95,6 +95,8 @@ start_bg() { # name pidfile cwd cmd... : start detached in a new session; the ex
                 redis) match=redis-server ;; *) match=$name ;; esac
   if alive "$pidf" "$match"; then echo "$name already running (pid $(cat "$pidf"))"; return 0; fi
   rm -f "$pidf"
+  # (the log of the server's previous run is kept beside, for whoever asks why it stopped)
+  [ ! -s "$STATE/logs/$name.out" ] || mv -f "$STATE/logs/$name.out" "$STATE/logs/$name.out.1"
   (cd "$cwd" && setsid bash -c 'echo $$ > "$0"; exec "$@"' "$pidf" "$@" >"$STATE/logs/$name.out" 2>&1 < /dev/null &)
   for _ in $(seq 1 50); do [ -s "$pidf" ] && break; sleep 0.1; done
   echo "$name started (pid $(cat "$pidf"))"; }
@@ -274,6 +276,27 @@ if [ "$(cat "$STATE/run/image-rescan.stamp" 2>/dev/null)" != "$IMG_ID" ] \
   echo "$IMG_ID" > "$STATE/run/image-rescan.stamp"
 fi
 phase "image rescan"
+
+# A server that runs but does not answer (CI once found the 26.9 manager's port refusing
+# 30 minutes after it came up; the 23.09 agent stops sending heartbeats after hours of use)
+# is stopped here, named with its log's end, and started again below.
+stop_hung() { # name pidfile: stop the recorded server's process group
+  local pid; pid=$(cat "$2")
+  { echo "up.sh: the stack's $1 (pid $pid) runs but does not answer; restarting it. The end of its log:"
+    tail -15 "$STATE/logs/$1.out" 2>/dev/null | sed 's/^/    /'; } >&${REPORT_FD:-2}
+  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
+  for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  rm -f "$2"; }
+if alive "$STATE/run/manager.pid" "$M_MGR"; then
+  if ! wait_port 127.0.0.1 $MGR_PORT 20; then
+    stop_hung manager "$STATE/run/manager.pid"
+  elif alive "$STATE/run/agent.pid" "$M_AGENT"; then
+    hung=1
+    for _ in $(seq 1 30); do agent_alive >/dev/null && { hung=0; break; }; sleep 2; done
+    [ $hung = 0 ] || stop_hung agent "$STATE/run/agent.pid"
+  fi
+fi
 
 # ---------------------------------------------------------------- 9. leftovers of a stack that was killed
 # When the agent is not running (a killed session, a reboot), the containers and sessions it ran
