@@ -103,16 +103,8 @@ if command -v docker >/dev/null && docker info >/dev/null 2>&1 && [ -x "$VENV/bi
    && services_running && image_stamp_ok && agent_alive >/dev/null; then
   echo "stack already up"; banner; exit 0
 fi
-# A server an earlier up.sh started (its pid file is there) that is gone now died or was killed:
-# said on the caller's stderr even with -q, with its log's end, before it is started again
-# (scripts/test.sh brings each stack up again before its suite).
-for s in "manager:$M_MGR" "storage-proxy:$M_SP" "agent:$M_AGENT" redis:redis-server etcd:etcd; do
-  n=${s%%:*}
-  if [ -f "$STATE/run/$n.pid" ] && ! alive "$STATE/run/$n.pid" "${s#*:}"; then
-    { echo "up.sh: the stack's $n (pid $(cat "$STATE/run/$n.pid")) is not running; the end of its log:"
-      tail -15 "$STATE/logs/$n.out" 2>/dev/null | sed 's/^/    /'; } >&${REPORT_FD:-2}
-  fi
-done
+. "$HERE/servers.sh"
+report_gone "manager:$M_MGR" "storage-proxy:$M_SP" "agent:$M_AGENT" redis:redis-server etcd:etcd
 echo "=== up.sh $(date -u +%FT%TZ)" >> "$STATE/timings.txt"
 
 # ---------------------------------------------------------------- 1. Debian packages, dockerd
@@ -237,26 +229,7 @@ for img in "$IMG" ${BAI_EXTRA_IMAGES:-}; do "$VENV/bin/python" "$FILES/register_
 $PSQL -d backend -f "$STATE/image.sql"
 phase "image row"
 
-# A server that runs but does not answer (CI once found the 26.9 manager's port refusing
-# 30 minutes after it came up; the 23.09 agent stops sending heartbeats after hours of use)
-# is stopped here, named with its log's end, and started again below.
-stop_hung() { # name pidfile: stop the recorded server's process group
-  local pid; pid=$(cat "$2")
-  { echo "up.sh: the stack's $1 (pid $pid) runs but does not answer; restarting it. The end of its log:"
-    tail -15 "$STATE/logs/$1.out" 2>/dev/null | sed 's/^/    /'; } >&${REPORT_FD:-2}
-  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
-  for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
-  kill -KILL -- "-$pid" 2>/dev/null || true
-  rm -f "$2"; }
-if alive "$STATE/run/manager.pid" "$M_MGR"; then
-  if ! wait_port 127.0.0.1 $MGR_PORT 20; then
-    stop_hung manager "$STATE/run/manager.pid"
-  elif alive "$STATE/run/agent.pid" "$M_AGENT"; then
-    hung=1
-    for _ in $(seq 1 30); do agent_alive >/dev/null && { hung=0; break; }; sleep 2; done
-    [ $hung = 0 ] || stop_hung agent "$STATE/run/agent.pid"
-  fi
-fi
+stop_hung "$M_MGR" "$M_AGENT" $MGR_PORT
 
 # ---------------------------------------------------------------- 8. leftovers of a stack that was killed
 # When the agent is not running (a killed session, a reboot), containers and sessions it ran

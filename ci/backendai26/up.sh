@@ -76,16 +76,8 @@ EOM
 if [ -x "$VENV/bin/python" ] && services_running && agent_alive; then
   "$HERE/host-bridge.sh"; echo "stack already up"; banner; exit 0
 fi
-# A server an earlier up.sh started (its pid file is there) that is gone now died or was killed:
-# said on the caller's stderr even with -q, with its log's end, before it is started again
-# (scripts/test.sh brings each stack up again before its suite; CI once found 8091 refusing).
-for s in "manager:$M_MGR" "storage-proxy:$M_SP" "agent:$M_AGENT" redis:redis-server etcd:etcd dockerd:dockerd; do
-  n=${s%%:*}
-  if [ -f "$STATE/run/$n.pid" ] && ! alive "$STATE/run/$n.pid" "${s#*:}"; then
-    { echo "up.sh: the stack's $n (pid $(cat "$STATE/run/$n.pid")) is not running; the end of its log:"
-      tail -15 "$STATE/logs/$n.out" 2>/dev/null | sed 's/^/    /'; } >&${REPORT_FD:-2}
-  fi
-done
+. "$HERE/../backendai/servers.sh"
+report_gone "manager:$M_MGR" "storage-proxy:$M_SP" "agent:$M_AGENT" redis:redis-server etcd:etcd dockerd:dockerd
 wait_port() { # host port timeout
   for _ in $(seq 1 "$3"); do (exec 3<>/dev/tcp/$1/$2) 2>/dev/null && return 0; sleep 1; done
   echo "timeout waiting for $1:$2" >&2; return 1; }
@@ -277,26 +269,7 @@ if [ "$(cat "$STATE/run/image-rescan.stamp" 2>/dev/null)" != "$IMG_ID" ] \
 fi
 phase "image rescan"
 
-# A server that runs but does not answer (CI once found the 26.9 manager's port refusing
-# 30 minutes after it came up; the 23.09 agent stops sending heartbeats after hours of use)
-# is stopped here, named with its log's end, and started again below.
-stop_hung() { # name pidfile: stop the recorded server's process group
-  local pid; pid=$(cat "$2")
-  { echo "up.sh: the stack's $1 (pid $pid) runs but does not answer; restarting it. The end of its log:"
-    tail -15 "$STATE/logs/$1.out" 2>/dev/null | sed 's/^/    /'; } >&${REPORT_FD:-2}
-  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
-  for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
-  kill -KILL -- "-$pid" 2>/dev/null || true
-  rm -f "$2"; }
-if alive "$STATE/run/manager.pid" "$M_MGR"; then
-  if ! wait_port 127.0.0.1 $MGR_PORT 20; then
-    stop_hung manager "$STATE/run/manager.pid"
-  elif alive "$STATE/run/agent.pid" "$M_AGENT"; then
-    hung=1
-    for _ in $(seq 1 30); do agent_alive >/dev/null && { hung=0; break; }; sleep 2; done
-    [ $hung = 0 ] || stop_hung agent "$STATE/run/agent.pid"
-  fi
-fi
+stop_hung "$M_MGR" "$M_AGENT" $MGR_PORT
 
 # ---------------------------------------------------------------- 9. leftovers of a stack that was killed
 # When the agent is not running (a killed session, a reboot), the containers and sessions it ran

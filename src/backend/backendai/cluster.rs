@@ -206,25 +206,32 @@ impl BackendAiCluster {
         runs.iter()
             .zip(&facts)
             .map(|(s, f)| {
-                let mut rec = records::job_record(
-                    s,
-                    f.meta.as_ref(),
-                    f.result.as_ref(),
-                    &self.cluster_name,
-                    |s| self.user_of(s),
-                );
-                if f.meta
-                    .as_ref()
-                    .and_then(|m| m.spec.partition.as_ref())
-                    .is_none()
-                {
-                    rec.partition = partitions::name_of(&self.config, &s.scaling_group);
-                }
-                records::add_logged_steps(&mut rec, &f.steps);
+                let mut rec = self.record_of(s, f);
                 records::as_earlier_run(&mut rec);
                 rec
             })
             .collect()
+    }
+
+    /// A session's job record, with the steps its launcher logged.
+    fn record_of(&self, s: &Session, f: &views::Facts) -> JobRecord {
+        let mut rec = records::job_record(
+            s,
+            f.meta.as_ref(),
+            f.result.as_ref(),
+            &self.cluster_name,
+            |s| self.user_of(s),
+        );
+        // Jobs name their partition; sessions made elsewhere have a resource group.
+        if f.meta
+            .as_ref()
+            .and_then(|m| m.spec.partition.as_ref())
+            .is_none()
+        {
+            rec.partition = partitions::name_of(&self.config, &s.scaling_group);
+        }
+        records::add_logged_steps(&mut rec, &f.steps);
+        rec
     }
 
     /// The sessions' job records; `live_steps`: with the steps running jobs have logged so
@@ -238,22 +245,7 @@ impl BackendAiCluster {
             .iter()
             .zip(&facts)
             .map(|(s, f)| {
-                let mut rec = records::job_record(
-                    s,
-                    f.meta.as_ref(),
-                    f.result.as_ref(),
-                    &self.cluster_name,
-                    |s| self.user_of(s),
-                );
-                // Jobs name their partition; sessions made elsewhere have a resource group.
-                if f.meta
-                    .as_ref()
-                    .and_then(|m| m.spec.partition.as_ref())
-                    .is_none()
-                {
-                    rec.partition = partitions::name_of(&self.config, &s.scaling_group);
-                }
-                records::add_logged_steps(&mut rec, &f.steps);
+                let mut rec = self.record_of(s, f);
                 if let Some(m) = f.meta.as_ref().filter(|_| !remake::waiting(s)) {
                     marks.apply(m, s, &mut rec);
                 }
