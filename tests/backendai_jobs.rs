@@ -923,7 +923,13 @@ fn holds_and_releases_on_a_site_with_a_job_directory() {
 
     // scontrol update of a waiting job: what its session can be made again with.
     let job_id = format!("JobId={later}");
-    let update = ["update", &job_id, "TimeLimit=5", "JobName=renamed"];
+    let update = [
+        "update",
+        &job_id,
+        "TimeLimit=5",
+        "JobName=renamed",
+        "Requeue=0",
+    ];
     assert_eq!(scontrol(&update), (0, String::new(), String::new()));
     let r = site.run_with(
         &dir,
@@ -932,6 +938,14 @@ fn holds_and_releases_on_a_site_with_a_job_directory() {
         &env,
     );
     assert_eq!(r.stdout, "renamed 5:00 PD BeginTime\n", "{r:?}");
+    assert!(
+        scontrol(&["show", "job", &later])
+            .1
+            .contains("   Requeue=0 Restarts=0 ")
+    );
+    // What it has already is no change (nothing is made again).
+    let same = ["update", &job_id, "NumNodes=1"];
+    assert_eq!(scontrol(&same), (0, String::new(), String::new()));
     let (code, _, err) = scontrol(&["update", &job_id, "NumCPUs=2"]);
     assert_eq!(code, 1, "{err}");
     assert!(

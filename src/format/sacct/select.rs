@@ -134,12 +134,14 @@ fn any_eq(list: &Option<Vec<String>>, v: Option<&str>) -> bool {
 pub fn selected<'a>(records: &'a [JobRecord], c: &JobCond) -> Vec<&'a JobRecord> {
     let mut rows: Vec<&JobRecord> = records.iter().filter(|j| matches_query(j, c)).collect();
     if !c.duplicates {
-        // (an earlier run's record and the new one's can share a submit second)
+        // A record is its job id and array task: slurmdbd's id_job is each task's own
+        // (Backend.AI's tasks share the array's id). An earlier run's record and the new
+        // one's can share a submit second.
+        let id = |j: &JobRecord| (j.job_id, array_task(j));
         let key = |j: &JobRecord| (j.submit_time, j.state != JobState::Requeued);
-        let mut newest: std::collections::HashMap<u32, ((i64, bool), usize)> =
-            std::collections::HashMap::new();
+        let mut newest = std::collections::HashMap::new();
         for (i, j) in rows.iter().enumerate() {
-            let at = newest.entry(j.job_id).or_insert((key(j), i));
+            let at = newest.entry(id(j)).or_insert((key(j), i));
             if key(j) > at.0 {
                 *at = (key(j), i);
             }
@@ -147,7 +149,7 @@ pub fn selected<'a>(records: &'a [JobRecord], c: &JobCond) -> Vec<&'a JobRecord>
         let mut i = 0;
         rows.retain(|j| {
             i += 1;
-            newest.get(&j.job_id).is_some_and(|&(_, at)| at == i - 1)
+            newest.get(&id(j)).is_some_and(|&(_, at)| at == i - 1)
         });
     }
     rows.retain(|j| on_nodes(j, c));
@@ -362,6 +364,17 @@ mod tests {
         c.nodes = None;
         c.duplicates = true;
         assert_eq!(shown(&c).len(), 3);
+        // The tasks of an array are records of their own, whatever id they carry.
+        let task = |t: u32| JobRecord {
+            array: Some(ArrayPart::Task {
+                array_job_id: 20,
+                task_id: t,
+            }),
+            ..run(20, JobState::Completed, 150, "a")
+        };
+        let tasks = vec![task(0), task(1), task(2)];
+        c.duplicates = false;
+        assert_eq!(selected(&tasks, &c).len(), 3);
         // A new run submitted within the second of the earlier one's submission is newer.
         let tie = vec![
             run(9, JobState::Pending, 150, "a"),
