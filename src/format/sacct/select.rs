@@ -146,19 +146,16 @@ pub fn selected<'a>(records: &'a [JobRecord], c: &JobCond) -> Vec<&'a JobRecord>
                 *at = (key(j), i);
             }
         }
-        let mut i = 0;
-        rows.retain(|j| {
-            i += 1;
-            newest.get(&id(j)).is_some_and(|&(_, at)| at == i - 1)
-        });
+        let kept: std::collections::HashSet<usize> = newest.values().map(|&(_, i)| i).collect();
+        rows = rows
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| kept.contains(i))
+            .map(|(_, j)| j)
+            .collect();
     }
     rows.retain(|j| on_nodes(j, c));
     rows
-}
-
-/// Whether the database would return this job for the condition.
-pub fn matches(job: &JobRecord, c: &JobCond) -> bool {
-    matches_query(job, c) && on_nodes(job, c)
 }
 
 /// `-N`: the job ran on one of the nodes named.
@@ -284,6 +281,11 @@ pub fn sort_key(job: &JobRecord) -> (i64, u32, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether the database would return this one job for the condition.
+    fn matches(job: &JobRecord, c: &JobCond) -> bool {
+        matches_query(job, c) && on_nodes(job, c)
+    }
 
     fn job(state: JobState, elig: i64, start: i64, end: i64) -> JobRecord {
         JobRecord {
