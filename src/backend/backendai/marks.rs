@@ -85,45 +85,39 @@ pub fn mark_limit(
     )
 }
 
-/// Gives the running job `name` a new name (`JobName=`).
-pub fn mark_job_name(job_dir: &Path, uid: u32, name: &str, text: &str) -> Result<(), String> {
+/// Writes the text mark `<name><suffix>` of the running job `name`.
+fn set(job_dir: &Path, uid: u32, name: &str, suffix: &str, text: &str) -> Result<(), String> {
     put(
         job_dir,
         uid,
-        &mark_path(job_dir, uid, name, ".name"),
+        &mark_path(job_dir, uid, name, suffix),
         Some(text),
     )
+}
+
+/// Gives the running job `name` a new name (`JobName=`).
+pub fn mark_job_name(job_dir: &Path, uid: u32, name: &str, text: &str) -> Result<(), String> {
+    set(job_dir, uid, name, ".name", text)
 }
 
 /// Gives the running job `name` a new comment (`Comment=`).
 pub fn mark_comment(job_dir: &Path, uid: u32, name: &str, text: &str) -> Result<(), String> {
-    put(
-        job_dir,
-        uid,
-        &mark_path(job_dir, uid, name, ".comment"),
-        Some(text),
-    )
+    set(job_dir, uid, name, ".comment", text)
 }
 
 /// Gives the running job `name` a new nice value (`Nice=`).
 pub fn mark_nice(job_dir: &Path, uid: u32, name: &str, nice: i32) -> Result<(), String> {
-    let text = nice.to_string();
-    put(
-        job_dir,
-        uid,
-        &mark_path(job_dir, uid, name, ".nice"),
-        Some(&text),
-    )
+    set(job_dir, uid, name, ".nice", &nice.to_string())
 }
 
 /// Says whether the running job `name` may be requeued (`Requeue=`).
 pub fn mark_requeue(job_dir: &Path, uid: u32, name: &str, requeue: bool) -> Result<(), String> {
-    let text = if requeue { "1" } else { "0" };
-    put(
+    set(
         job_dir,
         uid,
-        &mark_path(job_dir, uid, name, ".requeue"),
-        Some(text),
+        name,
+        ".requeue",
+        if requeue { "1" } else { "0" },
     )
 }
 

@@ -326,7 +326,7 @@ impl BackendAiCluster {
         for s in live {
             let (held, to) = match waiting(s) {
                 true => (tag::parse_tag(&s.tag).and_then(|t| t.hold), &mut changes),
-                false => (held_mark(&marks, s), &mut marked),
+                false => (mark_of(&marks, s), &mut marked),
             };
             match kind {
                 // Held already: only an operator may change the kind of hold.
@@ -469,9 +469,9 @@ fn mark_name(s: &Session) -> Result<String, BackendError> {
     marks::name_of(&s.name).ok_or(BackendError::Slurm(SlurmErrno::NotSupported))
 }
 
-/// The hold a running session's mark gives it, among an owner's `held` marks.
-fn held_mark(held: &BTreeMap<String, HoldKind>, s: &Session) -> Option<HoldKind> {
-    marks::name_of(&s.name).and_then(|n| held.get(&n).copied())
+/// A running session's mark among one kind of an owner's marks (`held`, `requeue`, ...).
+fn mark_of<T: Copy>(kind: &BTreeMap<String, T>, s: &Session) -> Option<T> {
+    marks::name_of(&s.name).and_then(|n| kind.get(&n).copied())
 }
 
 /// Takes back a session's hold mark (its session is made again, held in its tag).
@@ -645,8 +645,7 @@ impl BackendAiCluster {
         let spec = meta_of(&remaker.kept_body(job, &first.name)?)?.spec;
         // `Requeue=` given while it ran is a mark; else the request's own.
         let marked = marks::read(Path::new(job_dir), requester).requeue;
-        let requeue = marks::name_of(&first.name).and_then(|n| marked.get(&n).copied());
-        if requeue.or(spec.requeue) == Some(false) {
+        if mark_of(&marked, first).or(spec.requeue) == Some(false) {
             return Ok(Err(Disabled));
         }
         if spec.interactive {
@@ -686,7 +685,7 @@ impl BackendAiCluster {
             .map(|s| Remade {
                 hold: match how.hold {
                     true => Some(HoldKind::User),
-                    false => held_mark(&marks, s),
+                    false => mark_of(&marks, s),
                 },
                 requeue_held: how.hold,
                 change: Some(&change),
@@ -697,7 +696,7 @@ impl BackendAiCluster {
         let items: Vec<(&Session, &Remade)> = order.iter().copied().zip(hows.iter()).collect();
         remaker.remake_group(target, &items)?;
         // Only the sessions that had one: the others have no mark to take back.
-        for s in order.iter().filter(|s| held_mark(&marks, s).is_some()) {
+        for s in order.iter().filter(|s| mark_of(&marks, s).is_some()) {
             release_mark(job_dir, requester, s)?;
         }
         remaker.repoint_dependents(requester)?;
