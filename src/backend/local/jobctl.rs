@@ -657,8 +657,8 @@ impl LocalCluster {
 }
 
 /// Keeps the run that ends with the requeue, as slurmdbd's record of it stays: state
-/// REQUEUED, the run's times and steps; a run the requeue stopped has exit code 0:0 and
-/// its unfinished steps end CANCELLED then (the batch step as its launcher saw it end).
+/// REQUEUED, the run's times and steps (a stopped run's were ended by `finalize`); a run
+/// the requeue stopped has exit code 0:0 and ends now.
 fn keep_run(
     tx: &Tx<'_>,
     row: &JobRow,
@@ -671,10 +671,6 @@ fn keep_run(
     if was_running {
         run.exit = Default::default();
         run.end_time = Some(now);
-        for s in steps.iter_mut().filter(|s| s.end_time.is_none()) {
-            s.state = JobState::Cancelled;
-            s.end_time = Some(now);
-        }
     }
     run.state = JobState::Requeued;
     run.flag = StateFlag::None;

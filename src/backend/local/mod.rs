@@ -410,11 +410,14 @@ impl LocalCluster {
         rows: &[JobRow],
         tx: &db::Tx<'_>,
     ) -> Result<Vec<JobRecord>, BackendError> {
-        let requeued: Vec<&JobRow> = rows.iter().filter(|r| r.restarts > 0).collect();
-        if requeued.is_empty() {
+        let ids: Vec<u32> = rows
+            .iter()
+            .filter(|r| r.restarts > 0)
+            .map(|r| r.job_id)
+            .collect();
+        if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let ids: Vec<u32> = requeued.iter().map(|r| r.job_id).collect();
         let runs = tx.earlier_runs(&ids).map_err(sql)?;
         let subs: Vec<u32> = runs.iter().map(|(r, _)| r.submission_id).collect();
         let requests = tx.raw_requests(&subs).map_err(sql)?;
