@@ -843,6 +843,61 @@ fn job_dir_test<'a>(site: &'a Site, name: &str) -> (PathBuf, String, CancelOnDro
     (dir, gated.display().to_string(), cancel)
 }
 
+/// `scontrol write batch_script`: the script comes back from the request kept in the job
+/// directory, to stdout (`-`) or to a file (`slurm-<id>.sh` by default), as slurmctld gives
+/// it back; a job that does not exist, and a site without a job directory (where the
+/// script is not kept), are answered in Slurm's words with exit code 0, as scontrol's.
+#[test]
+fn a_job_s_script_is_written_back_from_the_job_directory() {
+    let _shared = shared();
+    let site = user();
+    let (dir, gated, mut cancel) = job_dir_test(site, "script");
+    let env = [("BAI_SLURM_CONFIG", gated.as_str())];
+    let script = "#!/bin/bash\n#SBATCH -J kept\necho 'the script' \"$@\"\n";
+    std::fs::write(dir.join("kept.sh"), script).unwrap();
+    let held = cancel.sbatch_with(&["-H", "kept.sh", "one"], &env);
+    let scontrol = |args: &[&str], env: &[(&str, &str)]| {
+        let r = site.run_with(&dir, "scontrol", args, env);
+        (r.code, r.stdout, r.stderr)
+    };
+    assert_eq!(
+        scontrol(&["write", "batch_script", &held, "-"], &env),
+        (0, script.to_string(), String::new())
+    );
+    assert_eq!(
+        scontrol(&["write", "batch_script", &held], &env),
+        (
+            0,
+            format!("batch script for job {held} written to slurm-{held}.sh\n"),
+            String::new()
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join(format!("slurm-{held}.sh"))).unwrap(),
+        script
+    );
+    assert_eq!(
+        scontrol(&["write", "batch_script", "12345", "gone.sh"], &env),
+        (
+            0,
+            String::new(),
+            "job script retrieval failed: Invalid job id specified\n".to_string()
+        )
+    );
+    assert!(!dir.join("gone.sh").exists(), "an unfilled file is removed");
+    // Without a job directory the script is only in the session, which the manager does
+    // not give back.
+    let plain = cancel.sbatch_with(&["--begin=now+3600", "kept.sh"], &[]);
+    assert_eq!(
+        scontrol(&["write", "batch_script", &plain, "-"], &[]),
+        (
+            0,
+            String::new(),
+            "job script retrieval failed: Job script not specified\n".to_string()
+        )
+    );
+}
+
 /// Holds on a site with a job directory: `sbatch -H` waits (JobHeldUser, priority 0, not
 /// eligible) and does not run; a job submitted meanwhile that depends on it waits too, and
 /// `scontrol release` lets both run in order (the dependent's session was made again to

@@ -741,6 +741,22 @@ fn scontrol_words(r: &mut Rng) -> Vec<String> {
                 });
             }
         }
+        "write" => {
+            // `write batch_script <id> [file|-]`: files only in the slot's own directory.
+            if r.chance(80) {
+                w.push(keyword(r, "batch_script"));
+                for _ in 0..r.below(4) {
+                    w.push(if w.len() == 2 {
+                        job_id(r)
+                    } else {
+                        r.pick(&["-", "out.sh", "/nonexistent/x.sh", ""])
+                            .to_string()
+                    });
+                }
+            } else {
+                w.push(r.pick(&["config", "conf", "x"]).to_string());
+            }
+        }
         "notify" => {
             for _ in 0..r.below(4) {
                 w.push(if w.len() == 1 {

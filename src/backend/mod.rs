@@ -76,6 +76,7 @@ pub enum SlurmErrno {
     JobNotSuspended,
     PrioResetFail,
     InvalidTimeMinLimit,
+    JobScriptMissing,
 }
 
 impl SlurmErrno {
@@ -129,6 +130,7 @@ impl SlurmErrno {
             SlurmErrno::InvalidTimeMinLimit => {
                 "Invalid time-min specification (exceeds job's time or other limits)"
             }
+            SlurmErrno::JobScriptMissing => "Job script not specified",
         }
     }
 
@@ -172,6 +174,7 @@ impl SlurmErrno {
             SlurmErrno::JobNotSuspended => 2087,
             SlurmErrno::PrioResetFail => 2095,
             SlurmErrno::InvalidTimeMinLimit => 2124,
+            SlurmErrno::JobScriptMissing => 2009,
         }
     }
 }
@@ -434,6 +437,13 @@ pub trait Cluster {
         })
     }
     /// `scontrol notify`: a message to a running job (`srun_user_message`).
+    /// `scontrol write batch_script`: the script of a batch job the controller still holds,
+    /// for its owner or an operator (`Invalid user id` for others, `Job script not
+    /// specified` for a job without one).
+    fn batch_script(&self, job_id: u32, requester: u32) -> Result<Vec<u8>, BackendError> {
+        let _ = (job_id, requester);
+        Err(BackendError::Slurm(SlurmErrno::JobScriptMissing))
+    }
     fn notify(&self, job_id: u32, _message: &str, _requester: u32) -> Result<(), BackendError> {
         let exists = self.jobs()?.iter().any(|j| j.job_id == job_id);
         Err(BackendError::Slurm(if exists {

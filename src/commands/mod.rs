@@ -17,6 +17,7 @@ pub mod scontrol;
 pub mod scontrol_control;
 pub mod scontrol_node;
 pub mod scontrol_update;
+pub mod scontrol_write;
 pub mod sinfo;
 pub mod squeue;
 pub mod srun;

@@ -249,7 +249,6 @@ const UNSUPPORTED: &[(&str, usize)] = &[
     ("fsdampeningfactor", 3),
     ("setdebug", 2),
     ("schedloglevel", 3),
-    ("write", 5),
     ("takeover", 8),
     ("shutdown", 8),
     ("delete", 1),
@@ -322,6 +321,11 @@ fn process(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, argv: &[
         || CONTROL_VERBS.iter().any(|(n, m)| is(tag, n, *m))
     {
         let rc = super::scontrol_control::run(inv, cluster, tag, &argv[1..], st.quiet == 1);
+        if rc != 0 {
+            st.exit_code = rc;
+        }
+    } else if is(tag, "write", 5) {
+        let rc = super::scontrol_write::run(inv, cluster, argv, st.quiet == 1);
         if rc != 0 {
             st.exit_code = rc;
         }

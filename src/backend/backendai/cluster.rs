@@ -3,6 +3,7 @@
 //! one query, then one delete per job it names.
 
 mod remake;
+mod script;
 
 use super::cache::Cache;
 use super::client::{Client, ClientError, Method, Options};
@@ -857,6 +858,10 @@ impl Cluster for BackendAiCluster {
 
     /// The message goes to the job's launcher through the tunnel, which writes it into
     /// the job's error stream as slurmstepd does.
+    fn batch_script(&self, job_id: u32, requester: u32) -> Result<Vec<u8>, BackendError> {
+        self.batch_script_of(job_id, requester)
+    }
+
     fn notify(&self, job_id: u32, message: &str, _requester: u32) -> Result<(), BackendError> {
         let sessions = self.select(&JobSelector::whole(job_id))?;
         if sessions.is_empty() {

@@ -661,6 +661,13 @@ pub fn job_record(
             (None, Some(mb)) => MemoryRequest::PerCpu(mb),
             _ => rec.memory,
         };
+        if spec.exclusive {
+            // slurmctld's record of a whole-node job: what was asked (ReqTRES) apart from
+            // what it was given, here every CPU the session holds of its agent.
+            rec.over_subscribe = Some("NO".into());
+            rec.tres_req = Some(rec.tres());
+            rec.num_cpus = slot("cpu").map_or(rec.num_cpus, |c| c.ceil() as u32);
+        }
         rec.work_dir = spec.work_dir.clone();
         rec.comment = spec.comment.clone();
         rec.requeue = spec.requeue.unwrap_or(true);
@@ -982,6 +989,30 @@ mod tests {
             |_| "u".into(),
         );
         assert_eq!((rec.state, rec.steps.len()), (JobState::Failed, 0));
+    }
+
+    #[test]
+    fn an_exclusive_job_asked_for_one_cpu_and_holds_its_whole_agent() {
+        let exclusive = JobMeta {
+            spec: crate::model::JobSpec {
+                exclusive: true,
+                mem_per_node: Some(512),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let ran = item("TERMINATED", "task-finished", "SUCCESS");
+        let rec = job_record(&ran, Some(&exclusive), None, "c", |_| "u".into());
+        assert_eq!(
+            (
+                rec.over_subscribe.as_deref(),
+                rec.tres_req.as_deref(),
+                rec.num_cpus
+            ),
+            (Some("NO"), Some("cpu=1,mem=512M,node=1,billing=1"), 2)
+        );
+        let shared = job_record(&ran, None, None, "c", |_| "u".into());
+        assert_eq!((shared.over_subscribe, shared.tres_req), (None, None));
     }
 
     #[test]

@@ -616,6 +616,42 @@ impl LocalCluster {
         Ok(reply)
     }
 
+    /// `_slurm_rpc_dump_batch_script`: the script of a job the controller still holds
+    /// (unfinished, or ended less than MinJobAge ago; an array's tasks share theirs).
+    pub(super) fn batch_script_of(
+        &self,
+        job_id: u32,
+        requester: u32,
+    ) -> Result<Vec<u8>, BackendError> {
+        let since = crate::sys::now() - i64::from(self.settings.min_job_age);
+        let mut db = self.db()?;
+        let found = db
+            .read(|tx| {
+                let rows = tx.controller_jobs_of(&[job_id], since)?;
+                // find_job_record: the record of that id, else the array it names.
+                let Some(row) = rows
+                    .iter()
+                    .find(|r| r.job_id == job_id)
+                    .or_else(|| rows.first())
+                else {
+                    return Ok(None);
+                };
+                let spec = tx.submission(row.submission_id)?;
+                Ok(Some((row.uid, spec)))
+            })
+            .map_err(super::sql)?;
+        let Some((owner, spec)) = found else {
+            return Err(BackendError::Slurm(SlurmErrno::InvalidJobId));
+        };
+        if owner != requester && !self.is_operator(requester) {
+            return Err(BackendError::Slurm(SlurmErrno::UserIdMissing));
+        }
+        if spec.interactive || spec.script.is_empty() {
+            return Err(BackendError::Slurm(SlurmErrno::JobScriptMissing));
+        }
+        Ok(spec.script)
+    }
+
     /// `srun_user_message` for a batch job: the message goes to the running job's error
     /// stream, as slurmstepd's `error("%s", message)` writes it.
     pub(super) fn notify_job(

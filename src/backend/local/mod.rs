@@ -1481,6 +1481,10 @@ impl Cluster for LocalCluster {
         self.requeue_jobs(target, how, requester, crate::sys::now())
     }
 
+    fn batch_script(&self, job_id: u32, requester: u32) -> Result<Vec<u8>, BackendError> {
+        self.batch_script_of(job_id, requester)
+    }
+
     fn notify(&self, job_id: u32, message: &str, requester: u32) -> Result<(), BackendError> {
         self.notify_job(job_id, message, requester)
     }

@@ -282,11 +282,41 @@ pub fn job_record(
         io_patterns: Some(io_patterns(spec)),
         ..Default::default()
     };
+    if spec.exclusive {
+        // slurmctld keeps what was asked (ReqTRES) apart from the whole node it gives,
+        // and shows the node as not shared (checked on 24.11.5).
+        record.over_subscribe = Some("NO".into());
+        let asked = JobRecord {
+            num_cpus: spec.cpus(),
+            ..record.clone()
+        };
+        record.tres_req = Some(asked.tres());
+    }
     // What the job was given, once it runs (sacct's AllocTRES).
     if started {
-        record.tres_alloc = Some(record.tres());
+        record.tres_alloc = Some(if spec.exclusive {
+            whole_nodes_tres(&record, ctx.node)
+        } else {
+            record.tres()
+        });
     }
     record
+}
+
+/// An exclusive job's allocation: its CPUs (every one of its nodes') and every GPU of its
+/// nodes, asked for or not, as slurmctld's whole-node allocation counts them.
+fn whole_nodes_tres(record: &JobRecord, node: &LocalNode) -> String {
+    let mut tres: Vec<String> = record
+        .tres()
+        .split(',')
+        .filter(|t| !t.starts_with("gres/gpu="))
+        .map(str::to_string)
+        .collect();
+    let gpus = node.gpus.saturating_mul(record.num_nodes.max(1));
+    if gpus > 0 {
+        tres.push(format!("gres/gpu={gpus}"));
+    }
+    tres.join(",")
 }
 
 /// `--gres` (and `--gpus-per-node`) as slurmctld keeps it: `gres:gpu:1,gres:gpu:a100:2`.

@@ -189,6 +189,9 @@ impl Cluster for SystemCluster {
     fn notify(&self, job_id: u32, message: &str, _requester: u32) -> Result<(), BackendError> {
         self.backend(Call::Notify(job_id, message.to_string()))
     }
+    fn batch_script(&self, job_id: u32, _requester: u32) -> Result<Vec<u8>, BackendError> {
+        self.backend(Call::BatchScript(job_id))
+    }
     fn update_nodes(
         &self,
         update: &crate::model::NodeUpdate,

@@ -244,6 +244,7 @@ pub fn answer(cluster: &LocalCluster, peer: Peer, call: Call) -> Result<Box<RawV
         Call::Update(target, change) => to_value(cluster.update(&target, &change, uid)?),
         Call::Requeue(target, how) => to_value(cluster.requeue(&target, how, uid)?),
         Call::Notify(job, message) => to_value(cluster.notify(job, &message, uid)?),
+        Call::BatchScript(job) => to_value(cluster.batch_script(job, uid)?),
         Call::UpdateNodes(update) => to_value(cluster.update_nodes(&update, uid)?),
         Call::Suspend(target, resume) => to_value(cluster.suspend(&target, resume, uid)?),
         Call::Top(targets) => to_value(cluster.top(&targets, uid)?),

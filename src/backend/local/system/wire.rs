@@ -30,6 +30,7 @@ pub enum Call {
     Update(JobSelector, Box<JobUpdate>),
     Requeue(JobSelector, RequeueRequest),
     Notify(u32, String),
+    BatchScript(u32),
     UpdateNodes(Box<NodeUpdate>),
     Suspend(JobSelector, bool),
     Top(Vec<JobSelector>),
