@@ -35,8 +35,10 @@ use std::rc::Rc;
 /// 7: `nodes`: what operators set on the nodes (drain, fail, down and their reason).
 /// 8: `suspensions`: the suspend times of jobs an operator suspended.
 /// 9: `earlier_runs`: the runs of requeued jobs before their last (sacct -D).
+/// 10: `jobs.cpus`: the CPU ids a started job holds on each of its nodes (scontrol -d's
+/// `CPU_IDs=`); older code leaves it empty and its jobs show no CPU ids.
 const SCHEMA_VERSION: i64 = 4;
-const REVISION: i64 = 9;
+const REVISION: i64 = 10;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
@@ -89,6 +91,8 @@ CREATE TABLE IF NOT EXISTS jobs (
     requeue        INTEGER,
     -- GPU devices the job holds on each of its nodes (`0,1;1`), see local/gres.rs.
     gpus           TEXT,
+    -- CPU ids the job holds on each of its nodes, in the same form.
+    cpus           TEXT,
     -- The last reason the scheduler saw the job pending for, other than None, Priority and
     -- Resources (slurmctld's state_reason_prev_db): sacct's Reason.
     reason_prev    TEXT NOT NULL DEFAULT 'None',
@@ -644,6 +648,7 @@ fn migrate(tx: &Transaction<'_>) -> rusqlite::Result<()> {
         ("reason_prev", "TEXT NOT NULL DEFAULT 'None'"),
         ("acct_reason", "TEXT"),
         ("acct_tasks", "TEXT"),
+        ("cpus", "TEXT"),
     ] {
         if !columns.iter().any(|c| c == column) {
             tx.execute_batch(&format!("ALTER TABLE jobs ADD COLUMN {column} {decl}"))?;
@@ -657,6 +662,14 @@ fn migrate(tx: &Transaction<'_>) -> rusqlite::Result<()> {
         tx.execute_batch("ALTER TABLE steps ADD COLUMN cancelled_by INTEGER")?;
     }
     Ok(())
+}
+
+/// What a started job holds on each of its nodes (`local/gres.rs` format): CPU ids and,
+/// when it asked for them, GPU devices.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HeldResources {
+    pub cpus: String,
+    pub gpus: Option<String>,
 }
 
 /// What operators set on one node: [`NodeMark::flags`] holds node_state.rs's `DRAIN`,
@@ -1186,8 +1199,6 @@ impl Tx<'_> {
         Ok(rows)
     }
 
-    /// (cpus, memory MB) of every running job.
-    /// CPUs, memory and node list of every running job.
     /// The GPU devices a job holds (`local/gres.rs` format), None when it holds none.
     pub fn job_gpus(&self, job_id: u32) -> DbResult<Option<String>> {
         Ok(self
@@ -1207,6 +1218,15 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// The CPU ids a started job holds on each of its nodes (`local/gres.rs` format).
+    pub fn set_job_cpus(&self, job_id: u32, cpus: &str) -> DbResult<()> {
+        self.tx.execute(
+            "UPDATE jobs SET cpus = ?2 WHERE job_id = ?1",
+            params![job_id, cpus],
+        )?;
+        Ok(())
+    }
+
     /// (node list, devices) of every running job that holds GPUs.
     pub fn running_gpus(&self) -> DbResult<Vec<(String, String)>> {
         let mut stmt = self.tx.prepare_cached(
@@ -1215,6 +1235,41 @@ impl Tx<'_> {
         let rows = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// (node list, CPU ids) of every running job (a suspended job has given its CPUs back).
+    pub fn running_cpus(&self) -> DbResult<Vec<(String, String)>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT node, cpus FROM jobs WHERE state = 'RUNNING' AND cpus IS NOT NULL AND node IS NOT NULL",
+        )?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The CPU ids and GPU devices of the jobs the controller still holds that were given
+    /// CPU ids (unfinished, or ended at or after `since`), by job id.
+    pub fn held_resources(
+        &self,
+        since: i64,
+    ) -> DbResult<std::collections::HashMap<u32, HeldResources>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT job_id, cpus, gpus FROM jobs
+             WHERE cpus IS NOT NULL AND (end_time IS NULL OR end_time >= ?1)",
+        )?;
+        let rows = stmt
+            .query_map([since], |r| {
+                Ok((
+                    r.get(0)?,
+                    HeldResources {
+                        cpus: r.get(1)?,
+                        gpus: r.get(2)?,
+                    },
+                ))
+            })?
+            .collect::<Result<std::collections::HashMap<_, _>, _>>()?;
         Ok(rows)
     }
 
@@ -1481,6 +1536,7 @@ mod tests {
                  ALTER TABLE jobs DROP COLUMN acct_reason;
                  ALTER TABLE jobs DROP COLUMN reason_prev;
                  ALTER TABLE jobs DROP COLUMN gpus;
+                 ALTER TABLE jobs DROP COLUMN cpus;
                  ALTER TABLE jobs DROP COLUMN requeue;
                  ALTER TABLE jobs DROP COLUMN restarts;
                  ALTER TABLE steps DROP COLUMN cancelled_by;
@@ -1498,6 +1554,8 @@ mod tests {
         let mut db = Db::open(&path, 1).unwrap();
         let rows = db.read(|tx| tx.jobs()).unwrap();
         assert_eq!(rows.len(), 1);
+        // Revision 10's CPU ids: none held by a job that ran before them.
+        assert!(db.read(|tx| tx.held_resources(0)).unwrap().is_empty());
         assert_eq!(rows[0].reason_prev, "None");
         assert_eq!(rows[0].acct_reason, None);
         assert_eq!((rows[0].restarts, rows[0].requeue), (0, None));

@@ -372,6 +372,13 @@ impl LocalCluster {
         let ctx = self.ctx();
         let suspensions = tx.suspensions().map_err(sql)?;
         let now = crate::sys::now();
+        // What the controller's started jobs hold, for scontrol -d (accounting keeps none).
+        let held = if accounting {
+            Default::default()
+        } else {
+            tx.held_resources(now - i64::from(self.settings.min_job_age))
+                .map_err(sql)?
+        };
         let mut out = Vec::with_capacity(rows.len());
         // Each request is parsed as its record is built and dropped after (the tasks of an
         // array share theirs): a long queue never holds every request parsed at once.
@@ -395,6 +402,9 @@ impl LocalCluster {
             let mut st = steps.remove(&row.job_id).unwrap_or_default();
             st.sort_by_key(|s| s.step);
             let mut rec = records::job_record(row, spec, &st, &ctx, accounting);
+            if let Some(h) = held.get(&row.job_id) {
+                records::show_allocation(&mut rec, h);
+            }
             if let Some(susp) = suspensions.get(&row.job_id) {
                 suspend::show(&mut rec, susp, now);
             }

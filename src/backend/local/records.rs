@@ -1,8 +1,10 @@
 //! Stored rows -> the model records that squeue, sacct and scontrol render.
 
-use super::db::{JobRow, StepRow};
+use super::db::{HeldResources, JobRow, StepRow};
 use super::node::{LocalNode, LocalPartition};
+use crate::model::array::ranges;
 use crate::model::fname::{FnameContext, expand};
+use crate::model::job::NodeAllocation;
 use crate::model::jobspec::GpuPer;
 use crate::model::{
     ArrayPart, ExitStatus, JobRecord, JobSpec, JobState, MemoryRequest, StepRecord, TimeLimit,
@@ -303,6 +305,55 @@ pub fn job_record(
     record
 }
 
+/// scontrol -d's allocation lines (and `--json`'s job resources): the CPU ids, memory and,
+/// while the job runs, GPU devices it holds on each node, alike nodes in one line; and
+/// `JOB_GRES=` its GPUs in all (kept once it ends, when the per-node `GRES=` is empty, as
+/// slurmctld shows them).
+pub fn show_allocation(record: &mut JobRecord, held: &HeldResources) {
+    let Some(names) = record
+        .nodes
+        .as_deref()
+        .and_then(crate::model::hostlist::expand)
+    else {
+        return;
+    };
+    let cpus = super::gres::parse_held(&held.cpus);
+    let gpus = held
+        .gpus
+        .as_deref()
+        .map(super::gres::parse_held)
+        .unwrap_or_default();
+    let mem_mb = record.memory_per_node_mb();
+    let holds_gpus = !record.state.is_finished();
+    let mut groups: Vec<(Vec<&str>, NodeAllocation)> = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let devices = gpus.get(i).map_or(&[][..], Vec::as_slice);
+        let line = NodeAllocation {
+            nodes: String::new(),
+            cpu_ids: ranges(cpus.get(i).map_or(&[][..], Vec::as_slice)),
+            mem_mb,
+            gres: if holds_gpus && !devices.is_empty() {
+                format!("gpu:{}(IDX:{})", devices.len(), ranges(devices))
+            } else {
+                String::new()
+            },
+        };
+        match groups.last_mut() {
+            Some((nodes, last)) if *last == line => nodes.push(name),
+            _ => groups.push((vec![name], line)),
+        }
+    }
+    record.node_alloc = groups
+        .into_iter()
+        .map(|(nodes, line)| NodeAllocation {
+            nodes: crate::model::hostlist::compress(&nodes),
+            ..line
+        })
+        .collect();
+    let total: usize = gpus.iter().map(Vec::len).sum();
+    record.gres_total = (total > 0).then(|| format!("gpu:{total}"));
+}
+
 /// An exclusive job's allocation: its CPUs (every one of its nodes') and every GPU of its
 /// nodes, asked for or not, as slurmctld's whole-node allocation counts them.
 fn whole_nodes_tres(record: &JobRecord, node: &LocalNode) -> String {
@@ -353,4 +404,62 @@ fn derived_exit(steps: &[StepRow]) -> ExitStatus {
         .map(|s| s.exit)
         .max_by_key(|e| (i64::from(e.code) << 8) | i64::from(e.signal & 0x7f))
         .unwrap_or(ExitStatus::OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allocation_lines_group_alike_nodes_and_show_gpus_while_the_job_runs() {
+        let mut running = JobRecord {
+            state: JobState::Running,
+            nodes: Some("n[1-3]".into()),
+            num_nodes: 3,
+            num_cpus: 6,
+            memory: MemoryRequest::PerNode(100),
+            ..Default::default()
+        };
+        let held = HeldResources {
+            cpus: "0,1;0,1;2,3".into(),
+            gpus: Some("0;0;1".into()),
+        };
+        show_allocation(&mut running, &held);
+        let lines: Vec<(&str, &str, u64, &str)> = running
+            .node_alloc
+            .iter()
+            .map(|a| {
+                (
+                    a.nodes.as_str(),
+                    a.cpu_ids.as_str(),
+                    a.mem_mb,
+                    a.gres.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                ("n[1-2]", "0-1", 100, "gpu:1(IDX:0)"),
+                ("n3", "2-3", 100, "gpu:1(IDX:1)")
+            ]
+        );
+        assert_eq!(running.gres_total.as_deref(), Some("gpu:3"));
+
+        let mut ended = JobRecord {
+            state: JobState::Cancelled,
+            ..running.clone()
+        };
+        show_allocation(&mut ended, &held);
+        assert!(ended.node_alloc.iter().all(|a| a.gres.is_empty()));
+        assert_eq!(ended.gres_total.as_deref(), Some("gpu:3"));
+
+        let mut waiting = JobRecord {
+            state: JobState::Pending,
+            nodes: None,
+            ..Default::default()
+        };
+        show_allocation(&mut waiting, &held);
+        assert!(waiting.node_alloc.is_empty() && waiting.gres_total.is_none());
+    }
 }

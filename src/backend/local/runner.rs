@@ -398,6 +398,20 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
     let to_launch = db.write(|tx| {
         let current =
             |job_id: u32| -> DbResult<bool> { Ok(tx.job(job_id)?.as_ref() == before.get(&job_id)) };
+        // CPU ids running jobs hold, per node (slurmctld gives the lowest free ones).
+        let mut cpus_taken: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
+        for (list, held) in tx.running_cpus()? {
+            for (i, ids) in settings
+                .node_indexes(&list)
+                .into_iter()
+                .zip(gres::parse_held(&held))
+            {
+                if let Some(t) = cpus_taken.get_mut(i) {
+                    t.extend(ids);
+                }
+            }
+        }
+
         let mut to_launch = Vec::new();
         // by id: a pass over a long queue stays linear
         let index: HashMap<u32, usize> = jobs
@@ -430,6 +444,7 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     let want = specs
                         .get(&row.submission_id)
                         .map_or(0, |s| gres::gpus_per_node(s).unwrap_or(0));
+                    let cpus = row.alloc_cpus;
                     let started = start(tx, &mut row, tasks, &lists, now)?;
                     if let Some(spec) = specs.get(&row.submission_id)
                         && let Some(at) = spec.deadline
@@ -453,6 +468,16 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                             .collect();
                         let text = (want > 0).then(|| gres::format_held(&held));
                         tx.set_job_gpus(*job_id, text.as_deref())?;
+                        let per_node = cpus.div_ceil(on.len().max(1) as u32);
+                        let ids: Vec<Vec<u32>> = on
+                            .iter()
+                            .map(|&i| {
+                                let ids = gres::pick(settings.node.cpus, &cpus_taken[i], per_node);
+                                cpus_taken[i].extend(&ids);
+                                ids
+                            })
+                            .collect();
+                        tx.set_job_cpus(*job_id, &gres::format_held(&ids))?;
                     }
                     to_launch.extend(started)
                 }
