@@ -214,3 +214,60 @@ fn harness_group() -> String {
         .unwrap();
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
+
+/// 24.11's `scontrol update` changes a waiting job's `StdErr=` and `StdIn=` (a relative
+/// name under the job's directory, empty for the default again), and the job then reads
+/// and writes them; 22.05 does not know the fields.
+#[test]
+fn a_waiting_job_s_stderr_and_stdin_are_changed_under_24_11_only() {
+    let old = cluster("22.05");
+    let held = old.submit(&["--hold", "--wrap", "true"]).to_string();
+    let r = old.run(
+        "scontrol",
+        &["update", &format!("JobId={held}"), "StdErr=e.txt"],
+    );
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            1,
+            "Update of this parameter is not supported: StdErr=e.txt\nRequest aborted\n"
+        )
+    );
+
+    let c = cluster("24.11");
+    std::fs::write(c.path("in.txt"), "from stdin\n").unwrap();
+    let job = c
+        .submit(&["--hold", "--wrap", "cat; echo to-stderr >&2"])
+        .to_string();
+    let id = format!("JobId={job}");
+    let r = c.run(
+        "scontrol",
+        &["update", &id, "StdErr=e-%j.txt", "StdIn=in.txt"],
+    );
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    let show = c.run("scontrol", &["show", "job", &job]).stdout;
+    let work = c.work.display().to_string();
+    assert!(
+        show.contains(&format!("StdErr={work}/e-{job}.txt"))
+            && show.contains(&format!("StdIn={work}/in.txt")),
+        "{show}"
+    );
+    // Empty: the default again (the output file).
+    let r = c.run("scontrol", &["update", &id, "StdErr="]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    let r = c.run("scontrol", &["update", &id, "StdErr=e-%j.txt"]);
+    assert_eq!(r.code, 0);
+    c.run("scontrol", &["release", &job]).ok();
+    c.wait_done(&job, secs(30));
+    assert_eq!(c.read(&format!("slurm-{job}.out")), "from stdin\n");
+    assert_eq!(c.read(&format!("e-{job}.txt")), "to-stderr\n");
+    // A job no longer waiting keeps them.
+    let r = c.run("scontrol", &["update", &id, "StdIn=/dev/null"]);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            1,
+            format!("Job has already finished for job {job}\n").as_str()
+        )
+    );
+}

@@ -477,6 +477,12 @@ pub fn parse(
         } else if is("WCKey", 1) {
             c.unmodelled.push(arg.to_string());
             update_cnt += 1;
+        } else if inv.profile.scontrol.update_std_err_and_in && is("StdErr", 6) {
+            c.std_err = Some(val.to_string());
+            update_cnt += 1;
+        } else if inv.profile.scontrol.update_std_err_and_in && is("StdIn", 5) {
+            c.std_in = Some(val.to_string());
+            update_cnt += 1;
         } else if is("StdOut", 6) {
             c.std_out = Some(val.to_string());
             update_cnt += 1;

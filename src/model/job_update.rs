@@ -39,6 +39,9 @@ pub struct JobUpdate {
     pub name: Option<String>,
     pub work_dir: Option<String>,
     pub std_out: Option<String>,
+    /// `StdErr=` and `StdIn=` (24.11; empty: back to the default).
+    pub std_err: Option<String>,
+    pub std_in: Option<String>,
     /// `Dependency=`, as scontrol's controller parses it.
     pub dependency: Option<DependencyChange>,
     /// `StartTime=` / `EligibleTime=`, in Unix seconds (never before the request).

@@ -112,6 +112,9 @@ pub struct ScontrolDeltas {
     pub partition_topo_fields: bool,
     /// `--json`/`--yaml` and the `listjobs`/`liststeps`/`power` commands.
     pub data_and_list_commands: bool,
+    /// `scontrol update` changes a pending job's `StdErr=` and `StdIn=` (22.05 knows only
+    /// `StdOut=`).
+    pub update_std_err_and_in: bool,
 }
 
 /// `squeue`.
@@ -226,6 +229,7 @@ const V22_05: Profile = Profile {
         node_update_24_11: false,
         partition_topo_fields: false,
         data_and_list_commands: false,
+        update_std_err_and_in: false,
     },
     squeue: SqueueDeltas {
         gres_tres_spelling: false,
@@ -281,6 +285,7 @@ const V24_11: Profile = Profile {
         node_update_24_11: true,
         partition_topo_fields: true,
         data_and_list_commands: true,
+        update_std_err_and_in: true,
     },
     squeue: SqueueDeltas {
         gres_tres_spelling: true,

@@ -450,6 +450,17 @@ impl LocalCluster {
             }
             spec.work_dir = dir.clone();
         }
+        // 24.11's order: StdErr, StdIn, then StdOut; an empty value gives the default back.
+        for (asked, field) in [(&c.std_err, &mut spec.stderr), (&c.std_in, &mut spec.stdin)] {
+            if let Some(path) = asked
+                && field.as_ref() != Some(path)
+            {
+                if !pending {
+                    return Err(SlurmErrno::JobNotPending);
+                }
+                *field = (!path.is_empty()).then(|| path.clone());
+            }
+        }
         if let Some(out) = &c.std_out
             && spec.stdout.as_ref() != Some(out)
         {

@@ -441,6 +441,8 @@ fn changeable(c: &JobUpdate) -> bool {
         name: _,
         work_dir,
         std_out,
+        std_err,
+        std_in,
         dependency,
         begin_time: _,
         unmodelled,
@@ -459,6 +461,8 @@ fn changeable(c: &JobUpdate) -> bool {
         && memory.is_none()
         && work_dir.is_none()
         && std_out.is_none()
+        && std_err.is_none()
+        && std_in.is_none()
         && dependency.is_none()
         && unmodelled.is_empty()
 }
