@@ -997,6 +997,14 @@ fn difference(key: &str, cmd: &str, labels: [&str; 2], a: &Output, b: &Output) -
     )
 }
 
+/// `BAI_SCENARIO_SHOW=1`: a listed difference is printed too.
+fn show_known(key: &str, cmd: &str, want: &Output, have: &Output) {
+    if std::env::var_os("BAI_SCENARIO_SHOW").is_some() {
+        let key = format!("{key} (known)");
+        println!("{}", difference(&key, cmd, ["want", "got"], want, have));
+    }
+}
+
 fn known_differences() -> BTreeMap<String, String> {
     known_differences_in("KNOWN-DIFFERENCES")
 }
@@ -1079,13 +1087,7 @@ fn scenarios_against_slurm_22_05() {
                 )),
                 (false, false) => failures.push(difference(&key, cmd, ["want", "got"], want, have)),
                 (false, true) => {
-                    // BAI_SCENARIO_SHOW=1 prints the listed differences too.
-                    if std::env::var_os("BAI_SCENARIO_SHOW").is_some() {
-                        println!(
-                            "{}",
-                            difference(&format!("{key} (known)"), cmd, ["want", "got"], want, have)
-                        );
-                    }
+                    show_known(&key, cmd, want, have);
                     seen.push(key)
                 }
                 (true, false) => {}
@@ -1326,12 +1328,7 @@ fn scenarios_against_slurm_24_11() {
                 )),
                 (false, false) => failures.push(difference(&key, cmd, ["want", "got"], want, have)),
                 (false, true) => {
-                    if std::env::var_os("BAI_SCENARIO_SHOW").is_some() {
-                        println!(
-                            "{}",
-                            difference(&format!("{key} (known)"), cmd, ["want", "got"], want, have)
-                        );
-                    }
+                    show_known(&key, cmd, want, have);
                     seen.push(key)
                 }
                 (true, false) => {}

@@ -1229,20 +1229,20 @@ impl Tx<'_> {
 
     /// (node list, devices) of every running job that holds GPUs.
     pub fn running_gpus(&self) -> DbResult<Vec<(String, String)>> {
-        let mut stmt = self.tx.prepare_cached(
+        self.running_held(
             "SELECT node, gpus FROM jobs WHERE state = 'RUNNING' AND gpus IS NOT NULL AND node IS NOT NULL",
-        )?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+        )
     }
 
     /// (node list, CPU ids) of every running job (a suspended job has given its CPUs back).
     pub fn running_cpus(&self) -> DbResult<Vec<(String, String)>> {
-        let mut stmt = self.tx.prepare_cached(
+        self.running_held(
             "SELECT node, cpus FROM jobs WHERE state = 'RUNNING' AND cpus IS NOT NULL AND node IS NOT NULL",
-        )?;
+        )
+    }
+
+    fn running_held(&self, query: &str) -> DbResult<Vec<(String, String)>> {
+        let mut stmt = self.tx.prepare_cached(query)?;
         let rows = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<Vec<_>, _>>()?;

@@ -307,18 +307,7 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
         let before: HashMap<u32, JobRow> = jobs.iter().map(|j| (j.job_id, j.clone())).collect();
         let cluster_profile = cluster.profile();
         // GPU devices running jobs hold, per node.
-        let mut taken: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
-        for (list, held) in tx.running_gpus()? {
-            for (i, devices) in settings
-                .node_indexes(&list)
-                .into_iter()
-                .zip(gres::parse_held(&held))
-            {
-                if let Some(t) = taken.get_mut(i) {
-                    t.extend(devices);
-                }
-            }
-        }
+        let taken = held_per_node(settings, names.len(), tx.running_gpus()?);
         let marks = tx.node_marks()?;
         let capacity: Vec<Capacity> = taken
             .iter()
@@ -399,18 +388,7 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
         let current =
             |job_id: u32| -> DbResult<bool> { Ok(tx.job(job_id)?.as_ref() == before.get(&job_id)) };
         // CPU ids running jobs hold, per node (slurmctld gives the lowest free ones).
-        let mut cpus_taken: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
-        for (list, held) in tx.running_cpus()? {
-            for (i, ids) in settings
-                .node_indexes(&list)
-                .into_iter()
-                .zip(gres::parse_held(&held))
-            {
-                if let Some(t) = cpus_taken.get_mut(i) {
-                    t.extend(ids);
-                }
-            }
-        }
+        let mut cpus_taken = held_per_node(settings, names.len(), tx.running_cpus()?);
 
         let mut to_launch = Vec::new();
         // by id: a pass over a long queue stays linear
@@ -702,6 +680,28 @@ fn cap_at_deadline(
 }
 
 /// Marks a job (or `tasks` tasks of an array) as started. Returns the job ids to launch.
+/// What running jobs hold on each of the `nodes` nodes (GPU devices or CPU ids), from
+/// their (node list, ids as stored) rows.
+fn held_per_node(
+    settings: &super::LocalSettings,
+    nodes: usize,
+    rows: Vec<(String, String)>,
+) -> Vec<Vec<u32>> {
+    let mut taken: Vec<Vec<u32>> = vec![Vec::new(); nodes];
+    for (list, held) in rows {
+        for (i, ids) in settings
+            .node_indexes(&list)
+            .into_iter()
+            .zip(gres::parse_held(&held))
+        {
+            if let Some(t) = taken.get_mut(i) {
+                t.extend(ids);
+            }
+        }
+    }
+    taken
+}
+
 fn start(
     tx: &Tx<'_>,
     row: &mut JobRow,
