@@ -817,7 +817,10 @@ fn first_priority(recorded: &[(String, Output)]) -> Option<u32> {
                     return Some(p + before);
                 }
             }
-        } else if let Some(rest) = cmd.strip_prefix("scontrol show job $J") {
+        } else if let Some(rest) = cmd
+            .strip_prefix("scontrol show job $J")
+            .or_else(|| cmd.strip_prefix("scontrol -d show job $J"))
+        {
             let k: usize = rest
                 .chars()
                 .take_while(char::is_ascii_digit)
