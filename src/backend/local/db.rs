@@ -1250,27 +1250,50 @@ impl Tx<'_> {
     }
 
     /// The CPU ids and GPU devices of the jobs the controller still holds that were given
-    /// CPU ids (unfinished, or ended at or after `since`), by job id.
+    /// CPU ids (running or suspended, or ended at or after `since`), by job id: of these
+    /// jobs only when a few are asked for (by index, so that a command about one job reads
+    /// the same whatever the queue holds), else of all.
     pub fn held_resources(
         &self,
+        jobs: &[u32],
         since: i64,
     ) -> DbResult<std::collections::HashMap<u32, HeldResources>> {
-        let mut stmt = self.tx.prepare_cached(
+        let held = |r: &rusqlite::Row<'_>| {
+            Ok((
+                r.get(0)?,
+                HeldResources {
+                    cpus: r.get(1)?,
+                    gpus: r.get(2)?,
+                },
+            ))
+        };
+        let mut out = std::collections::HashMap::new();
+        if jobs.len() < 256 {
+            let mut stmt = self.tx.prepare_cached(
+                "SELECT job_id, cpus, gpus FROM jobs WHERE job_id = ?1 AND cpus IS NOT NULL",
+            )?;
+            for &id in jobs {
+                if let Some((id, h)) = stmt.query_row([id], held).optional()? {
+                    out.insert(id, h);
+                }
+            }
+            return Ok(out);
+        }
+        // By the state and end-time indexes: not the pending jobs.
+        let mut live = self.tx.prepare_cached(
             "SELECT job_id, cpus, gpus FROM jobs
-             WHERE cpus IS NOT NULL AND (end_time IS NULL OR end_time >= ?1)",
+             WHERE state IN ('RUNNING', 'SUSPENDED') AND cpus IS NOT NULL",
         )?;
-        let rows = stmt
-            .query_map([since], |r| {
-                Ok((
-                    r.get(0)?,
-                    HeldResources {
-                        cpus: r.get(1)?,
-                        gpus: r.get(2)?,
-                    },
-                ))
-            })?
-            .collect::<Result<std::collections::HashMap<_, _>, _>>()?;
-        Ok(rows)
+        out.extend(live.query_map([], held)?.collect::<Result<Vec<_>, _>>()?);
+        let mut ended = self.tx.prepare_cached(
+            "SELECT job_id, cpus, gpus FROM jobs WHERE end_time >= ?1 AND cpus IS NOT NULL",
+        )?;
+        out.extend(
+            ended
+                .query_map([since], held)?
+                .collect::<Result<Vec<_>, _>>()?,
+        );
+        Ok(out)
     }
 
     /// The nodes of the suspended jobs (a job's node list, None: the first node).
@@ -1555,7 +1578,7 @@ mod tests {
         let rows = db.read(|tx| tx.jobs()).unwrap();
         assert_eq!(rows.len(), 1);
         // Revision 10's CPU ids: none held by a job that ran before them.
-        assert!(db.read(|tx| tx.held_resources(0)).unwrap().is_empty());
+        assert!(db.read(|tx| tx.held_resources(&[5], 0)).unwrap().is_empty());
         assert_eq!(rows[0].reason_prev, "None");
         assert_eq!(rows[0].acct_reason, None);
         assert_eq!((rows[0].restarts, rows[0].requeue), (0, None));

@@ -376,7 +376,8 @@ impl LocalCluster {
         let held = if accounting {
             Default::default()
         } else {
-            tx.held_resources(now - i64::from(self.settings.min_job_age))
+            let ids: Vec<u32> = rows.iter().map(|r| r.job_id).collect();
+            tx.held_resources(&ids, now - i64::from(self.settings.min_job_age))
                 .map_err(sql)?
         };
         let mut out = Vec::with_capacity(rows.len());
