@@ -412,6 +412,10 @@ impl BackendAiCluster {
                     .map(|(s, _)| s),
             );
             round += 1;
+            // 26.9 keeps a session deleted while DEPRIORITIZING in TERMINATING for good,
+            // its name never free again (a hold's new session could not be made): it is
+            // deleted once the scheduler has put it back to PENDING, a moment later.
+            rest.retain(|s| s.status != "DEPRIORITIZING");
             self.delete_each(&rest)?;
             std::thread::sleep(pause);
             let read_back = |this: &Self| -> Result<Vec<Session>, BackendError> {
