@@ -241,14 +241,19 @@ impl JobRecord {
 
     /// `cpu=1,mem=1G,node=1,billing=1`.
     pub fn tres(&self) -> String {
+        self.tres_with_cpus(self.num_cpus)
+    }
+
+    /// [`JobRecord::tres`] of `cpus` CPUs rather than the record's (an exclusive job's
+    /// request beside the whole node it was given).
+    pub fn tres_with_cpus(&self, cpus: u32) -> String {
+        let nodes = self.num_nodes.max(1);
         let mem = self
-            .memory_per_node_mb()
-            .saturating_mul(u64::from(self.num_nodes.max(1)));
-        let mut s = format!("cpu={},mem={}", self.num_cpus, super::units::mb_str(mem));
-        s.push_str(&format!(
-            ",node={},billing={}",
-            self.num_nodes, self.num_cpus
-        ));
+            .memory
+            .per_node_mb(cpus / nodes)
+            .saturating_mul(u64::from(nodes));
+        let mut s = format!("cpu={cpus},mem={}", super::units::mb_str(mem));
+        s.push_str(&format!(",node={},billing={cpus}", self.num_nodes));
         // GPUs: per node (`gres:gpu[:type]:N`) times the nodes, or for the whole job.
         let count = |t: &Option<String>| -> Option<u32> {
             t.as_deref()?

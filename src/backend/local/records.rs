@@ -288,11 +288,7 @@ pub fn job_record(
         // slurmctld keeps what was asked (ReqTRES) apart from the whole node it gives,
         // and shows the node as not shared (checked on 24.11.5).
         record.over_subscribe = Some("NO".into());
-        let asked = JobRecord {
-            num_cpus: spec.cpus(),
-            ..record.clone()
-        };
-        record.tres_req = Some(asked.tres());
+        record.tres_req = Some(record.tres_with_cpus(spec.cpus()));
     }
     // What the job was given, once it runs (sacct's AllocTRES).
     if started {
