@@ -1384,6 +1384,67 @@ fn dependents_of_a_job_cancelled_while_it_waits_are_judged() {
     );
 }
 
+/// A session Backend.AI leaves RUNNING after its job ended (a loaded 23.09 manager that
+/// marks a session RUNNING only after its script has ended never hears of the end, and
+/// the session holds its resources for good): once its launcher's result in the job
+/// directory is a minute old, the next view ends the session and makes its native
+/// dependents again, whose gates judge the result it left. The stuck state is made here by
+/// leaving a result for a job that still sleeps; without the cure its dependent would wait
+/// ten minutes.
+#[test]
+fn a_session_left_running_after_its_job_ended_is_ended_and_its_dependents_run() {
+    let _shared = shared();
+    let site = user();
+    let (dir, gated, mut cancel) = job_dir_test(site, "left-running");
+    let env = [("BAI_SLURM_CONFIG", gated.as_str())];
+    let stuck = cancel.sbatch_with(&["-t", "15", "--wrap", "sleep 600"], &env);
+    let dependent = cancel.sbatch_with(
+        &[
+            &format!("--dependency=afterany:{stuck}"),
+            "--wrap",
+            "touch ran",
+        ],
+        &env,
+    );
+    site.wait_sacct(
+        &dir,
+        &stuck,
+        "jobid,state",
+        Duration::from_secs(300),
+        |rows| rows[0][1] == "RUNNING",
+    );
+    let job_dir = site.work_root.join("jobs");
+    // Left while the session runs (an older result would be an earlier run's).
+    let ended = bai_slurm::sys::now();
+    let result = job_dir
+        .join(nix::unistd::getuid().as_raw().to_string())
+        .join(format!("{stuck}.result"));
+    // As the launcher leaves it (`launcher::gate::write_result`).
+    std::fs::create_dir_all(result.parent().unwrap()).unwrap();
+    std::fs::write(&result, format!("exited 0:0 {ended}\n")).unwrap();
+    // The views of the site's login nodes (which name its job directory) find it.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let both = format!("{stuck},{dependent}");
+    let rows = loop {
+        let args = ["-X", "-P", "-n", "-j", &both, "-o", "jobid,state"];
+        let r = site.run_with(&dir, "sacct", &args, &env);
+        let rows: Vec<Vec<String>> = r
+            .stdout
+            .lines()
+            .map(|l| l.split('|').map(str::to_string).collect())
+            .collect();
+        let done = |r: &Vec<String>| !matches!(r[1].as_str(), "PENDING" | "RUNNING");
+        if rows.len() == 2 && rows.iter().all(done) {
+            break rows;
+        }
+        assert!(Instant::now() < deadline, "{r:?}");
+        std::thread::sleep(Duration::from_secs(2));
+    };
+    assert_eq!(row_of(&rows, &dependent)[1], "COMPLETED", "{rows:?}");
+    assert!(dir.join("ran").exists(), "{rows:?}");
+    assert_ne!(row_of(&rows, &stuck)[1], "RUNNING", "{rows:?}");
+}
+
 /// Every dependency type, on a site with a job directory (`[backendai] job_dir`): each
 /// launcher leaves its job's result there and ends its session with success, so a session's
 /// Backend.AI `dependencies` mean "ended", and the dependent's launcher judges Slurm's

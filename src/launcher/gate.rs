@@ -80,7 +80,8 @@ pub fn write_result(
     std::fs::rename(&tmp, &path)
 }
 
-fn read_result(job_dir: &Path, uid: u32, name: &str) -> Option<LaunchResult> {
+/// The result a job's launcher left, if it has ended.
+pub fn read_result(job_dir: &Path, uid: u32, name: &str) -> Option<LaunchResult> {
     let text = std::fs::read_to_string(result_path(job_dir, uid, name)).ok()?;
     LaunchResult::from_words(&text)
 }

@@ -13,6 +13,7 @@ use super::partitions;
 use super::records::{self, Session};
 use super::settings;
 use super::submission;
+use super::tag;
 use super::views;
 use crate::backend::{
     AccountingQuery, BackendError, Cluster, HoldKind, SignalRequest, SlurmErrno, SubmitError,
@@ -24,6 +25,7 @@ use crate::model::{
 };
 use crate::sys::UserInfo;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Seconds a finished job stays in squeue (Slurm's MinJobAge).
 pub const MIN_JOB_AGE: i64 = 300;
@@ -78,6 +80,28 @@ pub fn backend_error(e: ClientError) -> BackendError {
         ClientError::Unreachable { .. } => BackendError::Unreachable(e.to_string()),
         other => BackendError::Other(other.to_string()),
     }
+}
+
+/// How long a session may stay RUNNING after its launcher left its job's result before it
+/// counts as left behind (a normal teardown takes seconds).
+const LEFT_RUNNING_AFTER: i64 = 60;
+
+/// The owner's uid of a RUNNING session without a batch result whose job's launcher left
+/// its result in the job directory more than [`LEFT_RUNNING_AFTER`] ago, during this
+/// session (a requeued job's earlier result is older than its new session).
+fn left_running_after_its_result(s: &Session, job_dir: &Path, now: i64) -> Option<u32> {
+    if s.status != "RUNNING" || matches!(s.result.as_str(), "SUCCESS" | "FAILURE") {
+        return None;
+    }
+    let (job, task) = jobid::parse_session_name(&s.name)?;
+    let uid = tag::parse_tag(&s.tag)?.uid;
+    let result = crate::launcher::gate::read_result(
+        job_dir,
+        uid,
+        &crate::launcher::gate::result_name(job, task),
+    )?;
+    let end = result.end?;
+    (end >= s.created_at? && now - end > LEFT_RUNNING_AFTER).then_some(uid)
 }
 
 impl BackendAiCluster {
@@ -333,17 +357,41 @@ impl BackendAiCluster {
             .collect()
     }
 
-    /// Ends this keypair's sessions that Backend.AI left RUNNING after their job ended
-    /// ([`Session::batch_ended`]; their results are read by then): one DELETE each, so they
-    /// free their resources. Best effort: a failure is tried again by the next command.
+    /// Ends this keypair's sessions that Backend.AI left RUNNING after their job ended: one
+    /// DELETE each, so they free their resources. Best effort: a failure is tried again by
+    /// the next command. Two kinds: those whose batch task has a result
+    /// ([`Session::batch_ended`]), and, with a job directory, those whose launcher left its
+    /// job's result there a while ago while the manager never heard of the end (a loaded
+    /// 23.09 manager that marks a session RUNNING only after its script has ended keeps it
+    /// RUNNING for good, seen in CI: [`left_running_after_its_result`]). The native
+    /// dependents of the latter would wait for ever for a session Backend.AI now counts as
+    /// cancelled: they are made again, their gates judging the result the job left.
     fn end_stuck_sessions(&self, sessions: &[Session]) {
         let own = &self.client.settings().access_key;
-        for s in sessions
-            .iter()
-            .filter(|s| s.batch_ended() && &s.access_key == own)
-        {
+        let job_dir = submission::job_dir(&self.config).ok().flatten();
+        let now = crate::sys::now();
+        let mut ended_silently: Vec<(u32, Session)> = Vec::new();
+        for s in sessions.iter().filter(|s| &s.access_key == own) {
+            let silent = job_dir.and_then(|d| left_running_after_its_result(s, Path::new(d), now));
+            if !s.batch_ended() && silent.is_none() {
+                continue;
+            }
             let path = views::session_path(&self.client, s, "");
-            let _ = self.client.request(Method::Delete, &path, None);
+            if self.client.request(Method::Delete, &path, None).is_ok()
+                && let Some(uid) = silent
+            {
+                ended_silently.push((uid, s.clone()));
+            }
+        }
+        let uids: std::collections::BTreeSet<u32> =
+            ended_silently.iter().map(|(u, _)| *u).collect();
+        for uid in uids {
+            let ended: Vec<Session> = ended_silently
+                .iter()
+                .filter(|(u, _)| *u == uid)
+                .map(|(_, s)| s.clone())
+                .collect();
+            let _ = self.release_dependents_of(&ended, uid);
         }
     }
 
@@ -1046,7 +1094,65 @@ impl RunningMarks {
 
 #[cfg(test)]
 mod tests {
-    use super::not_a_permission_refusal;
+    use super::{
+        LEFT_RUNNING_AFTER, Session, left_running_after_its_result, not_a_permission_refusal,
+    };
+    use crate::launcher::gate;
+    use crate::launcher::meta::{LaunchResult, ResultKind};
+
+    #[test]
+    fn a_session_is_left_running_only_when_its_own_result_is_old_enough() {
+        let dir = std::env::temp_dir().join(format!("bai-left-running-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let session = Session {
+            name: "j42".into(),
+            tag: "slurm:1001:5 short".into(),
+            status: "RUNNING".into(),
+            result: "UNDEFINED".into(),
+            created_at: Some(1_000),
+            ..Default::default()
+        };
+        let now = 2_000;
+        // No result yet: the job runs.
+        assert_eq!(left_running_after_its_result(&session, &dir, now), None);
+        let ended_at = |end: i64| {
+            let r = LaunchResult {
+                kind: ResultKind::Exited,
+                exit: crate::model::ExitStatus::OK,
+                end: Some(end),
+            };
+            gate::write_result(&dir, 1001, "42", &r).unwrap();
+        };
+        ended_at(now - LEFT_RUNNING_AFTER + 5);
+        assert_eq!(
+            left_running_after_its_result(&session, &dir, now),
+            None,
+            "ended just now"
+        );
+        ended_at(now - LEFT_RUNNING_AFTER - 5);
+        assert_eq!(
+            left_running_after_its_result(&session, &dir, now),
+            Some(1001)
+        );
+        // A result older than the session is an earlier run's (a requeue).
+        ended_at(900);
+        assert_eq!(left_running_after_its_result(&session, &dir, now), None);
+        // A session with a batch result, or not RUNNING, is not this case.
+        ended_at(now - LEFT_RUNNING_AFTER - 5);
+        for (status, result) in [("RUNNING", "SUCCESS"), ("TERMINATED", "UNDEFINED")] {
+            let s = Session {
+                status: status.into(),
+                result: result.into(),
+                ..session.clone()
+            };
+            assert_eq!(
+                left_running_after_its_result(&s, &dir, now),
+                None,
+                "{status} {result}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn only_a_real_refusal_of_a_delete_is_access_denied() {
