@@ -41,7 +41,7 @@ use serde_json::Value;
 use stack::{HOW, vfolder};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use support::option_samples::samples;
+use support::option_samples::{companions, samples};
 
 /// Options whose flag asks for what the backends do anyway (Slurm's defaults too).
 const DEFAULT_VALUED: &[(&str, &str)] = &[(
@@ -51,11 +51,7 @@ const DEFAULT_VALUED: &[(&str, &str)] = &[(
 
 /// Options that need another option to be valid, given with and without them.
 fn context_args(o: &Opt) -> Vec<String> {
-    match o.long {
-        "gpus-per-socket" => vec!["--sockets-per-node=1".into()],
-        "mem-per-gpu" => vec!["--gpus=1".into()],
-        _ => Vec::new(),
-    }
+    companions(o).iter().map(|a| a.to_string()).collect()
 }
 
 /// A script with a #PBS line, so that `--ignore-pbs` has something to act on.

@@ -17,7 +17,7 @@ use bai_slurm::options::srun::{self, SRUN_ENV, SrunOutcome};
 use bai_slurm::options::table::{self, OPTIONS, Opt, SALLOC, SBATCH, SRUN, Support};
 use std::collections::BTreeMap;
 use std::path::Path;
-use support::option_samples::{SAMPLES, samples};
+use support::option_samples::{SAMPLES, companions, samples};
 
 mod support;
 
@@ -394,7 +394,10 @@ fn sample_values_are_valid() {
     for cmd in COMMANDS {
         for o in table::for_command(cmd).filter(|o| o.arg != HasArg::No) {
             for v in samples(o) {
-                let p = cli(cmd, &[&format!("--{}={v}", o.long)]);
+                let option = format!("--{}={v}", o.long);
+                let mut words = vec![option.as_str()];
+                words.extend_from_slice(companions(o));
+                let p = cli(cmd, &words);
                 let rejected = matches!(o.support, Support::Rejected(_));
                 assert_eq!(
                     p.exited,

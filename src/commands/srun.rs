@@ -102,6 +102,19 @@ fn load_multi_prog(
     }
 }
 
+/// The tasks' environment: srun's `--export` of its own, and (24.11) the step's TRES per
+/// task, which srun writes for its tasks as sbatch did for the job.
+fn step_environment(
+    o: &crate::options::job_opts::JobOptions,
+    env: &std::collections::BTreeMap<String, String>,
+) -> std::collections::BTreeMap<String, String> {
+    let mut out = crate::options::values::export::job_environment(o.export.as_ref(), env, false);
+    if let Some(t) = &o.tres_per_task {
+        out.insert("SLURM_TRES_PER_TASK".into(), t.clone());
+    }
+    out
+}
+
 /// The step as srun's options and environment describe it.
 pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
     let o = &req.opts;
@@ -141,7 +154,7 @@ pub fn step_plan(inv: &Invocation<'_>, req: &SrunRequest) -> StepPlan {
         cwd,
         stdout: o.stdout.clone(),
         stderr: o.stderr.clone().or_else(|| o.stdout.clone()),
-        env: crate::options::values::export::job_environment(o.export.as_ref(), &inv.env, false),
+        env: step_environment(o, &inv.env),
         umask: crate::sys::umask(),
         rlimits: crate::sys::soft_limits(
             &crate::model::rlimit::parse_propagate(o.propagate.as_deref().unwrap_or("ALL"))

@@ -580,12 +580,13 @@ fn run_step(
             ntasks,
             nnodes,
             nodes: hostlist::compress(&step_names),
-            // Without --exact a step gets every CPU the job has on its nodes (22.05's
-            // default: a one-task step of a two-CPU job is accounted with two).
-            cpus: cpus
-                .iter()
-                .sum::<u32>()
-                .max(ntasks * plan.cpus_per_task.unwrap_or(1)),
+            // Without --exact a step gets every CPU the job has on its nodes (a one-task
+            // step of a two-CPU job is accounted with two); CPUs per task given to srun
+            // make it exact (launch.c: "Implicitly setting --exact").
+            cpus: match plan.cpus_per_task {
+                Some(cpt) => ntasks * cpt,
+                None => cpus.iter().sum::<u32>().max(ntasks),
+            },
         },
     ) {
         Ok((Control::StepAllocated { step_id }, me)) => (step_id, me),

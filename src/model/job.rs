@@ -258,13 +258,26 @@ impl JobRecord {
         let count = |t: &Option<String>| -> Option<u32> {
             t.as_deref()?
                 .split(',')
-                .filter_map(|g| g.strip_prefix("gres:gpu:"))
-                .map(|g| g.rsplit(':').next().and_then(|c| c.parse::<u32>().ok()))
-                .sum()
+                .filter_map(|g| {
+                    g.strip_prefix("gres:gpu")
+                        .or_else(|| g.strip_prefix("gres/gpu"))
+                })
+                .map(|g| {
+                    g.rsplit([':', '='])
+                        .next()
+                        .and_then(|c| c.parse::<u32>().ok())
+                })
+                .sum::<Option<u32>>()
+                .filter(|&n| n > 0)
         };
+        // Per task (22.05's `gres:gpu:N`, 24.11's `gres/gpu=N` among other TRES) times tasks.
         let gpus = count(&self.tres_per_node)
             .map(|n| n.saturating_mul(self.num_nodes.max(1)))
-            .or_else(|| count(&self.tres_per_job));
+            .or_else(|| count(&self.tres_per_job))
+            .or_else(|| {
+                count(&self.tres_per_task)
+                    .map(|n| n.saturating_mul(self.num_tasks.unwrap_or(1).max(1)))
+            });
         if let Some(n) = gpus.filter(|&n| n > 0) {
             s.push_str(&format!(",gres/gpu={n}"));
         }

@@ -96,6 +96,9 @@ pub struct JobSpec {
     pub mem_per_node: Option<u64>,
     pub mem_per_cpu: Option<u64>,
     pub gpus: Option<GpuRequest>,
+    /// 24.11's TRES per task as the client wrote it (`cpu=2,gres/gpu=1`: `--tres-per-task`
+    /// with `--cpus-per-task` and `--gpus-per-task` written in); None under 22.05.
+    pub tres_per_task: Option<String>,
     /// `--cpus-per-gpu` and `--mem-per-gpu` (MB).
     pub cpus_per_gpu: Option<u32>,
     pub mem_per_gpu: Option<u64>,
@@ -159,6 +162,60 @@ pub struct JobSpec {
 }
 
 impl JobSpec {
+    /// `--gres` (and `--gpus-per-node`) as slurmctld keeps it: `gres:gpu:1,gres:gpu:a100:2`.
+    pub fn tres_per_node(&self) -> Option<String> {
+        let mut items: Vec<String> = self
+            .gres
+            .iter()
+            .filter(|g| g.as_str() != "none")
+            .map(|g| format!("gres:{g}"))
+            .collect();
+        items.extend(self.gpus_tres(GpuPer::Node));
+        (!items.is_empty()).then(|| items.join(","))
+    }
+
+    /// `--gpus`, `--gpus-per-node` or `--gpus-per-task` (whichever `per` names) as a TRES.
+    pub fn gpus_tres(&self, per: GpuPer) -> Option<String> {
+        let g = self
+            .gpus
+            .as_ref()
+            .filter(|g| g.per == per && g.count > 0.0)?;
+        let kind = g
+            .gpu_type
+            .as_ref()
+            .map_or(String::new(), |t| format!("{t}:"));
+        Some(format!("gres:gpu:{kind}{}", g.count))
+    }
+
+    /// `TresPerTask=`: 24.11's text, else (22.05, or a job submitted before) its GPUs per task.
+    pub fn tres_per_task_shown(&self) -> Option<String> {
+        self.tres_per_task
+            .clone()
+            .or_else(|| self.gpus_tres(GpuPer::Task))
+    }
+
+    /// The task count slurmctld records: `-n`, else tasks per node times nodes when the
+    /// node count is fixed (sbatch's `_opt_verify`, job_mgr's `_job_create`).
+    pub fn task_count(&self) -> Option<u32> {
+        self.ntasks.or_else(|| {
+            let per_node = self.ntasks_per_node.filter(|&n| n > 0)?;
+            let min = self.nodes_min.unwrap_or(1).max(1);
+            let fixed = self.nodes_max.is_none_or(|max| max == 0 || max == min);
+            fixed.then(|| per_node.saturating_mul(min))
+        })
+    }
+
+    /// `pn_min_cpus` (squeue %c, MinCPUsNode): `--mincpus`, CPUs per task, and CPUs per
+    /// task times tasks per node for a job of several tasks (`_copy_job_desc_to_job_record`).
+    pub fn min_cpus_per_node(&self) -> u32 {
+        let cpt = self.cpus_per_task.unwrap_or(1).max(1);
+        let per_node = match self.ntasks_per_node {
+            Some(n) if n > 0 && self.task_count().unwrap_or(1) > 1 => cpt.saturating_mul(n),
+            _ => 0,
+        };
+        self.min_cpus.unwrap_or(1).max(per_node).max(cpt)
+    }
+
     /// CPUs the job needs on its node(s): ntasks × cpus-per-task (at least 1).
     pub fn cpus(&self) -> u32 {
         let tasks = self
@@ -329,6 +386,8 @@ impl JobSpec {
             mem_per_node,
             mem_per_cpu,
             gpus,
+            // What it asks for is in cpus_per_task and gpus; the text itself is shown only.
+            tres_per_task: _,
             cpus_per_gpu,
             mem_per_gpu,
             gres,

@@ -115,6 +115,12 @@ pub struct ScontrolDeltas {
     /// `scontrol update` changes a pending job's `StdErr=` and `StdIn=` (22.05 knows only
     /// `StdOut=`).
     pub update_std_err_and_in: bool,
+    /// `scontrol update NumTasks=` is weighed first, against the tasks the job asked for
+    /// (0 when it asked for none; `_figure_out_num_tasks`): the same count is no change,
+    /// another one of a job no longer pending is refused before any other field (Comment,
+    /// TimeLimit) is applied, and 0 for a job that asked for tasks is a bad CPU count.
+    /// 22.05 applied earlier fields first and refused every count of a running job and 0.
+    pub task_count_weighed_first: bool,
 }
 
 /// `squeue`.
@@ -230,6 +236,7 @@ const V22_05: Profile = Profile {
         partition_topo_fields: false,
         data_and_list_commands: false,
         update_std_err_and_in: false,
+        task_count_weighed_first: false,
     },
     squeue: SqueueDeltas {
         gres_tres_spelling: false,
@@ -286,6 +293,7 @@ const V24_11: Profile = Profile {
         partition_topo_fields: true,
         data_and_list_commands: true,
         update_std_err_and_in: true,
+        task_count_weighed_first: true,
     },
     squeue: SqueueDeltas {
         gres_tres_spelling: true,

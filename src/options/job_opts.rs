@@ -51,6 +51,8 @@ pub struct JobOptions {
     pub gpus: Option<(GpuPer, Vec<values::gres::GresItem>)>,
     pub gres: Vec<values::gres::GresItem>,
     pub gres_help: bool,
+    /// `--tres-per-task` as given, then (`tres_per_task::settle`) the job's whole text.
+    pub tres_per_task: Option<String>,
     pub hold: bool,
     pub job_name: Option<String>,
     pub mem: Option<u64>,
@@ -243,6 +245,7 @@ impl JobOptions {
                 values::gres::GresSpec::None => self.gres.clear(),
                 values::gres::GresSpec::Items(items) => self.gres = items,
             },
+            "tres-per-task" => self.tres_per_task = Some(v.to_string()),
             "cpus-per-gpu" => {
                 self.cpus_per_gpu = Some(u32_of(values::gres::parse_cpus_per_gpu(v)?))
             }
@@ -672,7 +675,10 @@ pub fn build(
                 GpuPer::Node => "SLURM_GPUS_PER_NODE",
                 GpuPer::Task => "SLURM_GPUS_PER_TASK",
             };
-            if !value.is_empty() {
+            // A job's TRES per task text exists only under 24.11, whose set_env_from_opts
+            // gives GPUs per task through it instead.
+            let in_text = *per == GpuPer::Task && raw.tres_per_task.is_some();
+            if !value.is_empty() && !in_text {
                 environment.insert(name.into(), value);
             }
         }
@@ -681,6 +687,16 @@ pub fn build(
         }
         if let Some(m) = raw.mem_per_gpu {
             environment.insert("SLURM_MEM_PER_GPU".into(), m.to_string());
+        }
+        if let Some(t) = &raw.tres_per_task {
+            environment.insert("SLURM_TRES_PER_TASK".into(), t.clone());
+            let bind = match raw.values.get("tres-bind") {
+                Some(Some(b)) => Some(b.clone()),
+                _ => super::tres_per_task::implicit_binding(t),
+            };
+            if let Some(b) = bind {
+                environment.insert("SLURM_TRES_BIND".into(), b);
+            }
         }
     }
     let export_env = match &raw.export {
@@ -732,6 +748,7 @@ pub fn build(
         cpus_per_gpu: raw.cpus_per_gpu,
         mem_per_gpu: raw.mem_per_gpu,
         gpus,
+        tres_per_task: raw.tres_per_task.clone(),
         gres: raw.gres.iter().map(ToString::to_string).collect(),
         partition: raw.partition.clone(),
         account: raw.account.clone(),

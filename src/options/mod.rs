@@ -14,4 +14,5 @@ pub mod sbatch;
 pub mod srun;
 pub mod table;
 pub mod texts;
+pub mod tres_per_task;
 pub mod values;

@@ -30,6 +30,7 @@ pub const SALLOC_ENV: &[(&str, &str)] = &[
     ("SALLOC_GPUS_PER_NODE", "gpus-per-node"),
     ("SALLOC_GPUS_PER_SOCKET", "gpus-per-socket"),
     ("SALLOC_GPUS_PER_TASK", "gpus-per-task"),
+    ("SALLOC_TRES_PER_TASK", "tres-per-task"),
     ("SALLOC_GRES", "gres"),
     ("SALLOC_GRES_FLAGS", "gres-flags"),
     ("SALLOC_IMMEDIATE", "immediate"),
@@ -132,6 +133,9 @@ pub fn parse_for(
         let (Some(value), Some(opt)) = (env.get(*var), table::find(SALLOC, long)) else {
             continue;
         };
+        if !table::offered(opt, SALLOC, profile.version) {
+            continue;
+        }
         if let Err(e) = opts.apply_env(opt, value, now, 1001) {
             return fail(e);
         }
@@ -151,6 +155,14 @@ pub fn parse_for(
             };
         }
         Err(e) => return fail(e),
+    }
+    if let Err(e) = super::tres_per_task::settle(&mut opts, profile.submit.new_options, true) {
+        let (stderr, code) = e.render("salloc", "Job submit/allocate failed: ", 1);
+        return SallocOutcome::Exit {
+            stdout: String::new(),
+            stderr,
+            code,
+        };
     }
     SallocOutcome::Run(Box::new(SallocRequest {
         opts,

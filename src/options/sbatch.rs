@@ -386,7 +386,7 @@ pub fn parse_options(input: &mut SbatchInput<'_>) -> Result<SbatchOptions, Sbatc
             return Err(value_failure(&e, error_exit));
         }
     }
-    for opt in table::for_command(SBATCH) {
+    for opt in table::for_command_in(SBATCH, input.profile.version) {
         for var in opt.sbatch_env {
             let Some(value) = input.env.get(*var) else {
                 continue;
@@ -505,6 +505,10 @@ fn verify_and_build(options: SbatchOptions, input: &SbatchInput<'_>) -> SbatchOu
             ),
             error_exit,
         );
+    }
+    if let Err(e) = super::tres_per_task::settle(&mut raw, input.profile.submit.new_options, true) {
+        let (stderr, code) = e.render("sbatch", "Batch job submission failed: ", error_exit);
+        return exit_err(stderr, code);
     }
     if raw.gres_help {
         return SbatchOutcome::Exit {

@@ -41,6 +41,8 @@ pub const SRUN_ENV: &[(&str, &str)] = &[
     ("SLURM_GPUS_PER_NODE", "gpus-per-node"),
     ("SLURM_GPUS_PER_SOCKET", "gpus-per-socket"),
     ("SLURM_GPUS_PER_TASK", "gpus-per-task"),
+    // 24.11: how a step inherits its job's CPUs per task (`-c` written into it by sbatch).
+    ("SLURM_TRES_PER_TASK", "tres-per-task"),
     ("SLURM_GRES", "gres"),
     ("SLURM_GRES_FLAGS", "gres-flags"),
     ("SLURM_HINT", "hint"),
@@ -194,6 +196,9 @@ pub fn parse_for(
         let (Some(value), Some(opt)) = (env.get(*var), table::find(SRUN, long)) else {
             continue;
         };
+        if !table::offered(opt, SRUN, profile.version) {
+            continue;
+        }
         if let Err(e) = opts.apply_env(opt, value, now, DEFAULT_MAX_ARRAY_SIZE) {
             return failure(&e);
         }
@@ -221,6 +226,18 @@ pub fn parse_for(
             };
         }
         Err(e) => return failure(&e),
+    }
+    // srun --jobid (or inside a job) makes a step, not an allocation.
+    let creates_allocation = opts.jobid.is_none();
+    if let Err(e) =
+        super::tres_per_task::settle(&mut opts, profile.submit.new_options, creates_allocation)
+    {
+        let (stderr, code) = e.render("srun", "Unable to allocate resources: ", 1);
+        return SrunOutcome::Exit {
+            stdout: String::new(),
+            stderr,
+            code,
+        };
     }
     let argv: Vec<String> = parsed.operands.clone();
     if argv.is_empty() {

@@ -1148,8 +1148,8 @@ pub const OPTIONS: &[Opt] = &[
         short: None,
         arg: HasArg::Required,
         cmds: SALLOC | SBATCH | SRUN,
-        sbatch_env: &[],
-        support: Support::Rejected("is not supported: use --cpus-per-task or --gpus-per-task"),
+        sbatch_env: &["SBATCH_TRES_PER_TASK"],
+        support: Support::Honoured,
     },
     Opt {
         long: "uid",

@@ -154,3 +154,15 @@ pub fn samples(o: &Opt) -> [&'static str; 3] {
         ),
     }
 }
+
+/// What an option needs beside it to make a valid request: GPUs per task of a new
+/// allocation need a task count (Slurm's client refuses them without, as `gres.c` does),
+/// GPUs per socket a socket count, memory per GPU some GPUs.
+pub fn companions(o: &Opt) -> &'static [&'static str] {
+    match o.long {
+        "gpus-per-task" | "tres-per-task" => &["--ntasks=1"],
+        "gpus-per-socket" => &["--sockets-per-node=1"],
+        "mem-per-gpu" => &["--gpus=1"],
+        _ => &[],
+    }
+}

@@ -652,7 +652,8 @@ pub fn job_record(
             crate::model::TimeLimit::Infinite => None,
         });
         rec.time_limit = spec.time_limit.unwrap_or(TimeLimit::Infinite);
-        rec.num_tasks = Some(spec.ntasks.unwrap_or(1));
+        rec.num_tasks = Some(spec.task_count().unwrap_or(1));
+        rec.min_cpus_per_node = spec.min_cpus_per_node();
         rec.cpus_per_task = spec.cpus_per_task.unwrap_or(1);
         rec.ntasks_per_node = Some(spec.ntasks_per_node.unwrap_or(0));
         rec.num_cpus = spec.cpus();
@@ -680,6 +681,9 @@ pub fn job_record(
             .or_else(|| spec.mail_type.as_ref().map(|_| m.user.clone()));
         rec.mail_type = spec.mail_type.clone();
         rec.kill_on_invalid_dep = spec.kill_on_invalid_dep;
+        rec.tres_per_node = spec.tres_per_node();
+        rec.tres_per_job = spec.gpus_tres(crate::model::jobspec::GpuPer::Job);
+        rec.tres_per_task = spec.tres_per_task_shown();
         rec.cpus_per_tres = spec.cpus_per_gpu.map(|c| format!("gres:gpu:{c}"));
         rec.mem_per_tres = spec.mem_per_gpu.map(|m| format!("gres:gpu:{m}"));
         rec.nice = spec.nice.unwrap_or(0);

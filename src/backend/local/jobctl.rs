@@ -177,6 +177,7 @@ impl LocalCluster {
         let operator = self.is_operator(requester);
         let mut spec = own_spec(tx, row)?;
         let before_spec = spec.clone();
+        let requested = (row.alloc_cpus, row.alloc_mem_mb);
         let result = self.apply(row, &mut spec, c, operator, requester, now);
         if spec != before_spec {
             tx.replace_submission(row.submission_id, &spec)?;
@@ -185,6 +186,15 @@ impl LocalCluster {
             let (cpus, mem) = self.request_size(&spec);
             row.alloc_cpus = cpus;
             row.alloc_mem_mb = mem;
+            // 22.05 changes a waiting job's task count alone: its CPUs (`min_cpus`) stay.
+            let tasks_alone =
+                c.min_cpus.is_none() && c.pn_min_cpus.is_none() && c.min_nodes.is_none();
+            if !self.profile().scontrol.task_count_weighed_first
+                && spec.ntasks != before_spec.ntasks
+                && tasks_alone
+            {
+                (row.alloc_cpus, row.alloc_mem_mb) = requested;
+            }
             if !row.held {
                 // `job_limits_check` passed: the scheduler gives the reason again.
                 row.reason = reason::NONE.into();
@@ -231,6 +241,19 @@ impl LocalCluster {
         }
         if !c.unmodelled.is_empty() {
             return Err(SlurmErrno::NotSupported);
+        }
+        let mut num_tasks = c.num_tasks;
+        if self.profile().scontrol.task_count_weighed_first
+            && let Some(t) = num_tasks
+        {
+            let asked = spec.task_count().unwrap_or(0);
+            if t == asked {
+                num_tasks = None;
+            } else if !pending {
+                return Err(SlurmErrno::JobNotPending);
+            } else if t == 0 {
+                return Err(SlurmErrno::InvalidCpuCount);
+            }
         }
         let current_part = self.settings.partition_of(spec).name.clone();
         if let Some(p) = &c.partition
@@ -322,12 +345,16 @@ impl LocalCluster {
                 }
             }
         }
-        if let Some(t) = c.num_tasks {
+        if let Some(t) = num_tasks {
             if !pending {
                 return Err(SlurmErrno::JobNotPending);
             }
             if t < 1 {
                 return Err(SlurmErrno::BadTaskCount);
+            }
+            if !self.profile().scontrol.task_count_weighed_first {
+                // 22.05 keeps the job's CPU count (`min_cpus`) when its tasks change.
+                spec.total_cpus = Some(spec.cpus());
             }
             spec.ntasks = Some(t);
         }

@@ -219,14 +219,11 @@ pub fn job_record(
         // slurmctld shows a task count it was not given while the job waits or runs, and
         // none (N/A) for one that ended without starting (checked on 24.11.5).
         num_tasks: spec
-            .ntasks
+            .task_count()
             .or((started || !row.state.is_finished()).then_some(1)),
         cpus_per_task: spec.cpus_per_task.unwrap_or(1),
         ntasks_per_node: Some(spec.ntasks_per_node.unwrap_or(0)),
-        min_cpus_per_node: spec
-            .cpus_per_task
-            .unwrap_or(1)
-            .max(spec.min_cpus.unwrap_or(1)),
+        min_cpus_per_node: spec.min_cpus_per_node(),
         memory: memory_request(spec, partition),
         nodes: if started { row.node.clone() } else { None },
         batch_host: if started {
@@ -249,9 +246,9 @@ pub fn job_record(
         derived_exit_code: derived_exit(steps),
         dependency: row.dependency.as_ref().and_then(|d| d.display_remaining()),
         cancelled_by: row.cancelled_by,
-        tres_per_node: gres_per_node(spec),
-        tres_per_job: gpus_tres(spec, GpuPer::Job),
-        tres_per_task: gpus_tres(spec, GpuPer::Task),
+        tres_per_node: spec.tres_per_node(),
+        tres_per_job: spec.gpus_tres(GpuPer::Job),
+        tres_per_task: spec.tres_per_task_shown(),
         comment: spec.comment.clone(),
         batch: !spec.interactive,
         requeue: spec.requeue.unwrap_or(true),
@@ -364,31 +361,6 @@ fn whole_nodes_tres(record: &JobRecord, node: &LocalNode) -> String {
         tres.push(format!("gres/gpu={gpus}"));
     }
     tres.join(",")
-}
-
-/// `--gres` (and `--gpus-per-node`) as slurmctld keeps it: `gres:gpu:1,gres:gpu:a100:2`.
-fn gres_per_node(spec: &JobSpec) -> Option<String> {
-    let mut items: Vec<String> = spec
-        .gres
-        .iter()
-        .filter(|g| g.as_str() != "none")
-        .map(|g| format!("gres:{g}"))
-        .collect();
-    items.extend(gpus_tres(spec, GpuPer::Node));
-    (!items.is_empty()).then(|| items.join(","))
-}
-
-/// `--gpus`, `--gpus-per-node` or `--gpus-per-task` (whichever `per` names) as a TRES.
-fn gpus_tres(spec: &JobSpec, per: GpuPer) -> Option<String> {
-    let g = spec
-        .gpus
-        .as_ref()
-        .filter(|g| g.per == per && g.count > 0.0)?;
-    let kind = g
-        .gpu_type
-        .as_ref()
-        .map_or(String::new(), |t| format!("{t}:"));
-    Some(format!("gres:gpu:{kind}{}", g.count))
 }
 
 /// slurmctld's derived exit code: the highest exit status of the job's srun steps (the

@@ -263,11 +263,16 @@ pub fn render(job: &JobRecord, style: Style, clock: &Clock) -> String {
     } else {
         (job.num_nodes, 0)
     };
-    // 24.11 gives a held job its node count as the range it may have.
+    // 24.11 gives a held job (one its scheduler never sized) its node count as the range
+    // it may have, when the count comes from its tasks alone: not from tasks per node,
+    // CPUs per task or tasks per core (`pack_job`'s last case).
     let max_nodes = if max_nodes == 0
         && style.profile.scontrol.held_num_nodes_range
         && job.state == JobState::Pending
         && job.priority == 0
+        && job.ntasks_per_node.unwrap_or(0) == 0
+        && job.cpus_per_task <= 1
+        && job.ntasks_per_core.is_none_or(|n| n == 0 || n == u16::MAX)
     {
         min_nodes
     } else {

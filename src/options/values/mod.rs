@@ -55,6 +55,8 @@ pub enum Rejection {
     InvalidGres,
     /// ESLURM_INVALID_TRES.
     InvalidTres,
+    /// ESLURM_INVALID_LICENSES.
+    InvalidLicenses,
     /// ESLURM_NOT_SUPPORTED (e.g. `expand:` without `permit_job_expansion`).
     NotSupported,
     /// ESLURM_PATHNAME_TOO_LONG (a string field over the controller's length limit).
@@ -69,6 +71,7 @@ impl Rejection {
             Rejection::Dependency => "Job dependency problem",
             Rejection::InvalidGres => "Invalid generic resource (gres) specification",
             Rejection::InvalidTres => "Invalid Trackable RESource (TRES) specification",
+            Rejection::InvalidLicenses => "Invalid license specification",
             Rejection::NotSupported => "Requested operation not supported on this system",
             Rejection::PathnameTooLong => {
                 "Pathname of a file, directory or other parameter too long"
