@@ -303,6 +303,92 @@ fn shared() -> std::sync::RwLockReadGuard<'static, ()> {
     EXCLUSIVE.read().unwrap_or_else(|e| e.into_inner())
 }
 
+/// A site that replaces Slurm 24.11 (`slurm_version = "24.11"`) on Backend.AI: a job's
+/// `-c` is its TRES per task (TresPerTask, `SLURM_TRES_PER_TASK`, its steps' CPUs) as the
+/// live 24.11 shows it (tests/scenarios/tres_per_task.24.11, job 3), `--tres-per-task=cpu=N`
+/// gives the session N CPUs, what 24.11 refuses is refused, and the views speak 24.11.
+#[test]
+fn a_24_11_site_runs_its_jobs_as_24_11_does() {
+    let _shared = shared();
+    let site = user();
+    let dir = site.workdir("v24");
+    let env = [("BAI_SLURM_SLURM_VERSION", "24.11")];
+    let run = |cmd: &str, args: &[&str]| site.run_with(&dir, cmd, args, &env);
+    let sbatch = |args: &[&str]| {
+        let mut all = vec!["--parsable"];
+        all.extend_from_slice(args);
+        let r = run("sbatch", &all);
+        assert_eq!(r.code, 0, "{r:?}");
+        r.stdout.trim().to_string()
+    };
+    let show = "env | grep -E ^SLURM_\\(TRES_\\|CPUS_PER_TASK\\) | sort";
+    let steps = sbatch(&[
+        "-c",
+        "2",
+        "-o",
+        "tpt-%j.out",
+        "--wrap",
+        &format!("srun -n 1 bash -c '{show}'; srun -n 1 -c 1 bash -c '{show}'"),
+    ]);
+    let per_task = sbatch(&["--tres-per-task=cpu=2", "--wrap", "nproc"]);
+    let rows = site.wait_finished(&dir, &format!("{steps},{per_task}"), START);
+    assert!(rows.iter().all(|r| r[1] == "COMPLETED"), "{rows:?}");
+    let out = std::fs::read_to_string(dir.join(format!("tpt-{steps}.out"))).unwrap();
+    assert_eq!(
+        out,
+        "SLURM_CPUS_PER_TASK=2\nSLURM_TRES_PER_TASK=cpu=2\n\
+         SLURM_CPUS_PER_TASK=1\nSLURM_TRES_PER_TASK=cpu=1\n"
+    );
+    let r = run(
+        "sacct",
+        &["-n", "-P", "-j", &steps, "-o", "jobid,alloccpus,state"],
+    );
+    assert_eq!(
+        r.stdout,
+        format!(
+            "{steps}|2|COMPLETED\n{steps}.batch|2|COMPLETED\n{steps}.0|2|COMPLETED\n{steps}.1|1|COMPLETED\n"
+        ),
+        "{r:?}"
+    );
+    // The session was made with the CPUs the text asks for: the job's container has them.
+    let r = run("scontrol", &["show", "job", &per_task]);
+    for field in ["NumCPUs=2 ", "TresPerTask=cpu=2\n", "ReqTRES=cpu=2,"] {
+        assert!(r.stdout.contains(field), "{field}: {r:?}");
+    }
+    let nproc = std::fs::read_to_string(dir.join(format!("slurm-{per_task}.out"))).unwrap();
+    assert_eq!(nproc.trim().parse::<u32>().ok(), Some(2), "{nproc:?}");
+    // 24.11's refusals, before any request.
+    let r = run("sbatch", &["--tres-per-task=mem=2", "--wrap", "true"]);
+    assert_eq!(
+        (r.stderr.as_str(), r.code, r.requests.len()),
+        (
+            "sbatch: fatal: Invalid TRES for --tres-per-task: mem\n",
+            1,
+            0
+        ),
+        "{r:?}"
+    );
+    // sacct --json is data_parser v0.0.42's.
+    let r = run("sacct", &["--json", "-j", &per_task]);
+    let json: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        json["meta"]["plugin"]["data_parser"], "data_parser/v0.0.42",
+        "{r:?}"
+    );
+    assert_eq!(json["jobs"][0]["state"]["current"], json!(["COMPLETED"]));
+    // Under the default 22.05 the option does not exist.
+    let r = site.run(&dir, "sbatch", &["--tres-per-task=cpu=2", "--wrap", "true"]);
+    assert_eq!(
+        (r.stderr.as_str(), r.code),
+        (
+            "sbatch: unrecognized option '--tres-per-task=cpu=2'\n\
+             Try \"sbatch --help\" for more information\n",
+            255
+        ),
+        "{r:?}"
+    );
+}
+
 #[test]
 fn jobs_run_in_containers_and_sacct_shows_their_exit_codes() {
     let _shared = shared();

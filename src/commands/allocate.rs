@@ -332,6 +332,7 @@ pub fn job_file(cluster: &dyn Cluster, id: u32, details: &AllocationDetails) -> 
         secret: details.secret.clone(),
         kill_wait: kill_wait(cluster),
         remote: details.remote,
+        slurm_version: None,
     }
 }
 

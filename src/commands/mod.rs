@@ -226,12 +226,7 @@ pub fn main_with(argv: Vec<OsString>) -> i32 {
             )
         })
         .collect();
-    // A config that cannot be read is reported by the command when it opens its backend;
-    // until then it follows the default profile.
-    let profile = Loaded::load(&env).map_or_else(
-        |_| crate::model::profile::Profile::default_profile(),
-        |l| l.config.profile(),
-    );
+    let profile = profile_of(&env);
     let mut inv = Invocation {
         prog: name,
         args: rest[skip..].to_vec(),
@@ -248,4 +243,25 @@ pub fn main_with(argv: Vec<OsString>) -> i32 {
     let code = run(&mut inv);
     let _ = out.flush();
     code
+}
+
+/// The Slurm release the command presents: inside a job whose job file names it (a
+/// Backend.AI container, which has no site configuration), the one the job was submitted
+/// under; else the configuration's. A config that cannot be read is reported by the command
+/// when it opens its backend; until then it follows the default profile.
+fn profile_of(
+    env: &std::collections::BTreeMap<String, String>,
+) -> &'static crate::model::profile::Profile {
+    let in_job = env
+        .get("SLURM_JOB_ID")
+        .and_then(|id| id.parse().ok())
+        .and_then(crate::launcher::jobfile::JobFile::find)
+        .and_then(|f| f.slurm_version);
+    if let Some(version) = in_job {
+        return version.profile();
+    }
+    Loaded::load(env).map_or_else(
+        |_| crate::model::profile::Profile::default_profile(),
+        |l| l.config.profile(),
+    )
 }

@@ -230,13 +230,16 @@ impl JobStepServers {
         })
     }
 
-    fn job_file(&self, job_id: u32) -> JobFile {
+    /// What the job's processes read: the step servers, and the site's Slurm release
+    /// (the container has no site configuration).
+    fn job_file(&self, meta: &JobMeta) -> JobFile {
         JobFile {
-            job_id,
+            job_id: meta.job_id,
             nodes: self.nodes.clone(),
             secret: self.secret.clone(),
             kill_wait: self.kill_wait,
             remote: false,
+            slurm_version: Some(meta.slurm_version),
         }
     }
 
@@ -362,7 +365,7 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
     let ending = match (&servers, prepare(&meta, &script, env, console)) {
         // srun in the job finds the step servers in the job file we hold, not in the
         // job's environment.
-        (Ok(servers), Ok(plan)) => match servers.job_file(meta.job_id).hold() {
+        (Ok(servers), Ok(plan)) => match servers.job_file(&meta).hold() {
             Ok(_held) => batch::run(&plan, signals, |pid, err| {
                 registry
                     .script
@@ -680,7 +683,7 @@ fn run_allocation(
                 .and_then(|l| l.seconds())
                 .map(|s| Duration::from_secs(s as u64));
             // srun in a task (a task's own steps) finds the step servers in it.
-            let _job_file = servers.job_file(meta.job_id).hold();
+            let _job_file = servers.job_file(meta).hold();
             let held = || registry.released().is_none();
             let ending = batch::hold(limit, signals, held);
             servers.stop();

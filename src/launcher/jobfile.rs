@@ -30,6 +30,10 @@ pub struct JobFile {
     /// The step servers are reached through a platform's tunnel (`srun_client::Allocation`).
     #[serde(default)]
     pub remote: bool,
+    /// The Slurm release the job was submitted under, where the job's processes cannot read
+    /// the site's configuration (a Backend.AI container): the commands in the job follow it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slurm_version: Option<crate::model::profile::SlurmVersion>,
 }
 
 /// The job file, held open for as long as this value lives.
@@ -144,6 +148,7 @@ mod tests {
             secret: "s3cret".into(),
             kill_wait: 5,
             remote: true,
+            slurm_version: Some(crate::model::profile::SlurmVersion::V24_11),
         };
         let held = f.hold().unwrap();
         let me = std::process::id() as i32;
@@ -154,5 +159,24 @@ mod tests {
         );
         assert_eq!(parent(me), Some(nix::unistd::getppid().as_raw()));
         assert_eq!(owner(me), Some(nix::unistd::getuid().as_raw()));
+    }
+
+    #[test]
+    fn a_job_file_without_a_release_leaves_it_to_the_configuration() {
+        let f: JobFile = serde_json::from_str(
+            r#"{"job_id":7,"nodes":[],"secret":"s","kill_wait":30,"remote":false}"#,
+        )
+        .unwrap();
+        assert_eq!(f.slurm_version, None);
+        let text = serde_json::to_string(&JobFile {
+            slurm_version: Some(crate::model::profile::SlurmVersion::V24_11),
+            ..f
+        })
+        .unwrap();
+        let back: JobFile = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            back.slurm_version,
+            Some(crate::model::profile::SlurmVersion::V24_11)
+        );
     }
 }

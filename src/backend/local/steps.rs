@@ -183,6 +183,7 @@ impl StepServers {
             secret: self.secret.clone(),
             kill_wait: self.kill_wait,
             remote: false,
+            slurm_version: None,
         }
     }
 
