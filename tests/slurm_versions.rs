@@ -206,6 +206,28 @@ fn srun_steps_carry_24_11_s_variables() {
     }
 }
 
+/// A task whose own output file (a per-task pattern, opened on its node) cannot be opened
+/// is not launched (`Slurmd could not connect IO`): 22.05's srun counts it as exited 0,
+/// 24.11's exits 1 (scenario step_output, job 3, recorded from both releases).
+#[test]
+fn a_task_srun_could_not_launch_fails_srun_under_24_11_only() {
+    for (version, code) in [("22.05", 0), ("24.11", 1)] {
+        let c = cluster(version);
+        let r = c.run(
+            "srun",
+            &["-n", "1", "-o", "/nonexistent/dir/t%t.out", "echo", "lost"],
+        );
+        assert_eq!(
+            (r.code, r.stderr.as_str()),
+            (
+                code,
+                "srun: error: task 0 launch failed: Slurmd could not connect IO\n"
+            ),
+            "{version}: {r:?}"
+        );
+    }
+}
+
 /// The group of the user running the tests.
 fn harness_group() -> String {
     let out = std::process::Command::new("id")

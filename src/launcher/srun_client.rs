@@ -404,6 +404,8 @@ enum Event {
         status: i32,
     },
     Message(String),
+    /// A task could not be launched (its exit follows as exited 0).
+    LaunchFailed,
     /// A node's PMI fence (its new puts).
     Fence(Vec<(String, String)>),
     Lost {
@@ -781,6 +783,13 @@ fn run_step(
                     Ok(Some(Frame::Control(Control::Message { text }))) => {
                         let _ = tx.send(Event::Message(text));
                     }
+                    Ok(Some(Frame::Control(Control::LaunchFailed { rank, error }))) => {
+                        owed = owed.saturating_sub(1);
+                        let text = format!("srun: error: task {rank} launch failed: {error}");
+                        let _ = tx.send(Event::Message(text));
+                        let _ = tx.send(Event::LaunchFailed);
+                        let _ = tx.send(Event::Exited { rank, status: 0 });
+                    }
                     Ok(Some(Frame::Control(Control::PmiFence { kvs }))) => {
                         let _ = tx.send(Event::Fence(kvs));
                     }
@@ -847,6 +856,7 @@ fn run_step(
     let mut aborted = aborted;
     let mut max_wait_at: Option<Instant> = None;
     let mut killed_by_wait: Vec<u32> = Vec::new();
+    let mut tasks_not_launched = false;
     loop {
         if let Some(s) = &signals {
             for sig in s.received() {
@@ -994,6 +1004,7 @@ fn run_step(
             Event::Message(text) => {
                 let _ = writeln!(err, "{text}");
             }
+            Event::LaunchFailed => tasks_not_launched = true,
             Event::Fence(kvs) => {
                 if let Some(all) = fences.arrive(kvs, live.len()) {
                     for w in &live {
@@ -1062,6 +1073,9 @@ fn run_step(
     );
     if epilog_rc != 0 {
         let _ = writeln!(err, "srun: error: srun epilog failed status={epilog_rc}");
+    }
+    if tasks_not_launched && plan.release.launch_failure_fails_srun {
+        return 1;
     }
     code
 }

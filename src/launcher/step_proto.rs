@@ -142,6 +142,9 @@ pub enum Control {
     Started { pids: Vec<(u32, i32)> },
     /// Server -> client: a task ended (raw wait status).
     Exited { rank: u32, status: i32 },
+    /// Server -> client: a task could not be launched (Slurm's `RESPONSE_LAUNCH_TASKS`
+    /// with a return code): it counts as exited 0, and srun says why.
+    LaunchFailed { rank: u32, error: String },
     /// Server -> client: the request cannot be served.
     Refused { reason: String },
 }

@@ -639,13 +639,11 @@ fn run_tasks(
     for rank in launch_failed {
         send(
             &writer,
-            &Control::Message {
-                text: format!(
-                    "srun: error: task {rank} launch failed: Slurmd could not connect IO"
-                ),
+            &Control::LaunchFailed {
+                rank,
+                error: "Slurmd could not connect IO".into(),
             },
         )?;
-        send(&writer, &Control::Exited { rank, status: 0 })?;
     }
     for (rank, msg) in failed_to_start {
         let mut w = writer

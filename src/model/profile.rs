@@ -192,6 +192,10 @@ pub struct JobEnvDeltas {
     /// (24.11: CANCELLED `0:9`); 22.05 left them out (COMPLETED `0:0`). An exit code of
     /// the others outranks them in both (FAILED `3:0`).
     pub waited_out_tasks_count: bool,
+    /// A task whose launch failed (its I/O could not be connected) makes srun exit 1
+    /// whatever the other tasks' codes (step_launch.c's `ret_code`, which srun.c's exit
+    /// status takes over); 22.05 counted it as exited 0.
+    pub launch_failure_fails_srun: bool,
 }
 
 /// What slurmctld refuses at submission.
@@ -265,6 +269,7 @@ const V22_05: Profile = Profile {
         step_messages_24: false,
         salloc_signal_fails_job: false,
         waited_out_tasks_count: false,
+        launch_failure_fails_srun: false,
     },
     submit: SubmitDeltas {
         refuse_unsatisfiable: false,
@@ -322,6 +327,7 @@ const V24_11: Profile = Profile {
         step_messages_24: true,
         salloc_signal_fails_job: true,
         waited_out_tasks_count: true,
+        launch_failure_fails_srun: true,
     },
     submit: SubmitDeltas {
         refuse_unsatisfiable: true,
