@@ -1483,6 +1483,10 @@ fn a_session_left_running_after_its_job_ended_is_ended_and_its_dependents_run() 
     let site = user();
     let (dir, gated, mut cancel) = job_dir_test(site, "left-running");
     let env = [("BAI_SLURM_CONFIG", gated.as_str())];
+    // A job that ends first has its launcher make the user's results directory, as the
+    // container's user (the test then writes into it as root, never makes it).
+    let first = cancel.sbatch_with(&["--wrap", "true"], &env);
+    site.wait_finished(&dir, &first, START);
     let stuck = cancel.sbatch_with(&["-t", "15", "--wrap", "sleep 600"], &env);
     let dependent = cancel.sbatch_with(
         &[
@@ -1506,7 +1510,7 @@ fn a_session_left_running_after_its_job_ended_is_ended_and_its_dependents_run() 
         .join(nix::unistd::getuid().as_raw().to_string())
         .join(format!("{stuck}.result"));
     // As the launcher leaves it (`launcher::gate::write_result`).
-    std::fs::create_dir_all(result.parent().unwrap()).unwrap();
+    assert!(result.parent().unwrap().is_dir(), "{result:?}");
     std::fs::write(&result, format!("exited 0:0 {ended}\n")).unwrap();
     // The views of the site's login nodes (which name its job directory) find it.
     let deadline = Instant::now() + Duration::from_secs(300);
@@ -1529,6 +1533,47 @@ fn a_session_left_running_after_its_job_ended_is_ended_and_its_dependents_run() 
     assert_eq!(row_of(&rows, &dependent)[1], "COMPLETED", "{rows:?}");
     assert!(dir.join("ran").exists(), "{rows:?}");
     assert_ne!(row_of(&rows, &stuck)[1], "RUNNING", "{rows:?}");
+}
+
+/// `?`: the job starts at its first satisfied alternative, as slurmctld starts it, while
+/// the other job it names still runs: a view of its owner's (here sacct, polled as a
+/// workflow engine polls) finds the alternative decided by the results in the job
+/// directory and makes the waiting session again without its native dependencies.
+#[test]
+fn an_or_dependency_starts_at_its_first_satisfied_alternative() {
+    let _shared = shared();
+    let site = user();
+    let (dir, gated, mut cancel) = job_dir_test(site, "or-dependency");
+    let env = [("BAI_SLURM_CONFIG", gated.as_str())];
+    let slow = cancel.sbatch_with(&["-t", "15", "--wrap", "sleep 600"], &env);
+    let quick = cancel.sbatch_with(&["--wrap", "true"], &env);
+    let either = cancel.sbatch_with(
+        &[
+            &format!("--dependency=afterok:{slow}?afterok:{quick}"),
+            "--wrap",
+            "touch ran",
+        ],
+        &env,
+    );
+    let all = format!("{slow},{quick},{either}");
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let rows = loop {
+        let args = ["-X", "-P", "-n", "-j", &all, "-o", "jobid,state"];
+        let r = site.run_with(&dir, "sacct", &args, &env);
+        let rows: Vec<Vec<String>> = r
+            .stdout
+            .lines()
+            .map(|l| l.split('|').map(str::to_string).collect())
+            .collect();
+        if rows.len() == 3 && row_of(&rows, &either)[1] == "COMPLETED" {
+            break rows;
+        }
+        assert!(Instant::now() < deadline, "{r:?}");
+        std::thread::sleep(Duration::from_secs(2));
+    };
+    assert_eq!(row_of(&rows, &quick)[1], "COMPLETED", "{rows:?}");
+    assert_eq!(row_of(&rows, &slow)[1], "RUNNING", "{rows:?}");
+    assert!(dir.join("ran").exists(), "{rows:?}");
 }
 
 /// Every dependency type, on a site with a job directory (`[backendai] job_dir`): each

@@ -147,6 +147,27 @@ pub fn open(gate: &Gate, job_dir: &Path, uid: u32) -> Result<(), String> {
     }
 }
 
+/// Whether a `?` gate already holds before every job it names has ended: one of its items
+/// has the results of all its jobs and is satisfied by them (its session can then start
+/// at once, and [`open`] passes it on that item whatever the others left).
+pub fn an_alternative_holds(gate: &Gate, job_dir: &Path, uid: u32) -> bool {
+    gate.any
+        && gate.items.iter().any(|item| {
+            let results: Option<Vec<LaunchResult>> = item
+                .jobs
+                .iter()
+                .map(|j| read_result(job_dir, uid, j))
+                .collect();
+            results.is_some_and(|rs| {
+                let complete = rs
+                    .iter()
+                    .all(|r| r.kind == ResultKind::Exited && r.exit.is_success());
+                !item.jobs.is_empty()
+                    && end_condition(item.kind, true, complete) == DepStatus::Fulfilled
+            })
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,5 +268,31 @@ mod tests {
         );
         assert!(open(&one(DepKind::AfterNotOk), d, 1001).is_ok());
         assert!(open(&one(DepKind::AfterAny), d, 1001).is_ok());
+    }
+
+    #[test]
+    fn an_alternative_holds_once_one_item_is_decided_and_satisfied() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let gate = |any| Gate {
+            any,
+            items: vec![
+                item(DepKind::AfterOk, &["20"]),
+                item(DepKind::AfterOk, &["21", "22"]),
+            ],
+        };
+        // Nothing has ended yet.
+        assert!(!an_alternative_holds(&gate(true), d, 1001));
+        // One job of the second item ended: it is not decided yet.
+        leave(d, "21", ResultKind::Exited, 0);
+        assert!(!an_alternative_holds(&gate(true), d, 1001));
+        // The first ended without success: that item fails, the other still waits.
+        leave(d, "20", ResultKind::Exited, 1);
+        assert!(!an_alternative_holds(&gate(true), d, 1001));
+        leave(d, "22", ResultKind::Exited, 0);
+        assert!(an_alternative_holds(&gate(true), d, 1001));
+        // `,` needs every item: not this question.
+        assert!(!an_alternative_holds(&gate(false), d, 1001));
+        assert!(open(&gate(true), d, 1001).is_ok());
     }
 }

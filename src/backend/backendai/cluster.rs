@@ -264,6 +264,7 @@ impl BackendAiCluster {
     fn records(&self, sessions: &[Session], live_steps: bool) -> Vec<JobRecord> {
         let facts = views::facts(&self.client, &self.cache, sessions, live_steps);
         self.end_stuck_sessions(sessions);
+        self.start_satisfied_alternatives(sessions, &facts);
         let sessions = &self.with_prerequisites(sessions, &facts);
         let mut marks = RunningMarks::default();
         let mut recs: Vec<JobRecord> = sessions

@@ -15,8 +15,10 @@ use super::BackendAiCluster;
 use crate::backend::Cluster;
 use crate::backend::backendai::records::Session;
 use crate::backend::backendai::stash::{Bodies, Stash};
+use crate::backend::backendai::views::Facts;
 use crate::backend::backendai::{jobid, marks, partitions, submission, submit, tag, views};
 use crate::backend::{BackendError, HoldKind, JobReply, SlurmErrno};
+use crate::launcher::gate;
 use crate::launcher::meta::{JobMeta, META_ENV};
 use crate::model::{JobSelector, JobUpdate, RequeueRequest, TaskSelector, TimeLimit};
 use serde_json::{Value, json};
@@ -43,6 +45,8 @@ struct Remade<'c> {
     change: Option<&'c dyn Fn(&mut JobMeta)>,
     /// A requeue: the job is submitted anew.
     resubmitted: bool,
+    /// A `?` dependency already satisfied: the session waits natively for nothing.
+    without_dependencies: bool,
 }
 
 /// Ends sessions and makes them again from their kept requests, remembering which
@@ -139,6 +143,11 @@ impl<'a> Remaker<'a> {
             false => now.and_then(|t| t.submit).or(s.created_at),
         };
         body["tag"] = json!(tag::render(&facts));
+        if how.without_dependencies
+            && let Some(b) = body.as_object_mut()
+        {
+            b.remove("dependencies");
+        }
         match submit::starts_at(hold.is_some(), facts.begin) {
             Some(at) => body["startsAt"] = json!(at),
             None => {
@@ -258,6 +267,74 @@ impl<'a> Remaker<'a> {
 }
 
 impl BackendAiCluster {
+    /// `?` on a site with a job directory: the caller's waiting sessions whose gate
+    /// already holds on one item (the results of all its jobs are in and satisfy it,
+    /// [`gate::an_alternative_holds`]) are made again without native dependencies, so they
+    /// start now, as slurmctld starts a job at the first satisfied alternative, instead of
+    /// once every job named has ended. Run by the views (squeue, sacct, scontrol), as
+    /// nothing on the login side acts between commands: a delete and a create per such
+    /// session, once (its kept request then names no dependency). Gates are read from the
+    /// metadata this login node keeps of the jobs it submitted. Best effort.
+    pub(super) fn start_satisfied_alternatives(&self, sessions: &[Session], facts: &[Facts]) {
+        let Ok(Some(job_dir)) = submission::job_dir(&self.config) else {
+            return;
+        };
+        let uid = nix::unistd::getuid().as_raw();
+        let own = &self.client.settings().access_key;
+        let mut by_job: BTreeMap<u32, Vec<&Session>> = BTreeMap::new();
+        for (s, f) in sessions.iter().zip(facts) {
+            if &s.access_key != own
+                || !waiting(s)
+                || tag::parse_tag(&s.tag).is_none_or(|t| t.uid != uid)
+            {
+                continue;
+            }
+            let Some(gate) = f.meta.as_ref().and_then(|m| m.gate.as_ref()) else {
+                continue;
+            };
+            if !gate::an_alternative_holds(gate, Path::new(job_dir), uid) {
+                continue;
+            }
+            if let Some((job, _)) = jobid::parse_session_name(&s.name) {
+                by_job.entry(job).or_default().push(s);
+            }
+        }
+        if by_job.is_empty() {
+            return;
+        }
+        let mut remaker = Remaker::new(self, job_dir, uid);
+        for (job, sessions) in by_job {
+            let waits = |r: &mut Remaker<'_>, s: &Session| {
+                r.kept_body(job, &s.name)
+                    .is_ok_and(|b| b["dependencies"].as_array().is_some_and(|d| !d.is_empty()))
+            };
+            let mut chosen: Vec<&Session> = Vec::new();
+            for s in sessions {
+                if waits(&mut remaker, s) {
+                    chosen.push(s);
+                }
+            }
+            chosen.sort_by_key(|s| (s.created_at, s.name.clone()));
+            let hows: Vec<Remade> = chosen
+                .iter()
+                .map(|s| Remade {
+                    hold: tag::parse_tag(&s.tag).and_then(|t| t.hold),
+                    keep_requeue_hold: true,
+                    without_dependencies: true,
+                    ..Remade::default()
+                })
+                .collect();
+            let items: Vec<(&Session, &Remade)> = chosen.into_iter().zip(hows.iter()).collect();
+            if !items.is_empty() {
+                let _ = remaker.remake_group(&JobSelector::whole(job), &items);
+            }
+        }
+        // Their own dependents name the new sessions.
+        if !remaker.replaced.is_empty() {
+            let _ = remaker.repoint_dependents(uid);
+        }
+    }
+
     /// After a cancel: the user's waiting sessions that name a session cancelled before
     /// it ran would wait for it for ever (Backend.AI never sees it succeed); they are made
     /// again without it, and their launchers judge the dependency (a job that left no
