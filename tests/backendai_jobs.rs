@@ -218,9 +218,24 @@ default = true
         timeout: Duration,
         done: impl Fn(&[Vec<String>]) -> bool,
     ) -> Vec<Vec<String>> {
+        self.wait_sacct_with(dir, job, fields, &[], timeout, done)
+    }
+
+    /// [`Site::wait_sacct`] from a login node that `env` configures (a site with a job
+    /// directory, whose views act on what they find there).
+    fn wait_sacct_with(
+        &self,
+        dir: &Path,
+        job: &str,
+        fields: &str,
+        env: &[(&str, &str)],
+        timeout: Duration,
+        done: impl Fn(&[Vec<String>]) -> bool,
+    ) -> Vec<Vec<String>> {
         let deadline = Instant::now() + timeout;
         loop {
-            let r = self.run(dir, "sacct", &["-X", "-P", "-n", "-j", job, "-o", fields]);
+            let args = ["-X", "-P", "-n", "-j", job, "-o", fields];
+            let r = self.run_with(dir, "sacct", &args, env);
             assert_eq!(r.code, 0, "{r:?}");
             let rows: Vec<Vec<String>> = r
                 .stdout
@@ -1513,23 +1528,16 @@ fn a_session_left_running_after_its_job_ended_is_ended_and_its_dependents_run() 
     assert!(result.parent().unwrap().is_dir(), "{result:?}");
     std::fs::write(&result, format!("exited 0:0 {ended}\n")).unwrap();
     // The views of the site's login nodes (which name its job directory) find it.
-    let deadline = Instant::now() + Duration::from_secs(300);
     let both = format!("{stuck},{dependent}");
-    let rows = loop {
-        let args = ["-X", "-P", "-n", "-j", &both, "-o", "jobid,state"];
-        let r = site.run_with(&dir, "sacct", &args, &env);
-        let rows: Vec<Vec<String>> = r
-            .stdout
-            .lines()
-            .map(|l| l.split('|').map(str::to_string).collect())
-            .collect();
-        let done = |r: &Vec<String>| !matches!(r[1].as_str(), "PENDING" | "RUNNING");
-        if rows.len() == 2 && rows.iter().all(done) {
-            break rows;
-        }
-        assert!(Instant::now() < deadline, "{r:?}");
-        std::thread::sleep(Duration::from_secs(2));
-    };
+    let ended = |r: &Vec<String>| !matches!(r[1].as_str(), "PENDING" | "RUNNING");
+    let rows = site.wait_sacct_with(
+        &dir,
+        &both,
+        "jobid,state",
+        &env,
+        Duration::from_secs(300),
+        |rows| rows.len() == 2 && rows.iter().all(ended),
+    );
     assert_eq!(row_of(&rows, &dependent)[1], "COMPLETED", "{rows:?}");
     assert!(dir.join("ran").exists(), "{rows:?}");
     assert_ne!(row_of(&rows, &stuck)[1], "RUNNING", "{rows:?}");
@@ -1556,21 +1564,14 @@ fn an_or_dependency_starts_at_its_first_satisfied_alternative() {
         &env,
     );
     let all = format!("{slow},{quick},{either}");
-    let deadline = Instant::now() + Duration::from_secs(300);
-    let rows = loop {
-        let args = ["-X", "-P", "-n", "-j", &all, "-o", "jobid,state"];
-        let r = site.run_with(&dir, "sacct", &args, &env);
-        let rows: Vec<Vec<String>> = r
-            .stdout
-            .lines()
-            .map(|l| l.split('|').map(str::to_string).collect())
-            .collect();
-        if rows.len() == 3 && row_of(&rows, &either)[1] == "COMPLETED" {
-            break rows;
-        }
-        assert!(Instant::now() < deadline, "{r:?}");
-        std::thread::sleep(Duration::from_secs(2));
-    };
+    let rows = site.wait_sacct_with(
+        &dir,
+        &all,
+        "jobid,state",
+        &env,
+        Duration::from_secs(300),
+        |rows| rows.len() == 3 && row_of(rows, &either)[1] == "COMPLETED",
+    );
     assert_eq!(row_of(&rows, &quick)[1], "COMPLETED", "{rows:?}");
     assert_eq!(row_of(&rows, &slow)[1], "RUNNING", "{rows:?}");
     assert!(dir.join("ran").exists(), "{rows:?}");
