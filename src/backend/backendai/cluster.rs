@@ -371,7 +371,7 @@ impl BackendAiCluster {
         let own = &self.client.settings().access_key;
         let job_dir = submission::job_dir(&self.config).ok().flatten();
         let now = crate::sys::now();
-        let mut ended_silently: Vec<(u32, Session)> = Vec::new();
+        let mut ended_silently: BTreeMap<u32, Vec<Session>> = BTreeMap::new();
         for s in sessions.iter().filter(|s| &s.access_key == own) {
             let silent = job_dir.and_then(|d| left_running_after_its_result(s, Path::new(d), now));
             if !s.batch_ended() && silent.is_none() {
@@ -381,17 +381,10 @@ impl BackendAiCluster {
             if self.client.request(Method::Delete, &path, None).is_ok()
                 && let Some(uid) = silent
             {
-                ended_silently.push((uid, s.clone()));
+                ended_silently.entry(uid).or_default().push(s.clone());
             }
         }
-        let uids: std::collections::BTreeSet<u32> =
-            ended_silently.iter().map(|(u, _)| *u).collect();
-        for uid in uids {
-            let ended: Vec<Session> = ended_silently
-                .iter()
-                .filter(|(u, _)| *u == uid)
-                .map(|(_, s)| s.clone())
-                .collect();
+        for (uid, ended) in ended_silently {
             let _ = self.release_dependents_of(&ended, uid);
         }
     }

@@ -197,6 +197,29 @@ impl<'a> Remaker<'a> {
         Ok(())
     }
 
+    /// Makes job `job`'s `sessions` again as they are, each keeping its own hold (a
+    /// requeue hold too), in the order they were made; `without_dependencies`: naming no
+    /// session to wait for.
+    fn remake_keeping_holds(
+        &mut self,
+        job: u32,
+        mut sessions: Vec<&Session>,
+        without_dependencies: bool,
+    ) -> Result<(), BackendError> {
+        sessions.sort_by_key(|s| (s.created_at, s.name.clone()));
+        let hows: Vec<Remade> = sessions
+            .iter()
+            .map(|s| Remade {
+                hold: tag::parse_tag(&s.tag).and_then(|t| t.hold),
+                keep_requeue_hold: true,
+                without_dependencies,
+                ..Remade::default()
+            })
+            .collect();
+        let items: Vec<(&Session, &Remade)> = sessions.into_iter().zip(hows.iter()).collect();
+        self.remake_group(&JobSelector::whole(job), &items)
+    }
+
     /// Makes again the owner's waiting sessions that name a replaced session natively,
     /// until none does (a dependent made again has dependents of its own). One query of
     /// the owner's live sessions; kept requests over an hour old of jobs that ended are let go.
@@ -248,19 +271,8 @@ impl<'a> Remaker<'a> {
             if next.is_empty() {
                 return Ok(());
             }
-            for (job, mut sessions) in next {
-                sessions.sort_by_key(|s| (s.created_at, s.name.clone()));
-                let hows: Vec<Remade> = sessions
-                    .iter()
-                    .map(|s| Remade {
-                        hold: tag::parse_tag(&s.tag).and_then(|t| t.hold),
-                        keep_requeue_hold: true,
-                        ..Remade::default()
-                    })
-                    .collect();
-                let items: Vec<(&Session, &Remade)> =
-                    sessions.into_iter().zip(hows.iter()).collect();
-                self.remake_group(&JobSelector::whole(job), &items)?;
+            for (job, sessions) in next {
+                self.remake_keeping_holds(job, sessions, false)?;
             }
         }
     }
@@ -303,30 +315,15 @@ impl BackendAiCluster {
             return;
         }
         let mut remaker = Remaker::new(self, job_dir, uid);
-        for (job, sessions) in by_job {
-            let waits = |r: &mut Remaker<'_>, s: &Session| {
-                r.kept_body(job, &s.name)
+        for (job, mut sessions) in by_job {
+            // Only those whose kept request still waits natively (once made again, never).
+            sessions.retain(|s| {
+                remaker
+                    .kept_body(job, &s.name)
                     .is_ok_and(|b| b["dependencies"].as_array().is_some_and(|d| !d.is_empty()))
-            };
-            let mut chosen: Vec<&Session> = Vec::new();
-            for s in sessions {
-                if waits(&mut remaker, s) {
-                    chosen.push(s);
-                }
-            }
-            chosen.sort_by_key(|s| (s.created_at, s.name.clone()));
-            let hows: Vec<Remade> = chosen
-                .iter()
-                .map(|s| Remade {
-                    hold: tag::parse_tag(&s.tag).and_then(|t| t.hold),
-                    keep_requeue_hold: true,
-                    without_dependencies: true,
-                    ..Remade::default()
-                })
-                .collect();
-            let items: Vec<(&Session, &Remade)> = chosen.into_iter().zip(hows.iter()).collect();
-            if !items.is_empty() {
-                let _ = remaker.remake_group(&JobSelector::whole(job), &items);
+            });
+            if !sessions.is_empty() {
+                let _ = remaker.remake_keeping_holds(job, sessions, true);
             }
         }
         // Their own dependents name the new sessions.
