@@ -88,6 +88,10 @@ pub struct LocalConfig {
     /// The priority the first job of a new state directory gets; each later one gets one
     /// less (priority/basic). Default 0xFFFF0000 less the first job's id, as in a fresh Slurm.
     pub first_priority: Option<u32>,
+    /// The controller's priority plugin (Slurm's `PriorityType`): `priority/basic` or
+    /// `priority/multifactor` (with every weight 0). Default: the `slurm_version`'s own
+    /// default, basic for 22.05 and multifactor for 24.11.
+    pub priority_type: Option<crate::model::profile::PriorityType>,
     /// Seconds a finished job stays in squeue, and keeps its files in the state directory
     /// (Slurm's MinJobAge; default 300). sacct keeps it for ever.
     pub min_job_age: Option<u32>,

@@ -293,3 +293,56 @@ fn a_waiting_job_s_stderr_and_stdin_are_changed_under_24_11_only() {
         )
     );
 }
+
+/// Each release's default `PriorityType` (read_config.h): 22.05 `priority/basic`, each job
+/// one below the last under 0xFFFF0000; 24.11 `priority/multifactor` with every weight 0,
+/// each job 1 and an operator's negative nice its priority. `[local] priority_type`
+/// chooses either under either release. (The 24.11 scenarios replay the reference's
+/// multifactor priorities and orders: scenario_replay.rs.)
+#[test]
+fn each_version_gives_priorities_as_its_default_priority_plugin() {
+    let with = |version: &str, extra: &str| {
+        let mut c = Cluster::with_config(2, 4096, 2, extra);
+        c.env
+            .insert("BAI_SLURM_SLURM_VERSION".to_string(), version.to_string());
+        c
+    };
+    let basic = "priority_type = \"priority/basic\"\n";
+    let multifactor = "priority_type = \"priority/multifactor\"\n";
+    for (c, plugin) in [
+        (with("22.05", ""), "priority/basic"),
+        (with("24.11", ""), "priority/multifactor"),
+        (with("24.11", basic), "priority/basic"),
+        (with("22.05", multifactor), "priority/multifactor"),
+    ] {
+        let config = c.run("scontrol", &["show", "config"]).stdout;
+        assert!(
+            config.contains(&format!("\nPriorityType            = {plugin}\n")),
+            "{config}"
+        );
+        assert_eq!(
+            config.contains("\nPriorityWeightAge       = 0\n"),
+            plugin == "priority/multifactor",
+            "{config}"
+        );
+        let later = ["--begin=now+1hour", "--wrap", "true"];
+        let (a, b) = (c.submit(&later), c.submit(&later));
+        let r = c.run("scontrol", &["update", &format!("JobId={b}"), "Nice=-100"]);
+        assert_eq!(r.code, 0, "{r:?}");
+        let r = c.run("squeue", &["-h", "-o", "%i %Q", "-S", "i"]);
+        let want = match plugin {
+            "priority/basic" => format!(
+                "{a} {}\n{b} {}\n",
+                0xFFFF_0000u32 - a,
+                0xFFFF_0000u32 - a - 1 + 100
+            ),
+            _ => format!("{a} 1\n{b} 100\n"),
+        };
+        assert_eq!(r.stdout, want, "{plugin}");
+    }
+    // A value Slurm does not know stops the commands.
+    let c = with("24.11", "priority_type = \"priority/fair\"\n");
+    let r = c.run("squeue", &[]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("priority/fair"), "{}", r.stderr);
+}

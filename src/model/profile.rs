@@ -90,6 +90,32 @@ pub struct Profile {
     pub sacct: SacctDeltas,
     pub job_env: JobEnvDeltas,
     pub submit: SubmitDeltas,
+    /// The controller's priority plugin when the site's slurm.conf names none
+    /// (read_config.h DEFAULT_PRIORITY_TYPE): 22.05 `priority/basic`, 24.11
+    /// `priority/multifactor` (every weight 0 by default).
+    pub default_priority_type: PriorityType,
+}
+
+/// Slurm's `PriorityType`: how the controller gives pending jobs their priorities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum PriorityType {
+    /// `priority/basic`: first come, first served; each job one below the last.
+    #[serde(rename = "priority/basic")]
+    Basic,
+    /// `priority/multifactor` with its default weights (all 0): every job 1, raised
+    /// only by a negative nice.
+    #[serde(rename = "priority/multifactor")]
+    Multifactor,
+}
+
+impl PriorityType {
+    /// As slurm.conf and `scontrol show config` spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            PriorityType::Basic => "priority/basic",
+            PriorityType::Multifactor => "priority/multifactor",
+        }
+    }
 }
 
 /// `scontrol show job/node/partition`.
@@ -278,6 +304,7 @@ const V22_05: Profile = Profile {
         new_options: false,
         node_not_avail_unnamed: false,
     },
+    default_priority_type: PriorityType::Basic,
 };
 
 const V24_11: Profile = Profile {
@@ -336,6 +363,7 @@ const V24_11: Profile = Profile {
         new_options: true,
         node_not_avail_unnamed: true,
     },
+    default_priority_type: PriorityType::Multifactor,
 };
 
 impl Default for JobEnvDeltas {

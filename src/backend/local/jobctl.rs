@@ -9,7 +9,7 @@
 
 use super::db::{JobRow, Tx};
 use super::schedule::reason;
-use super::{LocalCluster, priority_for, records};
+use super::{LocalCluster, priority, records};
 use crate::backend::{BackendError, Cluster, JobReply, SlurmErrno};
 use crate::model::{
     ArrayPart, DependencyChange, JobSelector, JobSpec, JobState, JobUpdate, MemoryRequest,
@@ -156,6 +156,15 @@ pub(super) fn own_spec(
 }
 
 impl LocalCluster {
+    /// The priority `Priority=INFINITE` gives a job back (`set_job_prio`): priority/basic's
+    /// from the job's id, multifactor's from its nice.
+    fn released_priority(&self, job_id: u32, nice: i32) -> u32 {
+        match self.settings.priority_type() {
+            crate::model::profile::PriorityType::Basic => priority::basic_first(job_id, nice),
+            crate::model::profile::PriorityType::Multifactor => priority::multifactor(nice),
+        }
+    }
+
     /// The limit the controller holds for a job: its own, or NO_VAL.
     fn held_limit(spec: &JobSpec) -> u32 {
         match spec.time_limit {
@@ -391,7 +400,7 @@ impl LocalCluster {
                 row.held = false;
                 row.priority = spec
                     .priority
-                    .unwrap_or_else(|| priority_for(row.job_id, spec.nice.unwrap_or(0)));
+                    .unwrap_or_else(|| self.released_priority(row.job_id, spec.nice.unwrap_or(0)));
                 row.reason = reason::NONE.into();
             } else if row.priority == 0 {
                 return Err(SlurmErrno::JobHeld);
@@ -401,7 +410,7 @@ impl LocalCluster {
                 }
                 if p == INFINITE {
                     spec.priority = None;
-                    row.priority = priority_for(row.job_id, 0);
+                    row.priority = self.released_priority(row.job_id, 0);
                 } else if p == 0 {
                     row.held = true;
                     row.priority = 0;
@@ -433,9 +442,12 @@ impl LocalCluster {
             } else if spec.priority.is_some() && row.priority != 0 {
                 // An operator's priority stands; nice is ignored.
             } else if operator || n >= 0 {
-                // priority/basic moves the priority by the difference.
-                let p = i64::from(row.priority) + i64::from(old) - i64::from(n);
-                row.priority = p.clamp(2, i64::from(u32::MAX)) as u32;
+                // A held job keeps 0 under multifactor (its decay pass skips it);
+                // priority/basic moves even a held one's (`MAX(prio - nice, 2)`).
+                let plugin = self.settings.priority_type();
+                if row.priority != 0 || priority::takes_sequence(plugin) {
+                    row.priority = priority::after_nice_change(plugin, row.priority, old, n);
+                }
                 spec.nice = (n != 0).then_some(n);
             } else {
                 return Err(SlurmErrno::AccessDenied);

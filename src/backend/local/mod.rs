@@ -17,6 +17,7 @@ pub mod ledger;
 pub mod node;
 pub mod node_admin;
 pub mod plan;
+pub mod priority;
 pub mod procs;
 pub mod records;
 pub mod runner;
@@ -45,8 +46,6 @@ use schedule::reason;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// Slurm's priority/basic: each job gets the next lower value below 0xFFFF0000.
-const BASE_PRIORITY: u32 = 0xFFFF_0000;
 /// Seconds a finished job stays visible to squeue (Slurm's MinJobAge default).
 pub const MIN_JOB_AGE: i64 = 300;
 
@@ -69,6 +68,9 @@ pub struct LocalSettings {
     /// See [`crate::config::LocalConfig::first_priority`].
     #[serde(default)]
     pub first_priority: Option<u32>,
+    /// `[local] priority_type`; none: the profile's default ([`LocalSettings::priority_type`]).
+    #[serde(default)]
+    pub priority_type: Option<crate::model::profile::PriorityType>,
     /// How many (simulated) nodes this machine is shown as; see [`LocalSettings::node_names`].
     #[serde(default = "one")]
     pub nodes: u32,
@@ -108,6 +110,12 @@ fn one() -> u32 {
 }
 
 impl LocalSettings {
+    /// The controller's priority plugin: `[local] priority_type`, else the release's.
+    pub fn priority_type(&self) -> crate::model::profile::PriorityType {
+        self.priority_type
+            .unwrap_or(self.slurm_version.profile().default_priority_type)
+    }
+
     /// Every partition, in the configuration's order.
     pub fn all_partitions(&self) -> Vec<&LocalPartition> {
         if self.partitions.is_empty() {
@@ -183,19 +191,6 @@ fn sql(e: db::DbError) -> BackendError {
     BackendError::Other(e.to_string())
 }
 
-/// The base priority of job `id`, lowered by its nice value (held jobs have 0): what the
-/// first job of a state directory gets; later ones take one less each
-/// ([`db::Tx::take_priority`]).
-pub fn priority_for(id: u32, nice: i32) -> u32 {
-    with_nice(BASE_PRIORITY.saturating_sub(id), nice)
-}
-
-/// A base priority lowered by a nice value.
-fn with_nice(base: u32, nice: i32) -> u32 {
-    let p = i64::from(base) - i64::from(nice);
-    p.clamp(1, i64::from(u32::MAX)) as u32
-}
-
 impl LocalCluster {
     pub fn open(
         loaded: &Loaded,
@@ -227,6 +222,7 @@ impl LocalCluster {
                 .unwrap_or(crate::model::array::DEFAULT_MAX_ARRAY_SIZE),
             first_job_id: loaded.config.local.first_job_id.unwrap_or(1),
             first_priority: loaded.config.local.first_priority,
+            priority_type: loaded.config.local.priority_type,
             nodes: loaded.config.local.nodes.unwrap_or(1).clamp(1, 200),
             min_job_age: loaded
                 .config
@@ -661,8 +657,13 @@ impl LocalCluster {
             priority: if spec.hold {
                 0
             } else {
-                spec.priority
-                    .unwrap_or_else(|| with_nice(base_priority, spec.nice.unwrap_or(0)))
+                spec.priority.unwrap_or_else(|| {
+                    priority::given(
+                        self.settings.priority_type(),
+                        base_priority,
+                        spec.nice.unwrap_or(0),
+                    )
+                })
             },
             held: spec.hold,
             dependency: spec.dependency.clone(),
@@ -716,13 +717,16 @@ impl LocalCluster {
         let id = db
             .write(|tx| {
                 let id = tx.next_job_id()?;
-                let base = if spec.hold || spec.priority.is_some() {
+                let base = if spec.hold
+                    || spec.priority.is_some()
+                    || !priority::takes_sequence(self.settings.priority_type())
+                {
                     0
                 } else {
                     tx.take_priority(
                         self.settings
                             .first_priority
-                            .unwrap_or_else(|| priority_for(id, 0)),
+                            .unwrap_or_else(|| priority::basic_first(id, 0)),
                     )?
                 };
                 tx.insert_submission(id, spec)?;
@@ -994,10 +998,16 @@ impl LocalCluster {
                         // `_release_job_rec` ends a special exit too.
                         row.flag = StateFlag::None;
                         // priority/basic gives a released job the next lower priority.
+                        let plugin = self.settings.priority_type();
                         row.priority = match spec.priority {
                             Some(p) => p,
-                            None => with_nice(
-                                tx.take_priority(priority_for(row.job_id, 0))?,
+                            None => priority::given(
+                                plugin,
+                                if priority::takes_sequence(plugin) {
+                                    tx.take_priority(priority::basic_first(row.job_id, 0))?
+                                } else {
+                                    0
+                                },
                                 spec.nice.unwrap_or(0),
                             ),
                         };
@@ -1430,10 +1440,12 @@ impl Cluster for LocalCluster {
             ("KillWait".into(), format!("{} sec", s.kill_wait)),
             ("MaxArraySize".into(), s.max_array_size.to_string()),
             ("MinJobAge".into(), format!("{} sec", s.min_job_age)),
-            ("PriorityType".into(), "priority/basic".into()),
             ("SchedulerType".into(), "sched/builtin".into()),
             ("SelectType".into(), "select/cons_tres".into()),
         ]
+        .into_iter()
+        .chain(priority::config_entries(s.priority_type()))
+        .collect()
     }
 
     fn submit(&self, spec: &JobSpec, user: &UserInfo) -> Result<u32, SubmitError> {
@@ -1452,7 +1464,13 @@ impl Cluster for LocalCluster {
     fn translate(&self, spec: &JobSpec, user: &UserInfo) -> Result<Translation, SubmitError> {
         self.validate(spec)?;
         let spec = self.settled(spec, user)?;
-        let row = self.new_row(0, &spec, user, crate::sys::now(), priority_for(0, 0));
+        let row = self.new_row(
+            0,
+            &spec,
+            user,
+            crate::sys::now(),
+            priority::basic_first(0, 0),
+        );
         let record = records::job_record(&row, &spec, &[], &self.ctx(), false);
         Ok(Translation {
             backend: "local",

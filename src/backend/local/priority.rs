@@ -1,0 +1,125 @@
+//! The priorities the local backend's controller gives pending jobs, as the site's Slurm
+//! did (its `PriorityType`, the profile's default unless `[local] priority_type` says):
+//!
+//! - `priority/basic`: each new job one below the lowest given so far, starting under
+//!   0xFFFF0000, less its nice value; a nice change moves it by the difference.
+//! - `priority/multifactor` with its default weights, all 0 (24.11's default): the sum of
+//!   the weighted factors is 0, so a job's priority is its negated nice, at least 1
+//!   (`_get_priority_internal`): every job 1 unless an operator gave it a negative nice.
+//!
+//! Both keep 0 for held jobs and leave a priority an operator set (`--priority`,
+//! `Priority=N`) alone.
+
+use crate::model::profile::PriorityType;
+
+/// priority/basic's ceiling: each job gets the next lower value below 0xFFFF0000.
+const BASE_PRIORITY: u32 = 0xFFFF_0000;
+
+/// priority/basic's priority of job `id` as the first job of a state directory, lowered
+/// by its nice value; later ones take one less each ([`super::db::Tx::take_priority`]).
+pub fn basic_first(id: u32, nice: i32) -> u32 {
+    with_nice(BASE_PRIORITY.saturating_sub(id), nice)
+}
+
+/// A base priority lowered by a nice value.
+pub fn with_nice(base: u32, nice: i32) -> u32 {
+    let p = i64::from(base) - i64::from(nice);
+    p.clamp(1, i64::from(u32::MAX)) as u32
+}
+
+/// priority/multifactor's priority with every weight 0: `0 - nice`, at least 1 (0 is
+/// kept for held jobs).
+pub fn multifactor(nice: i32) -> u32 {
+    with_nice(0, nice)
+}
+
+/// Whether the plugin numbers jobs in submission order, so a new or released job takes
+/// the next value of the state directory's sequence.
+pub fn takes_sequence(plugin: PriorityType) -> bool {
+    plugin == PriorityType::Basic
+}
+
+/// The priority a job gets when it becomes eligible for one (submitted, released),
+/// `base` being the sequence's next value under priority/basic (unused otherwise).
+pub fn given(plugin: PriorityType, base: u32, nice: i32) -> u32 {
+    match plugin {
+        PriorityType::Basic => with_nice(base, nice),
+        PriorityType::Multifactor => multifactor(nice),
+    }
+}
+
+/// A pending job's priority after its nice value changed from `old` to `new` (not for
+/// held jobs, nor for priorities an operator set).
+///
+/// priority/basic moves it by the difference, not below 2 (`_update_job`).
+/// priority/multifactor only stores the nice; its decay thread computes the priority
+/// from it at its next pass (PriorityCalcPeriod, 5 minutes): here at once.
+pub fn after_nice_change(plugin: PriorityType, current: u32, old: i32, new: i32) -> u32 {
+    match plugin {
+        PriorityType::Basic => {
+            let p = i64::from(current) + i64::from(old) - i64::from(new);
+            p.clamp(2, i64::from(u32::MAX)) as u32
+        }
+        PriorityType::Multifactor => multifactor(new),
+    }
+}
+
+/// What `scontrol show config` prints of the plugin, as Slurm does (multifactor with its
+/// default parameters).
+pub fn config_entries(plugin: PriorityType) -> Vec<(String, String)> {
+    let mut v = vec![("PriorityType", plugin.name())];
+    if plugin == PriorityType::Multifactor {
+        v.extend([
+            ("PriorityDecayHalfLife", "7-00:00:00"),
+            ("PriorityCalcPeriod", "00:05:00"),
+            ("PriorityFavorSmall", "no"),
+            ("PriorityFlags", ""),
+            ("PriorityMaxAge", "7-00:00:00"),
+            ("PriorityUsageResetPeriod", "NONE"),
+            ("PriorityWeightAge", "0"),
+            ("PriorityWeightAssoc", "0"),
+            ("PriorityWeightFairShare", "0"),
+            ("PriorityWeightJobSize", "0"),
+            ("PriorityWeightPartition", "0"),
+            ("PriorityWeightQOS", "0"),
+            ("PriorityWeightTRES", "(null)"),
+        ]);
+    }
+    v.into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn basic_numbers_jobs_and_moves_by_nice() {
+        assert_eq!(basic_first(1, 0), 0xFFFF_0000 - 1);
+        assert_eq!(given(PriorityType::Basic, 1000, 10), 990);
+        assert_eq!(given(PriorityType::Basic, 1000, -10), 1010);
+        assert_eq!(after_nice_change(PriorityType::Basic, 1000, 0, 100), 900);
+        assert_eq!(after_nice_change(PriorityType::Basic, 50, 0, 100), 2);
+        assert!(takes_sequence(PriorityType::Basic));
+    }
+
+    #[test]
+    fn multifactor_without_weights_is_one_unless_nice_is_negative() {
+        assert_eq!(given(PriorityType::Multifactor, 1000, 0), 1);
+        assert_eq!(given(PriorityType::Multifactor, 1000, 100), 1);
+        assert_eq!(given(PriorityType::Multifactor, 1000, -100), 100);
+        assert_eq!(after_nice_change(PriorityType::Multifactor, 1, 0, -5), 5);
+        assert_eq!(after_nice_change(PriorityType::Multifactor, 5, -5, 0), 1);
+        assert!(!takes_sequence(PriorityType::Multifactor));
+    }
+
+    #[test]
+    fn show_config_lists_multifactor_s_parameters() {
+        let basic = config_entries(PriorityType::Basic);
+        assert_eq!(basic, [("PriorityType".into(), "priority/basic".into())]);
+        let multi = config_entries(PriorityType::Multifactor);
+        assert!(multi.contains(&("PriorityWeightAge".into(), "0".into())));
+        assert!(multi.contains(&("PriorityType".into(), "priority/multifactor".into())));
+    }
+}
