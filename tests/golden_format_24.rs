@@ -21,9 +21,10 @@ const KNOWN: &[(&str, &str)] = &[
     ),
     (
         "squeue_json",
-        "job flags the records do not carry (bob's EXACT_TASK_COUNT_REQUESTED and \
-         EXACT_MEMORY_REQUESTED, a held job's DEPENDENT) and last_update one second after \
-         the capture's stamp; otherwise identical (data_parser_documents_have_24_11_s_shape)",
+        "a job flag the records do not carry (bob's EXACT_TASK_COUNT_REQUESTED: a record \
+         shows a task count whether one was asked for or not) and last_update one second \
+         after the capture's stamp; otherwise identical \
+         (data_parser_documents_have_24_11_s_shape)",
     ),
     ("squeue_yaml", "as squeue_json"),
     (

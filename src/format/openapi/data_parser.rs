@@ -208,14 +208,19 @@ fn ran(job: &JobRecord) -> bool {
     job.start_time.is_some_and(|t| t != 0) && job.nodes.as_deref().is_some_and(|n| !n.is_empty())
 }
 
-/// The controller's job flags, as far as a record tells them. Records do not say whether
-/// the account, QOS or wckey was asked for (the defaults are what jobs mostly run with),
-/// nor whether a task count or memory size was (EXACT_*_REQUESTED are left out); a job
-/// in the default partition is taken to have been put there.
+/// The controller's job flags, as far as a record tells them, in data_parser's order.
+/// Records do not say whether the account, QOS or wckey was asked for (the defaults are
+/// what jobs mostly run with), nor whether a task count (records show one either way) or `--mem-per-cpu` was (a `--mem` was: its per-node request); a job in the default partition is taken to have been put there.
+/// DEPENDENT is set on every new job and cleared when slurmctld first finds it free of
+/// dependencies: a job with one still waits for it, and a job held since its submission
+/// (never eligible) was never looked at.
 fn flags(job: &JobRecord, default_partition: Option<&str>) -> Value {
     let mut f: Vec<&str> = Vec::new();
     if job.state == JobState::Running {
         f.push("JOB_WAS_RUNNING");
+    }
+    if matches!(job.memory, crate::model::MemoryRequest::PerNode(_)) {
+        f.push("EXACT_MEMORY_REQUESTED");
     }
     let default_part = default_partition.is_none_or(|p| p == job.partition);
     f.push("USING_DEFAULT_ACCOUNT");
@@ -223,7 +228,8 @@ fn flags(job: &JobRecord, default_partition: Option<&str>) -> Value {
         f.push("USING_DEFAULT_PARTITION");
     }
     f.extend(["USING_DEFAULT_QOS", "USING_DEFAULT_WCKEY"]);
-    if job.state == JobState::Pending && job.dependency.is_some() {
+    let held_since_submission = job.priority == 0 && job.eligible_time.is_none();
+    if job.state == JobState::Pending && (job.dependency.is_some() || held_since_submission) {
         f.push("DEPENDENT");
     }
     if default_part {
