@@ -1726,7 +1726,7 @@ fn every_dependency_type_on_a_site_with_a_job_directory() {
     );
     // after (a start, not an end) is judged at submission, with or without a job
     // directory: a job that has started (here: ended) fulfils it at once, and the rest of
-    // a `+minutes` delay is a deferred start; a job still waiting cannot be waited for.
+    // a `+minutes` delay is a deferred start.
     let no_dir: [(&str, &str); 0] = [];
     let after = cancel.sbatch_with(
         &[&format!("--dependency=after:{ok}"), "--wrap", "true"],
@@ -1738,23 +1738,67 @@ fn every_dependency_type_on_a_site_with_a_job_directory() {
     );
     let r = site.run(&dir, "squeue", &["-h", "-j", &delayed, "-o", "%t %r %E"]);
     assert_eq!(r.stdout, "PD BeginTime (null)\n", "{r:?}");
-    let held = cancel.sbatch_with(&["-H", "--wrap", "true"], &env);
+    // A job still waiting: with a job directory the dependent waits for its start, and
+    // starts while it runs (a view of the owner's makes it again); without one, refused.
+    let held = cancel.sbatch_with(&["-H", "--wrap", "sleep 45"], &env);
+    let waiter = cancel.sbatch_with(
+        &[&format!("--dependency=after:{held}"), "--wrap", "true"],
+        &env,
+    );
     let r = site.run_with(
+        &dir,
+        "squeue",
+        &["-h", "-j", &waiter, "-o", "%t %r %E"],
+        &env,
+    );
+    assert_eq!(
+        r.stdout,
+        format!("PD Dependency after:{held}(unfulfilled)\n"),
+        "{r:?}"
+    );
+    let r = site.run(
         &dir,
         "sbatch",
         &[&format!("--dependency=after:{held}"), "--wrap", "true"],
-        &env,
     );
     assert_eq!(
         (r.code, r.stderr.as_str()),
         (
             1,
             format!(
-                "sbatch: error: Batch job submission failed: --dependency=after:{held}: job {held} has not started yet, and a Backend.AI session can wait only for others to end (after is taken once the job runs; afterany waits for its end)\n"
+                "sbatch: error: Batch job submission failed: --dependency=after:{held}: job {held} has not started yet, and waiting for a start (not an end) on Backend.AI needs [backendai] job_dir (the job's session is made again once job {held} starts)\n"
             )
             .as_str()
         ),
         "{r:?}"
+    );
+    let r = site.run_with(&dir, "scontrol", &["release", &held], &env);
+    assert_eq!(r.code, 0, "{r:?}");
+    let both = format!("{held},{waiter}");
+    let rows = site.wait_sacct_with(
+        &dir,
+        &both,
+        "jobid,state,start,end",
+        &env,
+        Duration::from_secs(420),
+        |rows| {
+            rows.iter().any(|r| r[0] == waiter && r[1] == "COMPLETED")
+                && rows.iter().any(|r| r[0] == held && r[1] == "COMPLETED")
+        },
+    );
+    let row = |id: &str| rows.iter().find(|r| r[0] == id).unwrap().clone();
+    assert_eq!(row(&waiter)[1], "COMPLETED", "{rows:?}");
+    assert!(
+        row(&waiter)[2] >= row(&held)[2] && row(&waiter)[2] < row(&held)[3],
+        "after: the dependent starts once its job has started, before it ends: {rows:?}"
+    );
+    let at = |t: &str| {
+        chrono::NaiveDateTime::parse_from_str(t, "%Y-%m-%dT%H:%M:%S")
+            .unwrap_or_else(|e| panic!("{t}: {e}"))
+    };
+    println!(
+        "after: the dependent started {} s after its job did (the next view's release)",
+        (at(&row(&waiter)[2]) - at(&row(&held)[2])).num_seconds()
     );
     let rows = site.wait_sacct(
         &dir,

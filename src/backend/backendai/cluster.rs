@@ -265,6 +265,7 @@ impl BackendAiCluster {
         let facts = views::facts(&self.client, &self.cache, sessions, live_steps);
         self.end_stuck_sessions(sessions);
         self.start_satisfied_alternatives(sessions, &facts);
+        self.start_after_the_starts(sessions);
         let sessions = &self.with_prerequisites(sessions, &facts);
         let mut marks = RunningMarks::default();
         let mut recs: Vec<JobRecord> = sessions
@@ -301,8 +302,9 @@ impl BackendAiCluster {
                     d.items
                         .iter()
                         // Every type but singleton names its targets (only afterok
-                        // without a job directory).
-                        .filter(|i| i.kind != DepKind::Singleton)
+                        // without a job directory); `after` waits for a start, which
+                        // a target's failure fulfils (its tag says it waits).
+                        .filter(|i| !matches!(i.kind, DepKind::Singleton | DepKind::After))
                         .filter_map(|i| i.target)
                         .collect()
                 })

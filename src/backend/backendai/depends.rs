@@ -9,10 +9,13 @@
 //! judges `afterok`, `afternotok`, `afterany`, `aftercorr`, `?`; `singleton` waits for the
 //! user's live jobs of the same name.
 //!
-//! `after` (a start, not an end) is something no session can wait for: it is taken when
-//! every job it names has started or ended already, as slurmctld finds it fulfilled at its
-//! first test (a `+minutes` delay becomes the job's deferred start), and refused while one
-//! of them still waits.
+//! `after` (a start, not an end) is something no session can wait for natively. It is
+//! taken when every job it names has started or ended already, as slurmctld finds it
+//! fulfilled at its first test (a `+minutes` delay becomes the job's deferred start).
+//! While one of them still waits, on a site with a job directory, the job's session is
+//! made waiting as a held one does (a far `startsAt`, the tag's `:w`), shown pending for
+//! its Dependency, and the owner's views make it again once those jobs have started
+//! (`remake::start_after_the_starts`); without a job directory it is refused.
 
 use super::client::{Client, ClientError};
 use super::jobid;
@@ -42,15 +45,22 @@ pub struct Deps {
     items: Vec<(DepKind, Vec<Found>)>,
     /// `singleton`: the user's live sessions of jobs with the same name.
     blockers: Vec<String>,
-    /// The `after` items, fulfilled at submission (their jobs had all started), and the
-    /// time their `+minutes` delays end, when that is still to come.
-    after: Option<AfterFulfilled>,
+    /// The `after` items (their index in the dependency): fulfilled at submission (their
+    /// jobs had all started, `Some` of the time their `+minutes` delay ends, when that is
+    /// still to come) or not yet (`None`).
+    after: Vec<(usize, Option<Option<i64>>)>,
 }
 
-/// `after` items found fulfilled at submission.
-#[derive(Debug, Default, Clone, Copy, PartialEq)]
-struct AfterFulfilled {
-    not_before: Option<i64>,
+/// Whether a job waits for a job it names with `after` to start: the job's session is
+/// then made waiting as a held one is, until a view finds those jobs started. Not when
+/// one `after` alternative of a `?` is fulfilled already.
+pub fn awaits_a_start(spec: &JobSpec) -> bool {
+    let Some(dep) = &spec.dependency else {
+        return false;
+    };
+    let mut after = dep.items.iter().filter(|i| i.kind == DepKind::After);
+    let waiting = after.clone().any(|i| i.status == DepStatus::Unfulfilled);
+    waiting && !(dep.any && after.any(|i| i.status == DepStatus::Fulfilled))
 }
 
 impl Deps {
@@ -78,13 +88,14 @@ impl Deps {
             views::sessions(client, views::names_of_jobs(&ids).as_deref()).map_err(failure)?
         };
         let mut items = Vec::new();
-        let mut after: Option<AfterFulfilled> = None;
+        let mut after = Vec::new();
         let now = crate::sys::now();
-        for (item, target) in dep
+        for (index, item, target) in dep
             .items
             .iter()
-            .filter(|i| i.kind == DepKind::After)
-            .filter_map(|i| Some((i, i.target?)))
+            .enumerate()
+            .filter(|(_, i)| i.kind == DepKind::After)
+            .filter_map(|(n, i)| Some((n, i, i.target?)))
         {
             let named: Vec<&Session> = found
                 .iter()
@@ -93,14 +104,14 @@ impl Deps {
                         .is_some_and(|(job, task)| jobid::names_target(job, task, target))
                 })
                 .collect();
-            let until = after_fulfilled_at(&named, item.delay_minutes, now).map_err(|_| {
+            let fulfilled = after_fulfilled_at(&named, item.delay_minutes, now).ok();
+            if fulfilled.is_none() && !gated {
                 let id = target.job_id();
-                SubmitError::from(BackendError::Other(format!(
-                    "--dependency=after:{id}: job {id} has not started yet, and a Backend.AI session can wait only for others to end (after is taken once the job runs; afterany waits for its end)"
-                )))
-            })?;
-            let a = after.get_or_insert_with(AfterFulfilled::default);
-            a.not_before = a.not_before.max(until.filter(|t| *t > now));
+                return Err(SubmitError::from(BackendError::Other(format!(
+                    "--dependency=after:{id}: job {id} has not started yet, and waiting for a start (not an end) on Backend.AI needs [backendai] job_dir (the job's session is made again once job {id} starts)"
+                ))));
+            }
+            after.push((index, fulfilled.map(|until| until.filter(|t| *t > now))));
         }
         for (kind, target) in targets.into_iter().filter(|(k, _)| *k != DepKind::After) {
             let matching: Vec<Found> = found
@@ -137,16 +148,28 @@ impl Deps {
         })
     }
 
-    /// Marks the job's `after` items fulfilled, as slurmctld does at their first test, and
-    /// makes the rest of their delay a deferred start (Backend.AI's `startsAt`).
+    /// Marks the job's `after` items found fulfilled, as slurmctld does at their first
+    /// test, and, once nothing more is awaited, makes the rest of their delays a deferred
+    /// start (Backend.AI's `startsAt`): the latest of them, or under `?` the first.
     pub fn settle_after(&self, spec: &mut JobSpec) {
-        let Some(after) = self.after else { return };
-        if let Some(dep) = spec.dependency.as_mut() {
-            for item in dep.items.iter_mut().filter(|i| i.kind == DepKind::After) {
+        let Some(dep) = spec.dependency.as_mut() else {
+            return;
+        };
+        let mut delays = Vec::new();
+        for &(index, fulfilled) in &self.after {
+            if let (Some(until), Some(item)) = (fulfilled, dep.items.get_mut(index)) {
                 item.status = DepStatus::Fulfilled;
+                delays.push(until);
             }
         }
-        if let Some(t) = after.not_before {
+        if delays.is_empty() || awaits_a_start(spec) {
+            return;
+        }
+        let until = match self.any {
+            true => delays.into_iter().min().flatten(),
+            false => delays.into_iter().max().flatten(),
+        };
+        if let Some(t) = until {
             spec.begin = Some(spec.begin.map_or(t, |b| b.max(t)));
         }
     }
@@ -155,7 +178,7 @@ impl Deps {
     /// and the gate its launcher checks.
     pub fn for_task(&self, task: Option<u32>) -> (Vec<String>, Option<Gate>) {
         // `?` with an `after` fulfilled: nothing more to wait for.
-        if self.any && self.after.is_some() {
+        if self.any && self.after.iter().any(|(_, f)| f.is_some()) {
             return (self.blockers.clone(), None);
         }
         let mut uuids = self.blockers.clone();
@@ -194,10 +217,86 @@ impl Deps {
     }
 }
 
+/// What a job awaiting an `after` job's start is made again with once it may start.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StartsSeen {
+    /// Each `after` item, in order: fulfilled now.
+    fulfilled: Vec<bool>,
+    /// The end of the `+minutes` delays still to come: its deferred start.
+    until: Option<i64>,
+    /// A `?`: satisfied, it waits for nothing more.
+    pub any: bool,
+}
+
+impl StartsSeen {
+    /// The job's metadata as it is made again: the items fulfilled marked so, the delay
+    /// its deferred start, a satisfied `?` with nothing left for its launcher to judge.
+    pub fn apply(&self, meta: &mut crate::launcher::meta::JobMeta) {
+        if let Some(d) = meta.spec.dependency.as_mut() {
+            let after = d.items.iter_mut().filter(|i| i.kind == DepKind::After);
+            for (item, done) in after.zip(&self.fulfilled) {
+                if *done {
+                    item.status = DepStatus::Fulfilled;
+                }
+            }
+        }
+        if let Some(t) = self.until {
+            meta.spec.begin = Some(meta.spec.begin.map_or(t, |b| b.max(t)));
+        }
+        if self.any {
+            meta.gate = None;
+        }
+    }
+}
+
+/// Whether a job whose dependency is `dep` may start now as far as its `after` items
+/// go, given the sessions `known` (those of the jobs they name among them): every item
+/// fulfilled, or under `?` one. `None` while it must wait.
+pub fn starts_seen(
+    dep: &crate::model::Dependency,
+    known: &[&Session],
+    now: i64,
+) -> Option<StartsSeen> {
+    let outcome: Vec<Result<Option<i64>, ()>> = dep
+        .items
+        .iter()
+        .filter(|i| i.kind == DepKind::After)
+        .map(|i| {
+            let named: Vec<&Session> = known
+                .iter()
+                .copied()
+                .filter(|s| {
+                    i.target.is_some_and(|t| {
+                        jobid::parse_session_name(&s.name)
+                            .is_some_and(|(job, task)| jobid::names_target(job, task, t))
+                    })
+                })
+                .collect();
+            after_fulfilled_at(&named, i.delay_minutes, now)
+        })
+        .collect();
+    let fulfilled: Vec<bool> = outcome.iter().map(Result::is_ok).collect();
+    let delays = outcome.iter().filter_map(|o| o.ok());
+    let until = match dep.any {
+        true if fulfilled.contains(&true) => delays.min().flatten(),
+        false if !fulfilled.contains(&false) => delays.max().flatten(),
+        _ => return None,
+    };
+    Some(StartsSeen {
+        fulfilled,
+        until: until.filter(|t| *t > now),
+        any: dep.any,
+    })
+}
+
 /// When an `after` item (its `+minutes` delay included) is fulfilled, given the sessions
 /// of the jobs it names; `Err` while one of them has not started. A job nobody knows
 /// fulfils it at once (slurmctld takes `after` of an unknown id).
-fn after_fulfilled_at(named: &[&Session], delay_minutes: u32, now: i64) -> Result<Option<i64>, ()> {
+pub(super) fn after_fulfilled_at(
+    named: &[&Session],
+    delay_minutes: u32,
+    now: i64,
+) -> Result<Option<i64>, ()> {
     let mut latest: Option<i64> = None;
     for s in named {
         if records::state_of(s, None).0 == JobState::Pending {
@@ -260,7 +359,7 @@ mod tests {
                 (DepKind::AfterOk, vec![found("b", 6, None, true)]),
             ],
             blockers: vec!["s".into()],
-            after: None,
+            after: Vec::new(),
         };
         let (uuids, gate) = deps.for_task(Some(1));
         assert_eq!(uuids, ["a1", "s"]);
@@ -280,7 +379,7 @@ mod tests {
             any: false,
             items: vec![(DepKind::AfterOk, vec![found("a", 5, None, false)])],
             blockers: Vec::new(),
-            after: None,
+            after: Vec::new(),
         };
         assert_eq!(deps.for_task(None), (vec!["a".to_string()], None));
     }
@@ -309,9 +408,7 @@ mod tests {
         assert_eq!(after_fulfilled_at(&[], 5, now), Ok(None));
         // Marked fulfilled in the job, the rest of the delay a deferred start.
         let deps = Deps {
-            after: Some(AfterFulfilled {
-                not_before: Some(now + 60),
-            }),
+            after: vec![(0, Some(Some(now + 60)))],
             ..Default::default()
         };
         let mut spec = JobSpec {
@@ -331,6 +428,108 @@ mod tests {
         assert_eq!(dep.items[0].status, DepStatus::Fulfilled);
         assert_eq!(spec.begin, Some(now + 60));
         assert_eq!(deps.for_task(None), (Vec::new(), None));
+    }
+
+    #[test]
+    fn a_job_awaits_a_start_until_its_after_items_are_fulfilled() {
+        // `after:5:6` (`any`: `after:5?after:6`), or one item of `kind`.
+        let spec_of = |kind: DepKind, any: bool| JobSpec {
+            dependency: Some(crate::model::Dependency {
+                items: [5, 6]
+                    .into_iter()
+                    .take(if kind == DepKind::After { 2 } else { 1 })
+                    .map(|id| crate::model::DepItem {
+                        kind,
+                        target: Some(DepTarget::Job(id)),
+                        delay_minutes: 0,
+                        status: DepStatus::Unfulfilled,
+                    })
+                    .collect(),
+                any,
+            }),
+            ..Default::default()
+        };
+        let now = 10_000;
+        // One of two `after` items fulfilled at submission: still awaiting the other,
+        // with no deferred start yet.
+        let mut spec = spec_of(DepKind::After, false);
+        let deps = Deps {
+            gated: true,
+            after: vec![(0, Some(Some(now + 60))), (1, None)],
+            ..Default::default()
+        };
+        deps.settle_after(&mut spec);
+        let dep = spec.dependency.as_ref().unwrap();
+        assert_eq!(
+            (dep.items[0].status, dep.items[1].status),
+            (DepStatus::Fulfilled, DepStatus::Unfulfilled)
+        );
+        assert!(awaits_a_start(&spec));
+        assert_eq!(spec.begin, None);
+        // Under `?`, one fulfilled is enough: its delay is the start.
+        let mut spec = spec_of(DepKind::After, true);
+        let deps = Deps {
+            gated: true,
+            any: true,
+            after: vec![(0, None), (1, Some(Some(now + 60)))],
+            ..Default::default()
+        };
+        deps.settle_after(&mut spec);
+        assert!(!awaits_a_start(&spec));
+        assert_eq!(spec.begin, Some(now + 60));
+        assert_eq!(deps.for_task(None), (Vec::new(), None));
+        // No `after`: nothing awaited.
+        assert!(!awaits_a_start(&spec_of(DepKind::AfterOk, false)));
+        assert!(!awaits_a_start(&JobSpec::default()));
+    }
+
+    #[test]
+    fn a_job_awaiting_starts_may_start_once_they_are_seen() {
+        let session = |name: &str, status: &str, history: &[(&str, i64)]| Session {
+            id: name.into(),
+            name: name.into(),
+            status: status.into(),
+            status_history: history.iter().map(|(s, t)| (s.to_string(), *t)).collect(),
+            ..Default::default()
+        };
+        let now = 10_000;
+        let item = |id: u32, delay_minutes: u32| crate::model::DepItem {
+            kind: DepKind::After,
+            target: Some(DepTarget::Job(id)),
+            delay_minutes,
+            status: DepStatus::Unfulfilled,
+        };
+        let dep = |any: bool| crate::model::Dependency {
+            items: vec![item(5, 0), item(6, 1)],
+            any,
+        };
+        let started = session("j5", "RUNNING", &[("SCHEDULED", 9_990)]);
+        let waiting = session("j6", "PENDING", &[]);
+        // All must have started; under `?` one.
+        assert_eq!(starts_seen(&dep(false), &[&started, &waiting], now), None);
+        let seen = starts_seen(&dep(true), &[&started, &waiting], now).unwrap();
+        assert_eq!(
+            (seen.fulfilled.clone(), seen.until, seen.any),
+            (vec![true, false], None, true)
+        );
+        let mut meta = crate::launcher::meta::JobMeta::default();
+        meta.spec.dependency = Some(dep(true));
+        seen.apply(&mut meta);
+        let items = &meta.spec.dependency.as_ref().unwrap().items;
+        assert_eq!(
+            (items[0].status, items[1].status),
+            (DepStatus::Fulfilled, DepStatus::Unfulfilled)
+        );
+        assert!(!awaits_a_start(&meta.spec));
+        // Both started: the later delay still to come is the deferred start.
+        let also = session("j6", "PREPARING", &[("SCHEDULED", 9_950)]);
+        let seen = starts_seen(&dep(false), &[&started, &also], now).unwrap();
+        assert_eq!(seen.until, Some(9_950 + 60));
+        let mut meta = crate::launcher::meta::JobMeta::default();
+        meta.spec.dependency = Some(dep(false));
+        seen.apply(&mut meta);
+        assert_eq!(meta.spec.begin, Some(9_950 + 60));
+        assert!(!awaits_a_start(&meta.spec));
     }
 
     #[test]

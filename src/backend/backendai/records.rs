@@ -499,14 +499,22 @@ pub fn job_record(
     let parsed = jobid::parse_session_name(&s.name);
     let facts = super::tag::parse_tag(&s.tag);
     let held = facts.as_ref().and_then(|t| t.hold);
+    let awaits_start = facts.as_ref().is_some_and(|t| t.awaits_start);
     // The deferred start: the job's own, else its tag's, else (23.09) the session's (a
     // held session's far `startsAt` is the hold, not a start).
     let begin = meta
         .and_then(|m| m.spec.begin)
         .or_else(|| facts.as_ref().and_then(|t| t.begin))
-        .or_else(|| s.requested_start().filter(|_| held.is_none()));
+        .or_else(|| {
+            s.requested_start()
+                .filter(|_| held.is_none() && !awaits_start)
+        });
     let (mut state, mut flag, mut reason) = state_with_begin(s, result, begin, crate::sys::now());
     let held = held.filter(|_| state == JobState::Pending);
+    if held.is_none() && awaits_start && state == JobState::Pending {
+        // Its far `startsAt` waits for an `after` job's start, not for a time.
+        reason = "Dependency".into();
+    }
     if let Some(kind) = held {
         reason = match kind {
             // slurmctld's state_desc, which squeue shows for the reason
@@ -1125,6 +1133,20 @@ mod tests {
         held.tag = "slurm:1001:60:4000000000 x".into();
         let rec = job_record(&held, None, None, "c", |_| "u".into());
         assert_eq!((rec.reason.as_str(), rec.priority), ("BeginTime", 1));
+        // Awaiting an `after` job's start: its far start is no deferred start.
+        held.tag = "slurm:1001:60:w x".into();
+        held.status_data =
+            serde_json::json!({"scheduler": {"failed_predicates": [{"name": "reserved_time"}]}});
+        let rec = job_record(&held, None, None, "c", |_| "u".into());
+        assert_eq!(
+            (rec.state, rec.reason.as_str()),
+            (JobState::Pending, "Dependency")
+        );
+        assert_eq!(rec.start_time, None);
+        // Held too: the hold is what squeue says.
+        held.tag = "slurm:1001:60:h:w x".into();
+        let rec = job_record(&held, None, None, "c", |_| "u".into());
+        assert_eq!(rec.reason, "JobHeldUser");
     }
 
     #[test]

@@ -133,7 +133,8 @@ pub fn check(spec: &JobSpec, gated: bool) -> Result<(), Unfit> {
 /// A held session's start: the scheduler leaves it alone until a release makes it again.
 pub const HELD_UNTIL: &str = "2100-01-01T00:00:00+00:00";
 
-/// The `startsAt` of a session: a held job's far one, else its deferred start (`--begin`).
+/// The `startsAt` of a session: a held job's far one (`held`: also one awaiting an
+/// `after` job's start), else its deferred start (`--begin`).
 pub fn starts_at(held: bool, begin: Option<i64>) -> Option<String> {
     if held {
         return Some(HELD_UNTIL.to_string());
@@ -269,7 +270,12 @@ pub fn create_body(
         body.insert("clusterSize".into(), json!(nodes));
         body.insert("clusterMode".into(), json!(settings.cluster_mode));
     }
-    if let Some(at) = starts_at(spec.hold, spec.begin) {
+    // A job awaiting an `after` job's start waits as a held one until a view makes it
+    // again.
+    if let Some(at) = starts_at(
+        spec.hold || super::depends::awaits_a_start(spec),
+        spec.begin,
+    ) {
         body.insert("startsAt".into(), json!(at));
     }
     if let (true, Some(limit)) = (

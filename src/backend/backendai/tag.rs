@@ -22,6 +22,9 @@ pub struct TagFacts {
     pub hold: Option<HoldKind>,
     /// Held by `scontrol requeuehold` (squeue: "job requeued in held state").
     pub requeue_held: bool,
+    /// Waits for a job its `after` dependency names to start: the session waits with a
+    /// far `startsAt`, as a held one, until a view makes it again.
+    pub awaits_start: bool,
     /// The job's submission, when its session was made later (a hold or a release makes
     /// the session again).
     pub submit: Option<i64>,
@@ -33,7 +36,7 @@ pub const MAX_LEN: usize = 64;
 
 /// The session tag, at most 64 characters: `slurm:<uid>:<minutes or U>[%<throttle>]` then
 /// optional fields `:<begin epoch>`, `:h`, `:H` or `:R` (a user's, an administrator's, a
-/// requeue's hold),
+/// requeue's hold), `:w` (awaits an `after` job's start),
 /// `:s<submit epoch>`, then ` <job name>` (the name cut to fit).
 pub fn tag(meta: &JobMeta) -> String {
     render(&TagFacts {
@@ -43,6 +46,7 @@ pub fn tag(meta: &JobMeta) -> String {
         throttle: meta.spec.array.as_ref().and_then(|a| a.limiting_throttle()),
         hold: meta.spec.hold.then_some(HoldKind::User),
         requeue_held: false,
+        awaits_start: super::depends::awaits_a_start(&meta.spec),
         submit: None,
         name: meta.spec.name.clone(),
     })
@@ -65,6 +69,9 @@ pub fn render(f: &TagFacts) -> String {
         Some(HoldKind::User) => t.push_str(":h"),
         Some(HoldKind::Admin) => t.push_str(":H"),
         None => {}
+    }
+    if f.awaits_start {
+        t.push_str(":w");
     }
     if let Some(s) = f.submit {
         t.push_str(&format!(":s{s}"));
@@ -100,6 +107,7 @@ pub fn parse_tag(tag: &str) -> Option<TagFacts> {
         begin: None,
         hold: None,
         requeue_held: false,
+        awaits_start: false,
         submit: None,
         name: name.to_string(),
     };
@@ -111,6 +119,7 @@ pub fn parse_tag(tag: &str) -> Option<TagFacts> {
                 facts.hold = Some(HoldKind::User);
                 facts.requeue_held = true;
             }
+            "w" => facts.awaits_start = true,
             _ => match field.strip_prefix('s') {
                 Some(at) => facts.submit = Some(at.parse().ok()?),
                 None => facts.begin = Some(field.parse().ok()?),
@@ -186,5 +195,20 @@ mod tests {
         let f = parse_tag("slurm:1:U:R x").unwrap();
         assert_eq!((f.hold, f.requeue_held), (Some(HoldKind::User), true));
         assert_eq!(render(&f), "slurm:1:U:R x");
+        // Awaiting an `after` job's start, held or not.
+        let f = parse_tag("slurm:1:U:h:w x").unwrap();
+        assert_eq!((f.hold, f.awaits_start), (Some(HoldKind::User), true));
+        assert_eq!(render(&f), "slurm:1:U:h:w x");
+        meta.spec.hold = false;
+        meta.spec.dependency = Some(crate::model::Dependency {
+            items: vec![crate::model::DepItem {
+                kind: crate::model::DepKind::After,
+                target: Some(crate::model::DepTarget::Job(5)),
+                delay_minutes: 0,
+                status: crate::model::DepStatus::Unfulfilled,
+            }],
+            any: false,
+        });
+        assert_eq!(tag(&meta), "slurm:0:U:w x");
     }
 }

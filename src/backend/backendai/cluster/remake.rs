@@ -16,7 +16,9 @@ use crate::backend::Cluster;
 use crate::backend::backendai::records::Session;
 use crate::backend::backendai::stash::{Bodies, Stash};
 use crate::backend::backendai::views::Facts;
-use crate::backend::backendai::{jobid, marks, partitions, submission, submit, tag, views};
+use crate::backend::backendai::{
+    depends, jobid, marks, partitions, submission, submit, tag, views,
+};
 use crate::backend::{BackendError, HoldKind, JobReply, SlurmErrno};
 use crate::launcher::gate;
 use crate::launcher::meta::{JobMeta, META_ENV};
@@ -143,12 +145,14 @@ impl<'a> Remaker<'a> {
             false => now.and_then(|t| t.submit).or(s.created_at),
         };
         body["tag"] = json!(tag::render(&facts));
-        if how.without_dependencies
-            && let Some(b) = body.as_object_mut()
-        {
-            b.remove("dependencies");
+        if how.without_dependencies {
+            // A satisfied `?` awaits nothing more, an `after` job's start neither.
+            facts.awaits_start = false;
+            if let Some(b) = body.as_object_mut() {
+                b.remove("dependencies");
+            }
         }
-        match submit::starts_at(hold.is_some(), facts.begin) {
+        match submit::starts_at(hold.is_some() || facts.awaits_start, facts.begin) {
             Some(at) => body["startsAt"] = json!(at),
             None => {
                 if let Some(b) = body.as_object_mut() {
@@ -205,6 +209,7 @@ impl<'a> Remaker<'a> {
         job: u32,
         mut sessions: Vec<&Session>,
         without_dependencies: bool,
+        change: Option<&dyn Fn(&mut JobMeta)>,
     ) -> Result<(), BackendError> {
         sessions.sort_by_key(|s| (s.created_at, s.name.clone()));
         let hows: Vec<Remade> = sessions
@@ -213,6 +218,7 @@ impl<'a> Remaker<'a> {
                 hold: tag::parse_tag(&s.tag).and_then(|t| t.hold),
                 keep_requeue_hold: true,
                 without_dependencies,
+                change,
                 ..Remade::default()
             })
             .collect();
@@ -272,7 +278,7 @@ impl<'a> Remaker<'a> {
                 return Ok(());
             }
             for (job, sessions) in next {
-                self.remake_keeping_holds(job, sessions, false)?;
+                self.remake_keeping_holds(job, sessions, false, None)?;
             }
         }
     }
@@ -323,10 +329,96 @@ impl BackendAiCluster {
                     .is_ok_and(|b| b["dependencies"].as_array().is_some_and(|d| !d.is_empty()))
             });
             if !sessions.is_empty() {
-                let _ = remaker.remake_keeping_holds(job, sessions, true);
+                let _ = remaker.remake_keeping_holds(job, sessions, true, None);
             }
         }
         // Their own dependents name the new sessions.
+        if !remaker.replaced.is_empty() {
+            let _ = remaker.repoint_dependents(uid);
+        }
+    }
+
+    /// `after` of jobs still waiting at submission, on a site with a job directory: the
+    /// caller's sessions that await a start (their tag's `:w`, a far `startsAt`) are made
+    /// again once every job their `after` items name has started or ended (under `?`, one
+    /// of them), as slurmctld finds the items fulfilled: the items marked so, the rest of
+    /// their `+minutes` delays a deferred start, a satisfied `?` waiting for nothing more.
+    /// Run by the views, as [`Self::start_satisfied_alternatives`]: what a job awaits is
+    /// read from its kept request (so any login node of the owner's acts); one query for
+    /// the named jobs that are not among the view's sessions, only while such a session
+    /// waits; a delete and a create per job, once. Best effort.
+    pub(super) fn start_after_the_starts(&self, sessions: &[Session]) {
+        use crate::model::DepKind;
+        let Ok(Some(job_dir)) = submission::job_dir(&self.config) else {
+            return;
+        };
+        let uid = nix::unistd::getuid().as_raw();
+        let own = &self.client.settings().access_key;
+        let awaiting: Vec<&Session> = sessions
+            .iter()
+            .filter(|s| &s.access_key == own && waiting(s))
+            .filter(|s| tag::parse_tag(&s.tag).is_some_and(|t| t.uid == uid && t.awaits_start))
+            .collect();
+        if awaiting.is_empty() {
+            return;
+        }
+        let mut remaker = Remaker::new(self, job_dir, uid);
+        let mut plans: Vec<(u32, &Session, crate::model::Dependency)> = Vec::new();
+        for s in awaiting {
+            let Some((job, _)) = jobid::parse_session_name(&s.name) else {
+                continue;
+            };
+            let dep = remaker
+                .kept_body(job, &s.name)
+                .and_then(|b| meta_of(&b))
+                .ok()
+                .and_then(|m| m.spec.dependency);
+            if let Some(dep) = dep {
+                plans.push((job, s, dep));
+            }
+        }
+        let job_of = |s: &Session| jobid::parse_session_name(&s.name);
+        let mut missing: Vec<u32> = plans
+            .iter()
+            .flat_map(|(_, _, d)| d.items.iter().filter(|i| i.kind == DepKind::After))
+            .filter_map(|i| i.target.map(|t| t.job_id()))
+            .filter(|id| {
+                !sessions
+                    .iter()
+                    .any(|s| job_of(s).is_some_and(|(j, _)| j == *id))
+            })
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        let elsewhere = if missing.is_empty() {
+            Vec::new()
+        } else {
+            // Not knowing them is not finding them ended: nothing is released then.
+            match views::sessions_paged(
+                &self.client,
+                views::names_of_jobs(&missing).as_deref(),
+                self.page_size(),
+            ) {
+                Ok(found) => found,
+                Err(_) => return,
+            }
+        };
+        let known: Vec<&Session> = sessions.iter().chain(&elsewhere).collect();
+        let now = crate::sys::now();
+        let mut ready: BTreeMap<u32, (Vec<&Session>, depends::StartsSeen)> = BTreeMap::new();
+        for (job, s, dep) in plans {
+            if let Some(seen) = depends::starts_seen(&dep, &known, now) {
+                ready
+                    .entry(job)
+                    .or_insert_with(|| (Vec::new(), seen))
+                    .0
+                    .push(s);
+            }
+        }
+        for (job, (sessions, seen)) in ready {
+            let change = |m: &mut JobMeta| seen.apply(m);
+            let _ = remaker.remake_keeping_holds(job, sessions, seen.any, Some(&change));
+        }
         if !remaker.replaced.is_empty() {
             let _ = remaker.repoint_dependents(uid);
         }
@@ -462,6 +554,7 @@ fn changed_job(body: &mut Value, change: &dyn Fn(&mut JobMeta)) -> Result<(), Ba
     facts.name = meta.spec.name.clone();
     facts.time_limit = meta.spec.time_limit.unwrap_or(TimeLimit::Infinite);
     facts.begin = meta.spec.begin;
+    facts.awaits_start = depends::awaits_a_start(&meta.spec);
     body["tag"] = json!(tag::render(&facts));
     if let Some(b) = body.as_object_mut()
         && b.contains_key("batchTimeout")
