@@ -59,6 +59,21 @@ impl JobFile {
     /// The job file of job `job_id` held by the nearest ancestor of this process that
     /// holds one and belongs to the same user.
     pub fn find(job_id: u32) -> Option<JobFile> {
+        // A command in a job asks more than once (its profile, then srun's allocation):
+        // a file found is kept for the life of the process (its ancestors do not change).
+        static FOUND: std::sync::Mutex<Option<JobFile>> = std::sync::Mutex::new(None);
+        let mut found = FOUND.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = found.as_ref().filter(|f| f.job_id == job_id) {
+            return Some(f.clone());
+        }
+        let file = Self::walk_up(job_id);
+        if file.is_some() {
+            found.clone_from(&file);
+        }
+        file
+    }
+
+    fn walk_up(job_id: u32) -> Option<JobFile> {
         let me = nix::unistd::getuid().as_raw();
         let mut pid = nix::unistd::getppid().as_raw();
         for _ in 0..MAX_DEPTH {
