@@ -319,28 +319,9 @@ impl BackendAiCluster {
             return sessions.to_vec();
         }
         let job_of = |s: &Session| jobid::parse_session_name(&s.name);
-        let mut missing: Vec<u32> = waits
-            .iter()
-            .flatten()
-            .map(|t| t.job_id())
-            .filter(|id| {
-                !sessions
-                    .iter()
-                    .any(|s| job_of(s).is_some_and(|(j, _)| j == *id))
-            })
-            .collect();
-        missing.sort_unstable();
-        missing.dedup();
-        let earlier = if missing.is_empty() {
-            Vec::new()
-        } else {
-            views::sessions_paged(
-                &self.client,
-                views::names_of_jobs(&missing).as_deref(),
-                self.page_size(),
-            )
-            .unwrap_or_default()
-        };
+        let earlier = self
+            .sessions_of_jobs_beyond(sessions, waits.iter().flatten().map(|t| t.job_id()))
+            .unwrap_or_default();
         let matches = |t: DepTarget, s: &Session| {
             job_of(s).is_some_and(|(id, task)| jobid::names_target(id, task, t))
         };
@@ -358,6 +339,31 @@ impl BackendAiCluster {
                 s
             })
             .collect()
+    }
+
+    /// The sessions of the jobs `ids` that are not among `sessions` (read before this view's
+    /// window, or outside its filter): one paged query, none when all are there.
+    pub(super) fn sessions_of_jobs_beyond(
+        &self,
+        sessions: &[Session],
+        ids: impl Iterator<Item = u32>,
+    ) -> Result<Vec<Session>, ClientError> {
+        let among = |id: u32| {
+            sessions
+                .iter()
+                .any(|s| jobid::parse_session_name(&s.name).is_some_and(|(j, _)| j == id))
+        };
+        let mut missing: Vec<u32> = ids.filter(|id| !among(*id)).collect();
+        missing.sort_unstable();
+        missing.dedup();
+        if missing.is_empty() {
+            return Ok(Vec::new());
+        }
+        views::sessions_paged(
+            &self.client,
+            views::names_of_jobs(&missing).as_deref(),
+            self.page_size(),
+        )
     }
 
     /// Ends this keypair's sessions that Backend.AI left RUNNING after their job ended: one

@@ -377,31 +377,13 @@ impl BackendAiCluster {
                 plans.push((job, s, dep));
             }
         }
-        let job_of = |s: &Session| jobid::parse_session_name(&s.name);
-        let mut missing: Vec<u32> = plans
+        let named = plans
             .iter()
             .flat_map(|(_, _, d)| d.items.iter().filter(|i| i.kind == DepKind::After))
-            .filter_map(|i| i.target.map(|t| t.job_id()))
-            .filter(|id| {
-                !sessions
-                    .iter()
-                    .any(|s| job_of(s).is_some_and(|(j, _)| j == *id))
-            })
-            .collect();
-        missing.sort_unstable();
-        missing.dedup();
-        let elsewhere = if missing.is_empty() {
-            Vec::new()
-        } else {
-            // Not knowing them is not finding them ended: nothing is released then.
-            match views::sessions_paged(
-                &self.client,
-                views::names_of_jobs(&missing).as_deref(),
-                self.page_size(),
-            ) {
-                Ok(found) => found,
-                Err(_) => return,
-            }
+            .filter_map(|i| i.target.map(|t| t.job_id()));
+        // Not knowing them is not finding them ended: nothing is released then.
+        let Ok(elsewhere) = self.sessions_of_jobs_beyond(sessions, named) else {
+            return;
         };
         let known: Vec<&Session> = sessions.iter().chain(&elsewhere).collect();
         let now = crate::sys::now();
