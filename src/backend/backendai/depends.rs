@@ -404,6 +404,10 @@ mod tests {
             Ok(Some(9_900 + 120))
         );
         assert_eq!(after_fulfilled_at(&[&running, &waiting], 0, now), Err(()));
+        // Cancelled before it ran: fulfilled, the delay counted from its end.
+        let mut cancelled = session("CANCELLED", &[]);
+        cancelled.terminated_at = Some(9_500);
+        assert_eq!(after_fulfilled_at(&[&cancelled], 1, now), Ok(Some(9_560)));
         // Nobody knows the job: fulfilled.
         assert_eq!(after_fulfilled_at(&[], 5, now), Ok(None));
         // Marked fulfilled in the job, the rest of the delay a deferred start.
