@@ -295,8 +295,9 @@ fn a_waiting_job_s_stderr_and_stdin_are_changed_under_24_11_only() {
 }
 
 /// Each release's default `PriorityType` (read_config.h): 22.05 `priority/basic`, each job
-/// one below the last under 0xFFFF0000; 24.11 `priority/multifactor` with every weight 0,
-/// each job 1 and an operator's negative nice its priority. `[local] priority_type`
+/// one below the last under 0xFFFF0000, a nice change moving it at once; 24.11
+/// `priority/multifactor` with every weight 0, each job 1 and an operator's negative nice
+/// its priority. `[local] priority_type`
 /// chooses either under either release. (The 24.11 scenarios replay the reference's
 /// multifactor priorities and orders: scenario_replay.rs.)
 #[test]
@@ -329,14 +330,18 @@ fn each_version_gives_priorities_as_its_default_priority_plugin() {
         let (a, b) = (c.submit(&later), c.submit(&later));
         let r = c.run("scontrol", &["update", &format!("JobId={b}"), "Nice=-100"]);
         assert_eq!(r.code, 0, "{r:?}");
+        let n = c.submit(&["--begin=now+1hour", "--nice=-50", "--wrap", "true"]);
         let r = c.run("squeue", &["-h", "-o", "%i %Q", "-S", "i"]);
+        // multifactor gives a new job the priority its nice gives at once, and a changed
+        // nice at its next decay pass (five minutes: priority.rs tests it).
         let want = match plugin {
             "priority/basic" => format!(
-                "{a} {}\n{b} {}\n",
+                "{a} {}\n{b} {}\n{n} {}\n",
                 0xFFFF_0000u32 - a,
-                0xFFFF_0000u32 - a - 1 + 100
+                0xFFFF_0000u32 - a - 1 + 100,
+                0xFFFF_0000u32 - a - 2 + 50
             ),
-            _ => format!("{a} 1\n{b} 100\n"),
+            _ => format!("{a} 1\n{b} 1\n{n} 50\n"),
         };
         assert_eq!(r.stdout, want, "{plugin}");
     }

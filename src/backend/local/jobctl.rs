@@ -442,12 +442,12 @@ impl LocalCluster {
             } else if spec.priority.is_some() && row.priority != 0 {
                 // An operator's priority stands; nice is ignored.
             } else if operator || n >= 0 {
-                // A held job keeps 0 under multifactor (its decay pass skips it);
-                // priority/basic moves even a held one's (`MAX(prio - nice, 2)`).
-                let plugin = self.settings.priority_type();
-                if row.priority != 0 || priority::takes_sequence(plugin) {
-                    row.priority = priority::after_nice_change(plugin, row.priority, old, n);
-                }
+                row.priority = priority::after_nice_change(
+                    self.settings.priority_type(),
+                    row.priority,
+                    old,
+                    n,
+                );
                 spec.nice = (n != 0).then_some(n);
             } else {
                 return Err(SlurmErrno::AccessDenied);

@@ -10,7 +10,15 @@
 //! Both keep 0 for held jobs and leave a priority an operator set (`--priority`,
 //! `Priority=N`) alone.
 
+use super::LocalCluster;
+use super::db::{DbError, DbResult};
+use crate::model::JobState;
 use crate::model::profile::PriorityType;
+use std::time::Duration;
+
+/// priority/multifactor's PriorityCalcPeriod (its default): how often its decay thread
+/// computes the pending jobs' priorities again.
+pub const CALC_PERIOD: Duration = Duration::from_secs(300);
 
 /// priority/basic's ceiling: each job gets the next lower value below 0xFFFF0000.
 const BASE_PRIORITY: u32 = 0xFFFF_0000;
@@ -48,19 +56,49 @@ pub fn given(plugin: PriorityType, base: u32, nice: i32) -> u32 {
     }
 }
 
-/// A pending job's priority after its nice value changed from `old` to `new` (not for
-/// held jobs, nor for priorities an operator set).
+/// A pending job's priority right after its nice value changed from `old` to `new` (not
+/// for priorities an operator set).
 ///
-/// priority/basic moves it by the difference, not below 2 (`_update_job`).
-/// priority/multifactor only stores the nice; its decay thread computes the priority
-/// from it at its next pass (PriorityCalcPeriod, 5 minutes): here at once.
+/// priority/basic moves it by the difference, not below 2 (`_update_job`), a held job's
+/// too. priority/multifactor only stores the nice: its decay thread computes the priority
+/// from it at its next pass ([`CALC_PERIOD`], [`LocalCluster::decay_pass`]).
 pub fn after_nice_change(plugin: PriorityType, current: u32, old: i32, new: i32) -> u32 {
     match plugin {
         PriorityType::Basic => {
             let p = i64::from(current) + i64::from(old) - i64::from(new);
             p.clamp(2, i64::from(u32::MAX)) as u32
         }
-        PriorityType::Multifactor => multifactor(new),
+        PriorityType::Multifactor => current,
+    }
+}
+
+impl LocalCluster {
+    /// priority/multifactor's decay pass (`decay_apply_weighted_factors`), which the queue
+    /// runner makes every [`CALC_PERIOD`]: each pending job that is not held (priority 0)
+    /// and whose priority no operator set gets the priority its nice gives. Nothing under
+    /// priority/basic.
+    pub fn decay_pass(&self) -> DbResult<()> {
+        if self.settings.priority_type() != PriorityType::Multifactor {
+            return Ok(());
+        }
+        let mut db = self.db().map_err(|e| DbError::Corrupt(e.to_string()))?;
+        db.write(|tx| {
+            for mut row in tx.active_jobs()? {
+                if row.state != JobState::Pending || row.priority == 0 {
+                    continue;
+                }
+                let spec = tx.submission(row.submission_id)?;
+                if spec.priority.is_some() {
+                    continue;
+                }
+                let due = multifactor(spec.nice.unwrap_or(0));
+                if row.priority != due {
+                    row.priority = due;
+                    tx.update_job(&row)?;
+                }
+            }
+            Ok(())
+        })
     }
 }
 
@@ -109,9 +147,70 @@ mod tests {
         assert_eq!(given(PriorityType::Multifactor, 1000, 0), 1);
         assert_eq!(given(PriorityType::Multifactor, 1000, 100), 1);
         assert_eq!(given(PriorityType::Multifactor, 1000, -100), 100);
-        assert_eq!(after_nice_change(PriorityType::Multifactor, 1, 0, -5), 5);
-        assert_eq!(after_nice_change(PriorityType::Multifactor, 5, -5, 0), 1);
+        // Until the next decay pass, a nice change leaves it.
+        assert_eq!(after_nice_change(PriorityType::Multifactor, 1, 0, -5), 1);
+        assert_eq!(after_nice_change(PriorityType::Multifactor, 5, -5, 0), 5);
         assert!(!takes_sequence(PriorityType::Multifactor));
+    }
+
+    #[test]
+    fn the_decay_pass_gives_waiting_jobs_the_priority_their_nice_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut loaded = crate::config::Loaded::default();
+        loaded.config.local.priority_type = Some(PriorityType::Multifactor);
+        let cluster =
+            LocalCluster::with_settings(dir.path().join("state"), LocalCluster::settings(&loaded))
+                .unwrap();
+        let user = crate::sys::UserInfo {
+            uid: 1001,
+            name: "alice".into(),
+            gid: 1001,
+            group: "alice".into(),
+            home: "/tmp".into(),
+            shell: "/bin/sh".into(),
+        };
+        // A job whose nice was changed since it was given its priority, a held one, one
+        // whose priority an operator set, and one with nothing to change.
+        let specs = [
+            (Some(-100), None, false),
+            (Some(-100), None, true),
+            (Some(-100), Some(7), false),
+            (None, None, false),
+        ];
+        let mut db = cluster.db().unwrap();
+        let ids: Vec<u32> = db
+            .write(|tx| {
+                let mut ids = Vec::new();
+                for (nice, priority, hold) in specs {
+                    let id = tx.next_job_id()?;
+                    let spec = crate::model::JobSpec {
+                        nice,
+                        priority,
+                        hold,
+                        ..Default::default()
+                    };
+                    tx.insert_submission(id, &spec)?;
+                    let mut row = cluster.new_row(id, &spec, &user, 0, 0);
+                    if nice.is_some() && priority.is_none() && !hold {
+                        row.priority = 1;
+                    }
+                    tx.insert_job(&row)?;
+                    ids.push(id);
+                }
+                Ok(ids)
+            })
+            .unwrap();
+        let priorities = |db: &mut super::super::db::Db| -> Vec<u32> {
+            db.write(|tx| {
+                ids.iter()
+                    .map(|id| Ok(tx.job(*id)?.unwrap().priority))
+                    .collect()
+            })
+            .unwrap()
+        };
+        assert_eq!(priorities(&mut db), [1, 0, 7, 1]);
+        cluster.decay_pass().unwrap();
+        assert_eq!(priorities(&mut db), [100, 0, 7, 1]);
     }
 
     #[test]

@@ -87,6 +87,9 @@ pub fn run(cluster: &LocalCluster) -> i32 {
     let purge_interval = Duration::from_secs(u64::from(cluster.settings.min_job_age).clamp(1, 30));
     let mut last_purge = Instant::now() - purge_interval;
     let idle_exit = Duration::from_secs(u64::from(cluster.settings.idle_exit));
+    // priority/multifactor's decay thread: it first runs one period after the controller
+    // starts, as slurmctld's.
+    let mut last_decay = Instant::now();
     loop {
         let pass_started = Instant::now();
         for l in launches.iter_mut() {
@@ -115,6 +118,12 @@ pub fn run(cluster: &LocalCluster) -> i32 {
                     listener.refused
                 ));
                 listener.refused = 0;
+            }
+        }
+        if last_decay.elapsed() >= super::priority::CALC_PERIOD {
+            last_decay = Instant::now();
+            if let Err(e) = cluster.decay_pass() {
+                log.say(&format!("bai-slurm runner: computing priorities: {e}"));
             }
         }
         if last_purge.elapsed() >= purge_interval {
