@@ -332,8 +332,7 @@ fn each_version_gives_priorities_as_its_default_priority_plugin() {
         assert_eq!(r.code, 0, "{r:?}");
         let n = c.submit(&["--begin=now+1hour", "--nice=-50", "--wrap", "true"]);
         let r = c.run("squeue", &["-h", "-o", "%i %Q", "-S", "i"]);
-        // multifactor gives a new job the priority its nice gives at once, and a changed
-        // nice at its next decay pass (five minutes: priority.rs tests it).
+        // multifactor gives the priority its nice gives at submission and at an update.
         let want = match plugin {
             "priority/basic" => format!(
                 "{a} {}\n{b} {}\n{n} {}\n",
@@ -341,7 +340,7 @@ fn each_version_gives_priorities_as_its_default_priority_plugin() {
                 0xFFFF_0000u32 - a - 1 + 100,
                 0xFFFF_0000u32 - a - 2 + 50
             ),
-            _ => format!("{a} 1\n{b} 1\n{n} 50\n"),
+            _ => format!("{a} 1\n{b} 100\n{n} 50\n"),
         };
         assert_eq!(r.stdout, want, "{plugin}");
     }

@@ -56,27 +56,30 @@ pub fn given(plugin: PriorityType, base: u32, nice: i32) -> u32 {
     }
 }
 
-/// A pending job's priority right after its nice value changed from `old` to `new` (not
-/// for priorities an operator set).
+/// A pending job's priority after its nice value changed from `old` to `new` (not for
+/// priorities an operator set).
 ///
-/// priority/basic moves it by the difference, not below 2 (`_update_job`), a held job's
-/// too. priority/multifactor only stores the nice: its decay thread computes the priority
-/// from it at its next pass ([`CALC_PERIOD`], [`LocalCluster::decay_pass`]).
+/// priority/basic moves it by the difference, not below 2, a held job's too
+/// (`_update_job`). Under any other plugin `_update_job` ends by computing the priority of
+/// a job that is not held again (`set_job_prio`): multifactor's from the new nice; a held
+/// job keeps 0.
 pub fn after_nice_change(plugin: PriorityType, current: u32, old: i32, new: i32) -> u32 {
     match plugin {
         PriorityType::Basic => {
             let p = i64::from(current) + i64::from(old) - i64::from(new);
             p.clamp(2, i64::from(u32::MAX)) as u32
         }
-        PriorityType::Multifactor => current,
+        PriorityType::Multifactor if current == 0 => 0,
+        PriorityType::Multifactor => multifactor(new),
     }
 }
 
 impl LocalCluster {
     /// priority/multifactor's decay pass (`decay_apply_weighted_factors`), which the queue
     /// runner makes every [`CALC_PERIOD`]: each pending job that is not held (priority 0)
-    /// and whose priority no operator set gets the priority its nice gives. Nothing under
-    /// priority/basic.
+    /// and whose priority no operator set gets the priority its nice gives (with zero
+    /// weights that undoes what `scontrol top` moved; updates compute it at once). Nothing
+    /// under priority/basic.
     pub fn decay_pass(&self) -> DbResult<()> {
         if self.settings.priority_type() != PriorityType::Multifactor {
             return Ok(());
@@ -147,9 +150,10 @@ mod tests {
         assert_eq!(given(PriorityType::Multifactor, 1000, 0), 1);
         assert_eq!(given(PriorityType::Multifactor, 1000, 100), 1);
         assert_eq!(given(PriorityType::Multifactor, 1000, -100), 100);
-        // Until the next decay pass, a nice change leaves it.
-        assert_eq!(after_nice_change(PriorityType::Multifactor, 1, 0, -5), 1);
-        assert_eq!(after_nice_change(PriorityType::Multifactor, 5, -5, 0), 5);
+        assert_eq!(after_nice_change(PriorityType::Multifactor, 1, 0, -5), 5);
+        assert_eq!(after_nice_change(PriorityType::Multifactor, 5, -5, 0), 1);
+        // A held job keeps 0.
+        assert_eq!(after_nice_change(PriorityType::Multifactor, 0, 0, -5), 0);
         assert!(!takes_sequence(PriorityType::Multifactor));
     }
 
