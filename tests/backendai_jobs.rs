@@ -1155,8 +1155,20 @@ fn holds_and_releases_on_a_site_with_a_job_directory() {
         "the dependent started before the released job ended: {rows:?}"
     );
     assert!(dir.join("ran-held").exists() && dir.join("ran-dependent").exists());
-    // The job was submitted when sbatch ran, whatever sessions it had since.
-    assert_eq!(submitted(&held), held_submitted);
+    // The job was submitted when sbatch ran, whatever sessions it had since (sacct's
+    // record: scontrol forgets a job MinJobAge after its end, which a loaded manager's
+    // slow queue can make come before this line).
+    let r = site.run_with(
+        &dir,
+        "sacct",
+        &["-n", "-X", "-P", "-j", &held, "-o", "submit"],
+        &env,
+    );
+    assert_eq!(
+        format!("SubmitTime={}", r.stdout.trim()),
+        held_submitted,
+        "{r:?}"
+    );
     let r = site.run_with(
         &dir,
         "sacct",
@@ -2274,8 +2286,15 @@ fn requests_per_command_stay_bounded() {
     assert_eq!(r.code, 0, "{r:?}");
     let array = r.stdout.trim().to_string();
     cleanup.jobs.push(array.clone());
-    assert_eq!(count(&r.requests, "POST /session"), MANY, "{:?}", r.stderr);
-    assert_eq!(r.requests.len(), MANY + 1, "{:?}", r.requests);
+    // A create a loaded manager fails (a 5xx, no answer) is tried again, a few times at
+    // most (submission.rs CREATE_ATTEMPTS): seen once in CI on 23.09, 61 for 60 tasks.
+    let creates = count(&r.requests, "POST /session");
+    assert!(
+        (MANY..=MANY + 3).contains(&creates),
+        "{creates}: {:?}",
+        r.stderr
+    );
+    assert_eq!(r.requests.len(), creates + 1, "{:?}", r.requests);
     // squeue: one GraphQL request per page of sessions, never one per job.
     let paged = dir.join("paged.toml");
     std::fs::write(&paged, format!("[backendai]\npage_size = {PAGE}\n")).unwrap();
