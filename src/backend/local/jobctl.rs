@@ -159,10 +159,8 @@ impl LocalCluster {
     /// The priority `Priority=INFINITE` gives a job back (`set_job_prio`): priority/basic's
     /// from the job's id, multifactor's from its nice.
     fn released_priority(&self, job_id: u32, nice: i32) -> u32 {
-        match self.settings.priority_type() {
-            crate::model::profile::PriorityType::Basic => priority::basic_first(job_id, nice),
-            crate::model::profile::PriorityType::Multifactor => priority::multifactor(nice),
-        }
+        let base = priority::basic_first(job_id, 0);
+        priority::given(self.settings.priority_type(), base, nice)
     }
 
     /// The limit the controller holds for a job: its own, or NO_VAL.

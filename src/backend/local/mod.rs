@@ -717,13 +717,12 @@ impl LocalCluster {
         let id = db
             .write(|tx| {
                 let id = tx.next_job_id()?;
-                let base = if spec.hold
-                    || spec.priority.is_some()
-                    || !priority::takes_sequence(self.settings.priority_type())
-                {
+                let base = if spec.hold || spec.priority.is_some() {
                     0
                 } else {
-                    tx.take_priority(
+                    priority::next_base(
+                        tx,
+                        self.settings.priority_type(),
                         self.settings
                             .first_priority
                             .unwrap_or_else(|| priority::basic_first(id, 0)),
@@ -1003,11 +1002,11 @@ impl LocalCluster {
                             Some(p) => p,
                             None => priority::given(
                                 plugin,
-                                if priority::takes_sequence(plugin) {
-                                    tx.take_priority(priority::basic_first(row.job_id, 0))?
-                                } else {
-                                    0
-                                },
+                                priority::next_base(
+                                    tx,
+                                    plugin,
+                                    priority::basic_first(row.job_id, 0),
+                                )?,
                                 spec.nice.unwrap_or(0),
                             ),
                         };

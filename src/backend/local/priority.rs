@@ -11,7 +11,7 @@
 //! `Priority=N`) alone.
 
 use super::LocalCluster;
-use super::db::{DbError, DbResult};
+use super::db::{DbError, DbResult, Tx};
 use crate::model::JobState;
 use crate::model::profile::PriorityType;
 use std::time::Duration;
@@ -30,21 +30,31 @@ pub fn basic_first(id: u32, nice: i32) -> u32 {
 }
 
 /// A base priority lowered by a nice value.
-pub fn with_nice(base: u32, nice: i32) -> u32 {
+fn with_nice(base: u32, nice: i32) -> u32 {
     let p = i64::from(base) - i64::from(nice);
     p.clamp(1, i64::from(u32::MAX)) as u32
 }
 
 /// priority/multifactor's priority with every weight 0: `0 - nice`, at least 1 (0 is
 /// kept for held jobs).
-pub fn multifactor(nice: i32) -> u32 {
+fn multifactor(nice: i32) -> u32 {
     with_nice(0, nice)
 }
 
 /// Whether the plugin numbers jobs in submission order, so a new or released job takes
 /// the next value of the state directory's sequence.
-pub fn takes_sequence(plugin: PriorityType) -> bool {
+fn takes_sequence(plugin: PriorityType) -> bool {
     plugin == PriorityType::Basic
+}
+
+/// The base a job's priority starts from when it gets one (submitted, released):
+/// priority/basic's next value of the state directory's sequence (`first` when none was
+/// given yet), nothing (0) under a plugin that does not number jobs.
+pub fn next_base(tx: &Tx<'_>, plugin: PriorityType, first: u32) -> DbResult<u32> {
+    match takes_sequence(plugin) {
+        true => tx.take_priority(first),
+        false => Ok(0),
+    }
 }
 
 /// The priority a job gets when it becomes eligible for one (submitted, released),
