@@ -24,7 +24,7 @@ use super::tag;
 use super::views;
 use crate::backend::{BackendError, SlurmErrno, SubmitError};
 use crate::launcher::gate::{Gate, GateItem, result_name};
-use crate::model::{DepKind, DepStatus, DepTarget, JobSpec, JobState};
+use crate::model::{DepItem, DepKind, DepStatus, DepTarget, Dependency, JobSpec, JobState};
 
 /// A session one item names.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,10 +45,8 @@ pub struct Deps {
     items: Vec<(DepKind, Vec<Found>)>,
     /// `singleton`: the user's live sessions of jobs with the same name.
     blockers: Vec<String>,
-    /// The `after` items (their index in the dependency): fulfilled at submission (their
-    /// jobs had all started, `Some` of the time their `+minutes` delay ends, when that is
-    /// still to come) or not yet (`None`).
-    after: Vec<(usize, Option<Option<i64>>)>,
+    /// The `after` items as found at submission.
+    after: StartsSeen,
 }
 
 /// Whether a job waits for a job it names with `after` to start: the job's session is
@@ -88,30 +86,15 @@ impl Deps {
             views::sessions(client, views::names_of_jobs(&ids).as_deref()).map_err(failure)?
         };
         let mut items = Vec::new();
-        let mut after = Vec::new();
-        let now = crate::sys::now();
-        for (index, item, target) in dep
-            .items
-            .iter()
-            .enumerate()
-            .filter(|(_, i)| i.kind == DepKind::After)
-            .filter_map(|(n, i)| Some((n, i, i.target?)))
+        let known: Vec<&Session> = found.iter().collect();
+        let after = starts_seen(dep, &known, crate::sys::now());
+        if let Some(target) = after.first_waiting(dep).and_then(|i| i.target)
+            && !gated
         {
-            let named: Vec<&Session> = found
-                .iter()
-                .filter(|s| {
-                    jobid::parse_session_name(&s.name)
-                        .is_some_and(|(job, task)| jobid::names_target(job, task, target))
-                })
-                .collect();
-            let fulfilled = after_fulfilled_at(&named, item.delay_minutes, now).ok();
-            if fulfilled.is_none() && !gated {
-                let id = target.job_id();
-                return Err(SubmitError::from(BackendError::Other(format!(
-                    "--dependency=after:{id}: job {id} has not started yet, and waiting for a start (not an end) on Backend.AI needs [backendai] job_dir (the job's session is made again once job {id} starts)"
-                ))));
-            }
-            after.push((index, fulfilled.map(|until| until.filter(|t| *t > now))));
+            let id = target.job_id();
+            return Err(SubmitError::from(BackendError::Other(format!(
+                "--dependency=after:{id}: job {id} has not started yet, and waiting for a start (not an end) on Backend.AI needs [backendai] job_dir (the job's session is made again once job {id} starts)"
+            ))));
         }
         for (kind, target) in targets.into_iter().filter(|(k, _)| *k != DepKind::After) {
             let matching: Vec<Found> = found
@@ -150,35 +133,16 @@ impl Deps {
 
     /// Marks the job's `after` items found fulfilled, as slurmctld does at their first
     /// test, and, once nothing more is awaited, makes the rest of their delays a deferred
-    /// start (Backend.AI's `startsAt`): the latest of them, or under `?` the first.
+    /// start (Backend.AI's `startsAt`).
     pub fn settle_after(&self, spec: &mut JobSpec) {
-        let Some(dep) = spec.dependency.as_mut() else {
-            return;
-        };
-        let mut delays = Vec::new();
-        for &(index, fulfilled) in &self.after {
-            if let (Some(until), Some(item)) = (fulfilled, dep.items.get_mut(index)) {
-                item.status = DepStatus::Fulfilled;
-                delays.push(until);
-            }
-        }
-        if delays.is_empty() || awaits_a_start(spec) {
-            return;
-        }
-        let until = match self.any {
-            true => delays.into_iter().min().flatten(),
-            false => delays.into_iter().max().flatten(),
-        };
-        if let Some(t) = until {
-            spec.begin = Some(spec.begin.map_or(t, |b| b.max(t)));
-        }
+        self.after.settle(spec);
     }
 
     /// The session UUIDs the job's session (array task `task`'s) names in `dependencies`,
     /// and the gate its launcher checks.
     pub fn for_task(&self, task: Option<u32>) -> (Vec<String>, Option<Gate>) {
         // `?` with an `after` fulfilled: nothing more to wait for.
-        if self.any && self.after.iter().any(|(_, f)| f.is_some()) {
+        if self.any && self.after.ready() {
             return (self.blockers.clone(), None);
         }
         let mut uuids = self.blockers.clone();
@@ -217,22 +181,42 @@ impl Deps {
     }
 }
 
-/// What a job awaiting an `after` job's start is made again with once it may start.
-#[derive(Debug, Clone, PartialEq)]
+/// How a job's `after` items stand, given the sessions of the jobs they name: judged at
+/// submission, and again by the views for a job awaiting a start.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct StartsSeen {
     /// Each `after` item, in order: fulfilled now.
     fulfilled: Vec<bool>,
-    /// The end of the `+minutes` delays still to come: its deferred start.
+    /// Once it may start, the end of the `+minutes` delays still to come: its deferred
+    /// start (the latest of them, or under `?` the first).
     until: Option<i64>,
-    /// A `?`: satisfied, it waits for nothing more.
+    /// A `?`: one fulfilled item satisfies it, and it then waits for nothing more.
     pub any: bool,
 }
 
 impl StartsSeen {
-    /// The job's metadata as it is made again: the items fulfilled marked so, the delay
-    /// its deferred start, a satisfied `?` with nothing left for its launcher to judge.
-    pub fn apply(&self, meta: &mut crate::launcher::meta::JobMeta) {
-        if let Some(d) = meta.spec.dependency.as_mut() {
+    /// Whether the job may start as far as its `after` items go: every one fulfilled, or
+    /// under `?` one.
+    pub fn ready(&self) -> bool {
+        match self.any {
+            true => self.fulfilled.contains(&true),
+            false => !self.fulfilled.contains(&false),
+        }
+    }
+
+    /// The first `after` item of `dep` (the dependency judged) not fulfilled yet.
+    fn first_waiting<'d>(&self, dep: &'d Dependency) -> Option<&'d DepItem> {
+        let after = dep.items.iter().filter(|i| i.kind == DepKind::After);
+        after
+            .zip(&self.fulfilled)
+            .find(|(_, done)| !**done)
+            .map(|(i, _)| i)
+    }
+
+    /// The job as these items leave it: the fulfilled ones marked so and, once it may
+    /// start, the delay its deferred start.
+    fn settle(&self, spec: &mut JobSpec) {
+        if let Some(d) = spec.dependency.as_mut() {
             let after = d.items.iter_mut().filter(|i| i.kind == DepKind::After);
             for (item, done) in after.zip(&self.fulfilled) {
                 if *done {
@@ -241,22 +225,23 @@ impl StartsSeen {
             }
         }
         if let Some(t) = self.until {
-            meta.spec.begin = Some(meta.spec.begin.map_or(t, |b| b.max(t)));
+            spec.begin = Some(spec.begin.map_or(t, |b| b.max(t)));
         }
-        if self.any {
+    }
+
+    /// The job's metadata as it is made again: [`Self::settle`], and a satisfied `?`
+    /// with nothing left for its launcher to judge.
+    pub fn apply(&self, meta: &mut crate::launcher::meta::JobMeta) {
+        self.settle(&mut meta.spec);
+        if self.any && self.ready() {
             meta.gate = None;
         }
     }
 }
 
-/// Whether a job whose dependency is `dep` may start now as far as its `after` items
-/// go, given the sessions `known` (those of the jobs they name among them): every item
-/// fulfilled, or under `?` one. `None` while it must wait.
-pub fn starts_seen(
-    dep: &crate::model::Dependency,
-    known: &[&Session],
-    now: i64,
-) -> Option<StartsSeen> {
+/// How the `after` items of dependency `dep` stand, given the sessions `known` (those of
+/// the jobs they name among them).
+pub fn starts_seen(dep: &Dependency, known: &[&Session], now: i64) -> StartsSeen {
     let outcome: Vec<Result<Option<i64>, ()>> = dep
         .items
         .iter()
@@ -275,18 +260,20 @@ pub fn starts_seen(
             after_fulfilled_at(&named, i.delay_minutes, now)
         })
         .collect();
-    let fulfilled: Vec<bool> = outcome.iter().map(Result::is_ok).collect();
-    let delays = outcome.iter().filter_map(|o| o.ok());
-    let until = match dep.any {
-        true if fulfilled.contains(&true) => delays.min().flatten(),
-        false if !fulfilled.contains(&false) => delays.max().flatten(),
-        _ => return None,
-    };
-    Some(StartsSeen {
-        fulfilled,
-        until: until.filter(|t| *t > now),
+    let mut seen = StartsSeen {
+        fulfilled: outcome.iter().map(Result::is_ok).collect(),
+        until: None,
         any: dep.any,
-    })
+    };
+    if seen.ready() {
+        let delays = outcome.iter().filter_map(|o| o.ok());
+        let until = match dep.any {
+            true => delays.min().flatten(),
+            false => delays.max().flatten(),
+        };
+        seen.until = until.filter(|t| *t > now);
+    }
+    seen
 }
 
 /// When an `after` item (its `+minutes` delay included) is fulfilled, given the sessions
@@ -359,7 +346,7 @@ mod tests {
                 (DepKind::AfterOk, vec![found("b", 6, None, true)]),
             ],
             blockers: vec!["s".into()],
-            after: Vec::new(),
+            after: StartsSeen::default(),
         };
         let (uuids, gate) = deps.for_task(Some(1));
         assert_eq!(uuids, ["a1", "s"]);
@@ -379,7 +366,7 @@ mod tests {
             any: false,
             items: vec![(DepKind::AfterOk, vec![found("a", 5, None, false)])],
             blockers: Vec::new(),
-            after: Vec::new(),
+            after: StartsSeen::default(),
         };
         assert_eq!(deps.for_task(None), (vec!["a".to_string()], None));
     }
@@ -412,7 +399,11 @@ mod tests {
         assert_eq!(after_fulfilled_at(&[], 5, now), Ok(None));
         // Marked fulfilled in the job, the rest of the delay a deferred start.
         let deps = Deps {
-            after: vec![(0, Some(Some(now + 60)))],
+            after: StartsSeen {
+                fulfilled: vec![true],
+                until: Some(now + 60),
+                any: false,
+            },
             ..Default::default()
         };
         let mut spec = JobSpec {
@@ -459,7 +450,11 @@ mod tests {
         let mut spec = spec_of(DepKind::After, false);
         let deps = Deps {
             gated: true,
-            after: vec![(0, Some(Some(now + 60))), (1, None)],
+            after: StartsSeen {
+                fulfilled: vec![true, false],
+                until: None,
+                any: false,
+            },
             ..Default::default()
         };
         deps.settle_after(&mut spec);
@@ -475,7 +470,11 @@ mod tests {
         let deps = Deps {
             gated: true,
             any: true,
-            after: vec![(0, None), (1, Some(Some(now + 60)))],
+            after: StartsSeen {
+                fulfilled: vec![false, true],
+                until: Some(now + 60),
+                any: true,
+            },
             ..Default::default()
         };
         deps.settle_after(&mut spec);
@@ -510,8 +509,14 @@ mod tests {
         let started = session("j5", "RUNNING", &[("SCHEDULED", 9_990)]);
         let waiting = session("j6", "PENDING", &[]);
         // All must have started; under `?` one.
-        assert_eq!(starts_seen(&dep(false), &[&started, &waiting], now), None);
-        let seen = starts_seen(&dep(true), &[&started, &waiting], now).unwrap();
+        let seen = starts_seen(&dep(false), &[&started, &waiting], now);
+        assert!(!seen.ready());
+        assert_eq!(
+            seen.first_waiting(&dep(false)).and_then(|i| i.target),
+            Some(DepTarget::Job(6))
+        );
+        let seen = starts_seen(&dep(true), &[&started, &waiting], now);
+        assert!(seen.ready());
         assert_eq!(
             (seen.fulfilled.clone(), seen.until, seen.any),
             (vec![true, false], None, true)
@@ -527,7 +532,7 @@ mod tests {
         assert!(!awaits_a_start(&meta.spec));
         // Both started: the later delay still to come is the deferred start.
         let also = session("j6", "PREPARING", &[("SCHEDULED", 9_950)]);
-        let seen = starts_seen(&dep(false), &[&started, &also], now).unwrap();
+        let seen = starts_seen(&dep(false), &[&started, &also], now);
         assert_eq!(seen.until, Some(9_950 + 60));
         let mut meta = crate::launcher::meta::JobMeta::default();
         meta.spec.dependency = Some(dep(false));

@@ -389,7 +389,8 @@ impl BackendAiCluster {
         let now = crate::sys::now();
         let mut ready: BTreeMap<u32, (Vec<&Session>, depends::StartsSeen)> = BTreeMap::new();
         for (job, s, dep) in plans {
-            if let Some(seen) = depends::starts_seen(&dep, &known, now) {
+            let seen = depends::starts_seen(&dep, &known, now);
+            if seen.ready() {
                 ready
                     .entry(job)
                     .or_insert_with(|| (Vec::new(), seen))
