@@ -103,6 +103,42 @@ pub fn short_hostname() -> String {
     h.split('.').next().unwrap_or(&h).to_string()
 }
 
+/// Files touched as another user: while it lives, this thread's file-system identity
+/// (`setfsuid`/`setfsgid`) is that user's, so that root acting for a user (an operator's
+/// `scontrol hold` of another user's job) reads and writes the user's places as the user
+/// would: no link the user left there leads root anywhere else, what it makes belongs to
+/// the user, and a root-squashing NFS lets it in. Only this thread changes (the syscalls
+/// are per thread), and only the file-system identity: signals and the rest stay root's.
+pub struct ActingAs {
+    uid: Uid,
+    gid: Gid,
+}
+
+impl ActingAs {
+    /// Acts as `uid` (its primary group from the passwd database, else a group of its
+    /// uid's number) when this process is root and `uid` is not; otherwise nothing changes.
+    pub fn user(uid: u32) -> Option<ActingAs> {
+        if !Uid::effective().is_root() || uid == 0 {
+            return None;
+        }
+        let gid = lookup_user_by_uid(uid).map_or(uid, |u| u.gid);
+        let before = ActingAs {
+            uid: nix::unistd::setfsuid(Uid::effective()),
+            gid: nix::unistd::setfsgid(Gid::effective()),
+        };
+        nix::unistd::setfsgid(Gid::from_raw(gid));
+        nix::unistd::setfsuid(Uid::from_raw(uid));
+        Some(before)
+    }
+}
+
+impl Drop for ActingAs {
+    fn drop(&mut self) {
+        nix::unistd::setfsuid(self.uid);
+        nix::unistd::setfsgid(self.gid);
+    }
+}
+
 /// Replaces `path` with a file holding `bytes` (mode `mode`), atomically: written to
 /// `<path>.tmp`, made anew (O_EXCL, so never through a link or file someone left under that
 /// name), synced, and renamed over `path`.
@@ -355,5 +391,34 @@ mod tests {
         let fifo = dir.path().join("result");
         nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
         assert!(read_no_follow(&fifo).is_err());
+    }
+
+    /// Root acting as a user reads and writes as the user; the test runs as root (the
+    /// README's test command), else nothing changes.
+    #[test]
+    fn root_acting_as_a_user_touches_files_as_that_user() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        let private = dir.path().join("root-only");
+        std::fs::write(&private, b"x").unwrap();
+        std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let Some(acting) = ActingAs::user(4242) else {
+            assert!(!Uid::effective().is_root());
+            return;
+        };
+        let made = dir.path().join("made");
+        std::fs::write(&made, b"y").unwrap();
+        assert!(
+            std::fs::read(&private).is_err(),
+            "root's file is not the user's to read"
+        );
+        drop(acting);
+        assert_eq!(std::fs::metadata(&made).unwrap().uid(), 4242);
+        assert_eq!(std::fs::read(&private).unwrap(), b"x");
+        let again = dir.path().join("again");
+        std::fs::write(&again, b"z").unwrap();
+        assert_eq!(std::fs::metadata(&again).unwrap().uid(), 0);
+        assert!(ActingAs::user(0).is_none());
     }
 }

@@ -49,11 +49,41 @@ struct Site {
     bin: PathBuf,
     state: PathBuf,
     counter: AtomicU32,
+    /// The Unix user (uid, gid, name) its commands run as; None: this process's (root).
+    unix: Option<(u32, u32, String)>,
 }
 
 fn user() -> &'static Site {
     static SITE: OnceLock<Site> = OnceLock::new();
     SITE.get_or_init(|| Site::new("user", var("BACKEND_ACCESS_KEY"), var("BACKEND_SECRET_KEY")))
+}
+
+/// The user's keypair on a login node where alice (uid 1001, a real Unix user the README's
+/// test command makes) runs the commands: root is somebody else to her jobs.
+fn alice() -> &'static Site {
+    static SITE: OnceLock<Site> = OnceLock::new();
+    SITE.get_or_init(|| {
+        let site = Site::new(
+            "alice",
+            var("BACKEND_ACCESS_KEY"),
+            var("BACKEND_SECRET_KEY"),
+        );
+        let who = nix::unistd::User::from_name("alice")
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| panic!("no Unix user alice; {HOW}"));
+        let (uid, gid) = (who.uid.as_raw(), who.gid.as_raw());
+        let chown = Command::new("chown")
+            .args(["-R", &format!("{uid}:{gid}")])
+            .arg(&site.home)
+            .status()
+            .expect("chown");
+        assert!(chown.success(), "chown -R {}", site.home.display());
+        Site {
+            unix: Some((uid, gid, "alice".into())),
+            ..site
+        }
+    })
 }
 
 fn admin() -> &'static Site {
@@ -128,6 +158,7 @@ default = true
             home,
             bin,
             counter: AtomicU32::new(0),
+            unix: None,
         }
     }
 
@@ -160,7 +191,12 @@ default = true
             .env_clear()
             .env("HOME", &self.home)
             .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
-            .env("USER", "root")
+            .env(
+                "USER",
+                self.unix
+                    .as_ref()
+                    .map_or("root", |(_, _, name)| name.as_str()),
+            )
             .env("XDG_STATE_HOME", &self.state)
             .env("BAI_SLURM_SYSTEM_CONFIG", self.home.join("no-site-config"))
             .env("BACKEND_ENDPOINT", var("BACKEND_ENDPOINT"))
@@ -168,6 +204,10 @@ default = true
             .env("BACKEND_SECRET_KEY", &self.secret_key)
             .env("BACKEND_DOMAIN", "default")
             .env("BACKEND_GROUP", "default");
+        if let Some((uid, gid, _)) = &self.unix {
+            use std::os::unix::process::CommandExt;
+            c.uid(*uid).gid(*gid);
+        }
         c
     }
 
@@ -2411,6 +2451,192 @@ fn the_superadmin_sees_and_cancels_a_users_job() {
     assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
     let rows = user().wait_finished(&dir, &id, START);
     assert_eq!(rows[0][1], "CANCELLED by 0", "{rows:?}");
+}
+
+/// An operator changes a user's jobs as slurmctld lets root: root (with the manager's
+/// superadmin keypair) holds, updates, releases and requeues alice's job (uid 1001, her
+/// own keypair). Each session is made again as hers (`owner_access_key`: she sees it in
+/// her views, her dependent is made again to name it), from her kept request read as her;
+/// what root writes in her places belongs to her; she cannot release root's hold; her own
+/// `scancel -s` reaches the job root made again (its step secret is the one her commands
+/// derive); and the job runs as hers to its end. Backend.AI 23.09 would mount root's own
+/// vfolders of the names her job mounts in a session made for her: there root's changes
+/// that make a session again are refused before anything ends, and those of a running
+/// job (marks) are made.
+#[test]
+fn an_operator_changes_a_users_job_as_theirs() {
+    let _shared = shared();
+    let owner = alice();
+    let root = admin();
+    let (dir, gated, mut cancel) = job_dir_test(owner, "operator");
+    let job_dir = owner.work_root.join("jobs");
+    let env = [("BAI_SLURM_CONFIG", gated.as_str())];
+    // Root's login node knows the site's storage as every login node does.
+    let root_config = dir.join("root.toml");
+    std::fs::write(
+        &root_config,
+        format!(
+            "[backendai]\njob_dir = \"{}\"\n[[backendai.storage]]\npath = \"{}\"\nvfolder = \"bai-slurm-work\"\n",
+            job_dir.display(),
+            owner.work_root.display()
+        ),
+    )
+    .unwrap();
+    let root_env = [("BAI_SLURM_CONFIG", root_config.to_str().unwrap())];
+    let as_root = |args: &[&str]| {
+        let r = root.run_with(&dir, "scontrol", args, &root_env);
+        (r.code, r.stdout, r.stderr)
+    };
+    let refused = |args: &[&str]| {
+        let (code, out, err) = as_root(args);
+        assert_eq!((code, out.as_str()), (1, ""), "{args:?}: {err}");
+        assert!(err.contains("mounts vfolders by name"), "{args:?}: {err}");
+    };
+    let remakes = root.client().api_version().unwrap().major >= 8;
+    let ok = (0, String::new(), String::new());
+    let squeue = |id: &str| {
+        owner
+            .run_with(
+                &dir,
+                "squeue",
+                &["-h", "-j", id, "-o", "%t %r %Q %l %u"],
+                &env,
+            )
+            .stdout
+    };
+    let job = cancel.sbatch_with(
+        &[
+            "--begin=now+1hour",
+            "--wrap",
+            "trap 'echo USR1 >> usr1' USR1; trap 'echo USR2 >> usr2' USR2; \
+             until [ -e ended ]; do sleep 1; done",
+        ],
+        &env,
+    );
+    let dependent = cancel.sbatch_with(
+        &[
+            &format!("--dependency=afterok:{job}"),
+            "--wrap",
+            "touch dependent-ran",
+        ],
+        &env,
+    );
+    assert_eq!(squeue(&job), "PD BeginTime 1 UNLIMITED alice\n");
+    let job_id = format!("JobId={job}");
+    let limit = if remakes {
+        // Root's hold is an administrator's: alice cannot take it back.
+        assert_eq!(as_root(&["hold", &job]), ok);
+        assert_eq!(squeue(&job), "PD JobHeldAdmin 0 UNLIMITED alice\n");
+        let r = owner.run_with(&dir, "scontrol", &["release", &job], &env);
+        assert_eq!(r.code, 1, "{r:?}");
+        assert!(r.stderr.contains("Access/permission denied"), "{r:?}");
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let kept = std::fs::metadata(job_dir.join(format!("1001.requests/{job}.json"))).unwrap();
+        assert_eq!(
+            (kept.uid(), kept.permissions().mode() & 0o777),
+            (1001, 0o600),
+            "the kept request root wrote again stays alice's own"
+        );
+        assert_eq!(as_root(&["update", &job_id, "TimeLimit=7"]), ok);
+        assert_eq!(squeue(&job), "PD JobHeldAdmin 0 7:00 alice\n");
+        assert_eq!(as_root(&["release", &job]), ok);
+        assert_eq!(squeue(&job), "PD BeginTime 1 7:00 alice\n");
+        // Her dependent was made again to name the job's newest session.
+        assert_eq!(squeue(&dependent), "PD Dependency 1 UNLIMITED alice\n");
+        assert_eq!(as_root(&["update", &job_id, "StartTime=now"]), ok);
+        "7:00"
+    } else {
+        refused(&["hold", &job]);
+        refused(&["update", &job_id, "TimeLimit=7"]);
+        // Nothing was ended: the job waits as it did, and its owner lets it start.
+        assert_eq!(squeue(&job), "PD BeginTime 1 UNLIMITED alice\n");
+        let r = owner.run_with(
+            &dir,
+            "scontrol",
+            &["update", &job_id, "StartTime=now"],
+            &env,
+        );
+        assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+        "UNLIMITED"
+    };
+    let running = format!("R None 1 {limit} alice\n");
+    let deadline = Instant::now() + START;
+    while squeue(&job) != running {
+        assert!(Instant::now() < deadline, "never ran: {}", squeue(&job));
+        std::thread::sleep(Duration::from_millis(700));
+    }
+
+    // A running job's hold is a mark in her place, hers.
+    assert_eq!(as_root(&["hold", &job]), ok);
+    assert_eq!(squeue(&job), format!("R JobHeldAdmin 0 {limit} alice\n"));
+    let mark = std::fs::metadata(job_dir.join(format!("1001.running/{job}.held"))).unwrap();
+    assert_eq!(mark.uid(), 1001, "root's mark belongs to alice");
+    assert_eq!(as_root(&["release", &job]), ok);
+    assert_eq!(squeue(&job), running);
+
+    // Her scancel derives the secret of the session root made (`-b`: the batch shell).
+    let r = owner.run_with(&dir, "scancel", &["-b", "-s", "USR1", &job], &env);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+    let arrived = |file: &str, line: &str| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while std::fs::read_to_string(dir.join(file)).unwrap_or_default() != line {
+            assert!(
+                Instant::now() < deadline,
+                "{line:?} never reached the script"
+            );
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    };
+    arrived("usr1", "USR1\n");
+    // Root's goes through a mark her job's launcher polls (the manager's tunnel reaches
+    // a session only with its owner's keypair).
+    let r = root.run_with(&dir, "scancel", &["-b", "-s", "USR2", &job], &root_env);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+    arrived("usr2", "USR2\n");
+    use std::os::unix::fs::MetadataExt;
+    let mark = std::fs::metadata(job_dir.join(format!("1001.running/{job}.signal"))).unwrap();
+    assert_eq!(mark.uid(), 1001, "root's signal mark belongs to alice");
+    std::fs::write(dir.join("ended"), b"").unwrap();
+    let rows = owner.wait_sacct_with(
+        &dir,
+        &format!("{job},{dependent}"),
+        "jobid,state,exitcode,user",
+        &env,
+        Duration::from_secs(300),
+        |rows| rows.len() == 2 && rows.iter().all(|r| r[1] == "COMPLETED"),
+    );
+    assert!(rows.iter().all(|r| r[2..] == ["0:0", "alice"]), "{rows:?}");
+    assert!(dir.join("dependent-ran").exists());
+
+    // Root's scancel of her running job: her launcher ends it as slurmstepd does.
+    let other = cancel.sbatch_with(&["--wrap", "sleep 600"], &env);
+    let deadline = Instant::now() + START;
+    while !squeue(&other).starts_with("R ") {
+        assert!(Instant::now() < deadline, "never ran: {}", squeue(&other));
+        std::thread::sleep(Duration::from_millis(700));
+    }
+    std::thread::sleep(Duration::from_secs(6)); // its launcher's script is started
+    let r = root.run_with(&dir, "scancel", &[&other], &root_env);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+    let rows = owner.wait_finished(&dir, &other, Duration::from_secs(120));
+    assert_eq!(rows[0][1], "CANCELLED by 0", "{rows:?}");
+    let out = std::fs::read_to_string(dir.join(format!("slurm-{other}.out"))).unwrap();
+    assert!(
+        out.contains(&format!("*** JOB {other} ON ")) && out.contains(" CANCELLED AT "),
+        "{out}"
+    );
+
+    // Requeued by root, it is submitted anew as hers.
+    if !remakes {
+        refused(&["requeue", &job]);
+        return;
+    }
+    assert_eq!(as_root(&["requeue", &job]), ok);
+    assert_eq!(squeue(&job), "PD BeginTime 1 7:00 alice\n");
+    let show = owner
+        .run_with(&dir, "scontrol", &["show", "job", &job], &env)
+        .stdout;
+    assert!(show.contains(" Restarts=1 "), "{show}");
 }
 
 /// Where a job runs and what it sees (issue 11): `--nodelist` and `--exclude` become the

@@ -355,6 +355,18 @@ pub fn run(encoded_meta: &str, mut env: BTreeMap<String, String>, console: &mut 
     // steps' servers behind it, as an allocation's); older ones did not.
     let reached = Reached::take(&mut env);
     let registry = std::sync::Arc::new(BatchRegistry::default());
+    // An operator's scancel of another user's job comes as a mark (`signal_mark`).
+    if let Some(dir) = meta.job_dir.as_deref() {
+        let name = gate::result_name(meta.job_id, meta.array_task);
+        let watched = std::sync::Arc::clone(&registry);
+        super::signal_mark::watch(
+            super::signal_mark::path(std::path::Path::new(dir), meta.uid, &name),
+            super::signal_mark::POLL,
+            move |req| {
+                let _ = watched.signal_job(req);
+            },
+        );
+    }
     let servers = JobStepServers::start(
         &hosts,
         meta.kill_wait.max(1),

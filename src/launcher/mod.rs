@@ -11,6 +11,7 @@ pub mod meta;
 pub mod pmi;
 pub mod pty;
 pub mod relay;
+pub mod signal_mark;
 pub mod srun_client;
 pub mod step_proto;
 pub mod stepd;

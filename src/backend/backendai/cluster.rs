@@ -2,6 +2,7 @@
 //! sessions. Views make one paged query per command; sbatch one create per job; scancel
 //! one query, then one delete per job it names.
 
+mod kept;
 mod remake;
 mod script;
 
@@ -50,6 +51,9 @@ const PENDING_CANCEL_RACE: std::time::Duration = std::time::Duration::from_secs(
 const LAUNCHER_SETTLED: i64 = 5;
 /// How long scancel keeps ending a session the manager is still starting.
 const CANCEL_PATIENCE: std::time::Duration = std::time::Duration::from_secs(90);
+/// Beyond its launcher's poll and KillWait, how long an operator's cancel by mark waits
+/// for another user's session to end before it deletes the session.
+const MARK_MARGIN_SECS: u64 = 15;
 
 /// A session a cancel has not reached yet: its job has not ended and it is not on its way
 /// out.
@@ -262,7 +266,8 @@ impl BackendAiCluster {
     /// The sessions' job records; `live_steps`: with the steps running jobs have logged so
     /// far (one log read each).
     fn records(&self, sessions: &[Session], live_steps: bool) -> Vec<JobRecord> {
-        let facts = views::facts(&self.client, &self.cache, sessions, live_steps);
+        let mut facts = views::facts(&self.client, &self.cache, sessions, live_steps);
+        self.metas_from_kept_requests(sessions, &mut facts);
         self.end_stuck_sessions(sessions);
         self.start_satisfied_alternatives(sessions, &facts);
         self.start_after_the_starts(sessions);
@@ -570,6 +575,82 @@ impl BackendAiCluster {
         unreached.into_inner().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Who cancels other users' jobs (an operator), for sacct's `CANCELLED by`: a mark
+    /// in the owner's place (the owner's own cancels need none). Best effort: without a
+    /// job directory sacct names the owner.
+    fn mark_cancelled_by(&self, live: &[Session], requester: u32) {
+        let Ok(Some(dir)) = submission::job_dir(&self.config) else {
+            return;
+        };
+        for s in live {
+            if let (Some(t), Some(name)) = (tag::parse_tag(&s.tag), marks::name_of(&s.name))
+                && t.uid != requester
+            {
+                let _ = marks::mark_cancelled_by(Path::new(dir), t.uid, &name, requester);
+            }
+        }
+    }
+
+    /// An operator's request to other users' running sessions, whose launchers the
+    /// manager's tunnel does not reach for us: a mark each in the owner's place in the job
+    /// directory (written as the owner), which the launcher polls (`signal_mark`). Returns
+    /// the sessions marked and those that could not be (no job directory, no tag, a mark
+    /// that could not be written), with why.
+    fn mark_signals(
+        &self,
+        sessions: Vec<Session>,
+        request: crate::launcher::step_proto::JobSignal,
+    ) -> (Vec<Session>, Vec<(Session, String)>) {
+        let job_dir = submission::job_dir(&self.config).ok().flatten();
+        let mut marked = Vec::new();
+        let mut failed = Vec::new();
+        for s in sessions {
+            let done = match (job_dir, tag::parse_tag(&s.tag), marks::name_of(&s.name)) {
+                (Some(dir), Some(t), Some(name)) => {
+                    marks::mark_signal(Path::new(dir), t.uid, &name, request)
+                }
+                (None, ..) => Err(
+                    "another user's job is reached through the job directory ([backendai] job_dir), which is not set"
+                        .to_string(),
+                ),
+                _ => Err("not a bai-slurm session".to_string()),
+            };
+            match done {
+                Ok(()) => marked.push(s),
+                Err(why) => failed.push((s, why)),
+            }
+        }
+        (marked, failed)
+    }
+
+    /// Waits for the sessions a cancel mark went to to end (their launchers' poll, then
+    /// KillWait); returns those still alive after that.
+    fn wait_marked_ended(
+        &self,
+        target: &JobSelector,
+        marked: Vec<Session>,
+    ) -> Result<Vec<Session>, BackendError> {
+        if marked.is_empty() {
+            return Ok(marked);
+        }
+        let kill_wait = u64::from(self.config.backendai.kill_wait.unwrap_or(30));
+        let patience = crate::launcher::signal_mark::POLL
+            + std::time::Duration::from_secs(kill_wait + MARK_MARGIN_SECS);
+        let deadline = std::time::Instant::now() + patience;
+        loop {
+            let now = self.select(target)?;
+            let alive: Vec<Session> = marked
+                .iter()
+                .filter(|m| now.iter().any(|s| s.id == m.id && !s.job_ended()))
+                .cloned()
+                .collect();
+            if alive.is_empty() || std::time::Instant::now() >= deadline {
+                return Ok(alive);
+            }
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
+    }
+
     /// One DELETE per session; a refusal because the session is being started is left to
     /// the caller's next round.
     fn delete_each(&self, sessions: &[Session]) -> Result<(), BackendError> {
@@ -853,6 +934,9 @@ impl Cluster for BackendAiCluster {
             None => true,
             Some(sig) => sig == libc::SIGKILL && !req.batch_only && !req.full,
         };
+        if cancel {
+            self.mark_cancelled_by(&live, req.requester);
+        }
         let ask = crate::launcher::step_proto::JobSignal {
             signal: if cancel { None } else { req.signal },
             batch_only: req.batch_only,
@@ -876,11 +960,21 @@ impl Cluster for BackendAiCluster {
         if !cancel && running.is_empty() {
             return Err(BackendError::Slurm(SlurmErrno::JobPending));
         }
-        let unreached = self.ask_launchers(running, ask);
+        let own = &self.client.settings().access_key;
+        let (running, theirs): (Vec<Session>, Vec<Session>) = running
+            .into_iter()
+            .partition(|s| s.access_key.is_empty() || &s.access_key == own);
+        let mut unreached = self.ask_launchers(running, ask);
+        let (marked, not_marked) = self.mark_signals(theirs, ask);
+        unreached.extend(not_marked);
         if cancel {
+            // Launchers that took a cancel by mark end their jobs within KillWait; a
+            // session still alive then is deleted, so that the cancel sticks.
+            let left = self.wait_marked_ended(target, marked)?;
             let rest: Vec<Session> = starting
                 .into_iter()
                 .chain(unreached.into_iter().map(|(s, _)| s))
+                .chain(left)
                 .collect();
             if rest.is_empty() {
                 return Ok(());
@@ -1089,6 +1183,13 @@ impl RunningMarks {
         }
         if let Some(requeue) = m.requeue.get(&name) {
             rec.requeue = *requeue;
+        }
+        if let Some(by) = m
+            .cancelled_by
+            .get(&name)
+            .filter(|_| rec.cancelled_by.is_some())
+        {
+            rec.cancelled_by = Some(*by);
         }
         records::held_while_running(rec, m.held.get(&name).copied());
     }

@@ -5,7 +5,9 @@
 //! `.limit` (seconds, as the local backend's limit file), `.name`, `.comment` (the text),
 //! `.nice` (the number), `.requeue` (`0` or `1`), written by the job's owner and readable
 //! by all: the views of every login node read them (one directory per owner), the job's
-//! launcher polls its limit, `scontrol requeue` reads the requeue flag.
+//! launcher polls its limit, `scontrol requeue` reads the requeue flag. An operator's
+//! changes are written as the owner ([`crate::sys::ActingAs`]), and so is an operator's
+//! `scancel` of the owner's running job (`.signal`, which the job's launcher polls).
 
 use crate::backend::HoldKind;
 use crate::model::TimeLimit;
@@ -40,9 +42,10 @@ fn mark_path(job_dir: &Path, uid: u32, name: &str, suffix: &str) -> PathBuf {
 /// other users read it), or takes it back (`None`).
 fn put(job_dir: &Path, uid: u32, path: &Path, text: Option<&str>) -> Result<(), String> {
     let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let _owner = crate::sys::ActingAs::user(uid);
     match text {
         Some(text) => {
-            super::stash::own_dir(&dir(job_dir, uid), 0o755)?;
+            super::stash::own_dir(&dir(job_dir, uid), 0o755, uid)?;
             crate::sys::replace_file(path, text.as_bytes(), 0o644).map_err(fail)
         }
         None => match std::fs::remove_file(path) {
@@ -110,6 +113,25 @@ pub fn mark_nice(job_dir: &Path, uid: u32, name: &str, nice: i32) -> Result<(), 
     set(job_dir, uid, name, ".nice", &nice.to_string())
 }
 
+/// Leaves an operator's `scancel` request for the running job `name` of another user,
+/// whose launcher cannot be reached through the tunnel (`launcher::signal_mark`).
+pub fn mark_signal(
+    job_dir: &Path,
+    uid: u32,
+    name: &str,
+    request: crate::launcher::step_proto::JobSignal,
+) -> Result<(), String> {
+    let path = crate::launcher::signal_mark::path(job_dir, uid, name);
+    let text = crate::launcher::signal_mark::SignalMark::new(request).render();
+    put(job_dir, uid, &path, Some(&text))
+}
+
+/// Says who cancels the job `name` when it is not its owner (sacct's `CANCELLED by`):
+/// the session's end does not tell.
+pub fn mark_cancelled_by(job_dir: &Path, uid: u32, name: &str, by: u32) -> Result<(), String> {
+    set(job_dir, uid, name, ".cancelled_by", &by.to_string())
+}
+
 /// Says whether the running job `name` may be requeued (`Requeue=`).
 pub fn mark_requeue(job_dir: &Path, uid: u32, name: &str, requeue: bool) -> Result<(), String> {
     set(
@@ -130,10 +152,21 @@ pub struct Marks {
     pub comments: BTreeMap<String, String>,
     pub nice: BTreeMap<String, i32>,
     pub requeue: BTreeMap<String, bool>,
+    /// Who cancelled the job, when it was not its owner (an operator).
+    pub cancelled_by: BTreeMap<String, u32>,
 }
 
 /// The kinds of mark, by file suffix.
-const SUFFIXES: [&str; 6] = [".held", ".limit", ".name", ".comment", ".nice", ".requeue"];
+const SUFFIXES: [&str; 8] = [
+    ".held",
+    ".limit",
+    ".name",
+    ".comment",
+    ".nice",
+    ".requeue",
+    ".signal",
+    ".cancelled_by",
+];
 
 /// Reads an owner's marks (one directory read): none when the directory is missing or
 /// unreadable.
@@ -174,6 +207,10 @@ pub fn read(job_dir: &Path, uid: u32) -> Marks {
             if let Ok(n) = text.trim().parse() {
                 marks.nice.insert(name.to_string(), n);
             }
+        } else if let Some(name) = file.strip_suffix(".cancelled_by") {
+            if let Ok(uid) = text.trim().parse() {
+                marks.cancelled_by.insert(name.to_string(), uid);
+            }
         } else if let Some(name) = file.strip_suffix(".requeue") {
             match text.trim() {
                 "0" => marks.requeue.insert(name.to_string(), false),
@@ -191,6 +228,7 @@ pub fn prune(job_dir: &Path, uid: u32, age: Duration, alive: impl Fn(u32) -> boo
         let name = SUFFIXES.iter().find_map(|s| file.strip_suffix(s))?;
         name.split('_').next()?.parse::<u32>().ok()
     };
+    let _owner = crate::sys::ActingAs::user(uid);
     super::stash::prune_ended(&dir(job_dir, uid), age, job_of, alive);
 }
 

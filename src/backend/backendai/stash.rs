@@ -3,8 +3,11 @@
 //! so a hold, a release, or a dependency's new session replaces it (`holds`).
 //!
 //! `<job_dir>/<uid>.requests/<id>.json` holds the bodies sbatch sent for job `<id>` (one
-//! per array task, by session name), without the step secret, which is derived again from
-//! the keypair. The directory is the user's alone (0700); the job containers never read it.
+//! per array task, by session name), with the job's step secret (an HMAC of the job id,
+//! not the key it is made with): an operator who makes another user's job again gives the
+//! new session the secret the owner's commands derive. The directory is the user's alone
+//! (0700, files 0600); the job containers never read it. Root reads and writes it as its
+//! owner ([`crate::sys::ActingAs`]).
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -24,14 +27,16 @@ const PRUNE_EVERY: Duration = Duration::from_secs(86_400);
 
 pub struct Stash {
     dir: PathBuf,
+    uid: u32,
 }
 
-/// Makes `dir` (a user's place in the shared job directory) with `mode` unless it is there,
-/// and gives it that mode when it is ours. Who owns it is not checked: Backend.AI's agents
+/// Makes `dir` (user `uid`'s place in the shared job directory; written by that user, or
+/// by root acting as them) with `mode` unless it is there, and gives it that mode when it
+/// is the user's. Who owns it is not checked otherwise: Backend.AI's agents
 /// hand a mounted vfolder's tree to the container's user (seen on 26.9: the job directory
 /// and every place in it became uid 1000's), so a job directory in a vfolder has places
 /// that belong to that user rather than to the job's owner.
-pub fn own_dir(dir: &Path, mode: u32) -> Result<(), String> {
+pub fn own_dir(dir: &Path, mode: u32, uid: u32) -> Result<(), String> {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
     let fail = |e: std::io::Error| format!("{}: {e}", dir.display());
     std::fs::DirBuilder::new()
@@ -40,7 +45,7 @@ pub fn own_dir(dir: &Path, mode: u32) -> Result<(), String> {
         .create(dir)
         .map_err(fail)?;
     let meta = std::fs::metadata(dir).map_err(fail)?;
-    let mine = meta.uid() == nix::unistd::geteuid().as_raw();
+    let mine = meta.uid() == uid;
     if mine && meta.permissions().mode() & 0o777 != mode {
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode)).map_err(fail)?;
     }
@@ -51,6 +56,7 @@ impl Stash {
     pub fn new(job_dir: &str, uid: u32) -> Stash {
         Stash {
             dir: Path::new(job_dir).join(format!("{uid}.requests")),
+            uid,
         }
     }
 
@@ -60,8 +66,9 @@ impl Stash {
 
     /// Keeps `bodies` as job `job_id`'s (replacing what was kept), atomically.
     pub fn save(&self, job_id: u32, bodies: &Bodies) -> Result<(), String> {
+        let _owner = crate::sys::ActingAs::user(self.uid);
         let fail = |e: std::io::Error| format!("{}: {e}", self.dir.display());
-        own_dir(&self.dir, 0o700)?;
+        own_dir(&self.dir, 0o700, self.uid)?;
         let tmp = self
             .dir
             .join(format!(".{job_id}.{}.tmp", std::process::id()));
@@ -81,7 +88,8 @@ impl Stash {
 
     /// Job `job_id`'s kept bodies (none kept: an empty map).
     pub fn load(&self, job_id: u32) -> Result<Bodies, String> {
-        match std::fs::read(self.path(job_id)) {
+        let _owner = crate::sys::ActingAs::user(self.uid);
+        match crate::sys::read_no_follow(&self.path(job_id)) {
             Ok(text) => serde_json::from_slice(&text)
                 .map_err(|e| format!("{}: {e}", self.path(job_id).display())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Bodies::new()),
@@ -99,6 +107,7 @@ impl Stash {
     /// Whether a day has passed since the requests were last pruned (sbatch then prunes
     /// them, at the cost of one query); the first time only starts the clock.
     pub fn prune_due(&self) -> bool {
+        let _owner = crate::sys::ActingAs::user(self.uid);
         let marker = self.dir.join(".pruned");
         let due = match std::fs::metadata(&marker).and_then(|m| m.modified()) {
             Ok(t) => SystemTime::now().duration_since(t).unwrap_or_default() > PRUNE_EVERY,
@@ -118,6 +127,7 @@ impl Stash {
     /// ended one may still be requeued).
     pub fn prune(&self, alive: impl Fn(u32) -> bool) {
         let job_of = |file: &str| file.strip_suffix(".json")?.parse::<u32>().ok();
+        let _owner = crate::sys::ActingAs::user(self.uid);
         prune_ended(&self.dir, KEEP_ENDED, job_of, alive);
     }
 }
@@ -155,7 +165,10 @@ mod tests {
 
     #[test]
     fn bodies_are_kept_privately_and_replaced_one_by_one() {
+        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
+        // A job directory's mode (root keeps uid 1001's requests as uid 1001).
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
         let stash = Stash::new(dir.path().to_str().unwrap(), 1001);
         assert!(stash.load(7).unwrap().is_empty());
         let bodies = Bodies::from([("j7_0".into(), json!({"a": 1})), ("j7_1".into(), json!({}))]);
@@ -163,7 +176,6 @@ mod tests {
         assert_eq!(stash.load(7).unwrap(), bodies);
         stash.put(7, "j7_1", json!({"b": 2})).unwrap();
         assert_eq!(stash.load(7).unwrap()["j7_1"], json!({"b": 2}));
-        use std::os::unix::fs::PermissionsExt;
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&dir.path().join("1001.requests")), 0o700);
         assert_eq!(mode(&dir.path().join("1001.requests/7.json")), 0o600);
@@ -183,5 +195,36 @@ mod tests {
         assert!(stash.load(7).unwrap().is_empty());
         std::fs::write(dir.path().join("1001.requests/8.json"), b"{").unwrap();
         assert!(stash.load(8).is_err());
+    }
+
+    /// Root keeps a user's request as the user (an operator's change): the place and
+    /// the file are theirs, and a link they left there leads root nowhere.
+    #[test]
+    fn root_keeps_a_users_request_as_the_user() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        if !nix::unistd::Uid::effective().is_root() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+        let stash = Stash::new(dir.path().to_str().unwrap(), 4242);
+        stash
+            .save(3, &Bodies::from([("j3".into(), json!({}))]))
+            .unwrap();
+        let place = dir.path().join("4242.requests");
+        let meta = |p: &Path| std::fs::metadata(p).unwrap();
+        assert_eq!(meta(&place).uid(), 4242);
+        assert_eq!(meta(&place.join("3.json")).uid(), 4242);
+        assert_eq!(
+            meta(&place.join("3.json")).permissions().mode() & 0o777,
+            0o600
+        );
+        assert_eq!(stash.load(3).unwrap().len(), 1);
+        // The user's link to root's own file is not followed.
+        let secret = dir.path().join("root-secret");
+        std::fs::write(&secret, b"{}").unwrap();
+        std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::os::unix::fs::symlink(&secret, place.join("4.json")).unwrap();
+        assert!(stash.load(4).is_err());
     }
 }

@@ -302,14 +302,11 @@ fn create_one(
     if let Some(id) = &session_id {
         ctx.cache.store_meta(id, Some(meta));
     }
-    let mut kept = body.into_owned();
-    if let Some(environ) = kept["config"]["environ"].as_object_mut() {
-        environ.remove(crate::launcher::meta::STEP_SECRET_ENV);
-    }
+    // Kept with its step secret: an operator who makes it again gives it the same one.
     ctx.made
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .insert(name.to_string(), kept);
+        .insert(name.to_string(), body.into_owned());
     Ok(Created::Yes(session_id))
 }
 
@@ -544,20 +541,42 @@ fn keep_requests(ctx: &Context<'_>, uid: u32, id: u32) {
 }
 
 /// Makes a job's session again from a kept body (a hold, a release, a dependency made
-/// again): the step secret is added again, and the name of the session just ended may be
-/// taken for a moment longer. Returns the new session's id.
+/// again); the name of the session just ended may be taken for a moment longer. `owner`:
+/// the access key of the job's owner when it is not the caller's (an operator changing
+/// another user's job): the session is made as theirs (`owner_access_key`, which the
+/// manager allows administrators) with the step secret their request keeps, which the
+/// owner's commands derive; the caller's own job gets its secret derived again. Returns
+/// the new session's id and the body to keep (with its secret).
 pub(super) fn create_again(
     ctx: &Context<'_>,
     body: &serde_json::Value,
-) -> Result<String, SubmitError> {
+    owner: Option<&str>,
+) -> Result<(String, serde_json::Value), SubmitError> {
     let meta = body["config"]["environ"][crate::launcher::meta::META_ENV]
         .as_str()
         .and_then(JobMeta::decode)
         .ok_or_else(|| unsupported("a kept request without its job's metadata".into()))?;
-    let sent = with_secret(ctx, &meta, body.clone());
+    let kept = match owner {
+        None => with_secret(ctx, &meta, body.clone()),
+        Some(_)
+            if body["config"]["environ"][crate::launcher::meta::STEP_SECRET_ENV]
+                .as_str()
+                .is_none() =>
+        {
+            return Err(unsupported(format!(
+                "the request of job {} was kept without its step secret (by an older bai-slurm): only its owner can make its session again",
+                meta.job_id
+            )));
+        }
+        Some(_) => body.clone(),
+    };
+    let mut sent = Cow::Borrowed(&kept);
+    if let Some(key) = owner {
+        sent.to_mut()["owner_access_key"] = json!(key);
+    }
     for attempt in 1.. {
         match create_one(ctx, &meta, &sent).map_err(failure)? {
-            Created::Yes(Some(id)) => return Ok(id),
+            Created::Yes(Some(id)) => return Ok((id, kept)),
             Created::Yes(None) => break,
             Created::NameTaken if attempt < CREATE_ATTEMPTS * 3 => {
                 std::thread::sleep(std::time::Duration::from_secs(1));

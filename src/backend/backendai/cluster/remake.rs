@@ -21,7 +21,7 @@ use crate::backend::backendai::{
 };
 use crate::backend::{BackendError, HoldKind, JobReply, SlurmErrno};
 use crate::launcher::gate;
-use crate::launcher::meta::{JobMeta, META_ENV};
+use crate::launcher::meta::{JobMeta, META_ENV, STEP_SECRET_ENV};
 use crate::model::{JobSelector, JobUpdate, RequeueRequest, TaskSelector, TimeLimit};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -120,12 +120,56 @@ impl<'a> Remaker<'a> {
         made.and(kept)
     }
 
+    /// The access key of session `s`'s owner when it is not the caller's: an operator's
+    /// change makes the session again as its owner's.
+    fn owner_key<'s>(&self, s: &'s Session) -> Option<&'s str> {
+        let own = &self.cluster.client.settings().access_key;
+        Some(s.access_key.as_str()).filter(|k| !k.is_empty() && k != own)
+    }
+
+    /// Whether another user's session can be made again as theirs, known before anything
+    /// is ended: it needs the step secret their request keeps, and a manager that mounts
+    /// the vfolders the request names as the owner's. Backend.AI 23.09 (API v7, mounts
+    /// by name) resolves them among the requester's own folders (`UserScope` of the
+    /// administrator in `create_from_params`): the operator's folders of those names, or
+    /// none, would be mounted; 24.x and later take ids.
+    fn check_made_as_owner(&self, job: u32, body: &Value) -> Result<(), BackendError> {
+        if body["config"]["environ"][STEP_SECRET_ENV].is_null() {
+            return Err(BackendError::Other(format!(
+                "the request of job {job} was kept without its step secret (by an older \
+                 bai-slurm): only its owner can hold, release, update or requeue it"
+            )));
+        }
+        let mounts_by_name = body["config"]["mounts"]
+            .as_array()
+            .is_some_and(|m| !m.is_empty());
+        let api_major = self
+            .cluster
+            .client
+            .server_info()
+            .map_err(super::backend_error)?
+            .api_version
+            .major;
+        if mounts_by_name && api_major < 8 {
+            return Err(BackendError::Other(format!(
+                "job {job} is another user's and mounts vfolders by name: this Backend.AI \
+                 (API v{api_major}) would mount an administrator's own folders of those names \
+                 in a session made for its owner, so only its owner can hold, release, \
+                 update or requeue it while it waits"
+            )));
+        }
+        Ok(())
+    }
+
     /// The body session `s` is made again with, before what it waits for is named anew.
     fn new_body(&mut self, s: &Session, how: &Remade<'_>) -> Result<Value, BackendError> {
         let hold = how.hold;
         let (job, _) = jobid::parse_session_name(&s.name)
             .ok_or(BackendError::Slurm(SlurmErrno::NotSupported))?;
         let mut body = self.kept_body(job, &s.name)?;
+        if self.owner_key(s).is_some() {
+            self.check_made_as_owner(job, &body)?;
+        }
         if let Some(change) = how.change {
             changed_job(&mut body, change)?;
         }
@@ -176,7 +220,7 @@ impl<'a> Remaker<'a> {
             }
         }
         let ctx = self.cluster.submission_context();
-        let made = submission::create_again(&ctx, &body).map_err(|e| {
+        let (made, body) = submission::create_again(&ctx, &body, self.owner_key(s)).map_err(|e| {
             BackendError::Other(format!(
                 "job {}: its session was ended to be made again, and making it failed ({}); its request is kept in the job directory",
                 s.name.trim_start_matches('j'),
@@ -411,7 +455,8 @@ impl BackendAiCluster {
     /// it ran would wait for it for ever (Backend.AI never sees it succeed); they are made
     /// again without it, and their launchers judge the dependency (a job that left no
     /// result ended without success: `afterany`/`afternotok` run, `afterok` never does).
-    /// Only with a job directory, and only for the requester's own jobs.
+    /// Only with a job directory, and only for the owner's jobs (the requester's, or any
+    /// user's for an operator, as the owner: [`Self::acting_for`]).
     pub(super) fn release_dependents_of(
         &self,
         cancelled: &[Session],
@@ -420,17 +465,37 @@ impl BackendAiCluster {
         let Ok(Some(job_dir)) = submission::job_dir(&self.config) else {
             return Ok(());
         };
-        let mine: Vec<String> = cancelled
-            .iter()
-            .filter(|s| tag::parse_tag(&s.tag).is_some_and(|t| t.uid == requester))
-            .map(|s| s.id.clone())
-            .collect();
-        if mine.is_empty() {
+        if cancelled.is_empty() {
             return Ok(());
         }
-        let mut remaker = Remaker::new(self, job_dir, requester);
-        remaker.removed.extend(mine);
-        remaker.repoint_dependents(requester)
+        let Ok(owner) = self.acting_for(cancelled, requester) else {
+            return Ok(());
+        };
+        let mut remaker = Remaker::new(self, job_dir, owner);
+        remaker
+            .removed
+            .extend(cancelled.iter().map(|s| s.id.clone()));
+        remaker.repoint_dependents(owner)
+    }
+
+    /// Whose job the sessions of one job are, when `requester` may change it: their
+    /// owner (the uid in their tags), the requester or, for an operator, any user. An
+    /// operator changes another user's job as its owner would: with the owner's kept
+    /// request and marks (read and written as the owner, `ActingAs`), its session made
+    /// again as the owner's (`Remaker::owner_key`). `Err`: another user's job and no
+    /// operator, or sessions bai-slurm did not make.
+    fn acting_for(&self, sessions: &[Session], requester: u32) -> Result<u32, ()> {
+        let mut owners = sessions
+            .iter()
+            .map(|s| tag::parse_tag(&s.tag).map(|t| t.uid));
+        let first = owners.next().flatten().ok_or(())?;
+        if owners.any(|o| o != Some(first)) {
+            return Err(());
+        }
+        match first == requester || self.is_operator(requester) {
+            true => Ok(first),
+            false => Err(()),
+        }
     }
 
     fn job_dir_for_changes(&self) -> Result<&str, BackendError> {
@@ -452,16 +517,10 @@ impl BackendAiCluster {
             return Err(BackendError::Slurm(SlurmErrno::InvalidJobId));
         }
         let operator = self.is_operator(requester);
-        let owner = |s: &Session| tag::parse_tag(&s.tag).map(|t| t.uid);
-        if sessions.iter().any(|s| owner(s) != Some(requester)) {
-            // slurmctld: ESLURM_USER_ID_MISSING for another user's job. An operator may,
-            // but another user's request is not ours to read or to make again.
-            return Err(BackendError::Slurm(if operator {
-                SlurmErrno::NotSupported
-            } else {
-                SlurmErrno::UserIdMissing
-            }));
-        }
+        // slurmctld: ESLURM_USER_ID_MISSING for another user's job, unless an operator's.
+        let owner = self
+            .acting_for(&sessions, requester)
+            .map_err(|()| BackendError::Slurm(SlurmErrno::UserIdMissing))?;
         if sessions.iter().all(Session::job_ended) {
             return Err(BackendError::Slurm(SlurmErrno::JobFinished));
         }
@@ -469,7 +528,7 @@ impl BackendAiCluster {
         let live: Vec<&Session> = sessions.iter().filter(|s| !s.job_ended()).collect();
         // slurmctld holds a running job too: priority 0 while it runs on. A running
         // session cannot change: its hold is a mark beside its kept request.
-        let marks = marks::read(Path::new(job_dir), requester).held;
+        let marks = marks::read(Path::new(job_dir), owner).held;
         let mut changes: Vec<(&Session, Option<HoldKind>)> = Vec::new();
         let mut marked: Vec<(&Session, Option<HoldKind>)> = Vec::new();
         for s in live {
@@ -500,7 +559,7 @@ impl BackendAiCluster {
         }
         for (s, hold) in marked {
             let name = mark_name(s)?;
-            marks::mark_held(Path::new(job_dir), requester, &name, hold)
+            marks::mark_held(Path::new(job_dir), owner, &name, hold)
                 .map_err(BackendError::Other)?;
         }
         if changes.is_empty() {
@@ -517,9 +576,9 @@ impl BackendAiCluster {
             .collect();
         let items: Vec<(&Session, &Remade)> =
             changes.iter().map(|(s, _)| *s).zip(hows.iter()).collect();
-        let mut remaker = Remaker::new(self, job_dir, requester);
+        let mut remaker = Remaker::new(self, job_dir, owner);
         remaker.remake_group(target, &items)?;
-        remaker.repoint_dependents(requester)
+        remaker.repoint_dependents(owner)
     }
 }
 
@@ -779,11 +838,9 @@ impl BackendAiCluster {
         requester: u32,
     ) -> Result<Result<(), SlurmErrno>, BackendError> {
         use SlurmErrno::*;
-        let operator = self.is_operator(requester);
-        let owner = |s: &Session| tag::parse_tag(&s.tag).map(|t| t.uid);
-        if sessions.iter().any(|s| owner(s) != Some(requester)) {
-            return Ok(Err(if operator { NotSupported } else { AccessDenied }));
-        }
+        let Ok(owner) = self.acting_for(sessions, requester) else {
+            return Ok(Err(AccessDenied));
+        };
         if how.special_exit {
             return Ok(Err(NotSupported));
         }
@@ -792,13 +849,13 @@ impl BackendAiCluster {
             return Ok(Ok(()));
         }
         let job_dir = self.job_dir_for_changes()?;
-        let mut remaker = Remaker::new(self, job_dir, requester);
+        let mut remaker = Remaker::new(self, job_dir, owner);
         let first = &sessions[0];
         let (job, _) =
             jobid::parse_session_name(&first.name).ok_or(BackendError::Slurm(NotSupported))?;
         let spec = meta_of(&remaker.kept_body(job, &first.name)?)?.spec;
         // `Requeue=` given while it ran is a mark; else the request's own.
-        let marked = marks::read(Path::new(job_dir), requester).requeue;
+        let marked = marks::read(Path::new(job_dir), owner).requeue;
         if mark_of(&marked, first).or(spec.requeue) == Some(false) {
             return Ok(Err(Disabled));
         }
@@ -833,7 +890,7 @@ impl BackendAiCluster {
         let mut order = chosen;
         order.sort_by_key(|s| (s.created_at, s.name.clone()));
         // A job held while it ran keeps its priority 0: it comes back held.
-        let marks = marks::read(Path::new(job_dir), requester).held;
+        let marks = marks::read(Path::new(job_dir), owner).held;
         let hows: Vec<Remade> = order
             .iter()
             .map(|s| Remade {
@@ -851,9 +908,9 @@ impl BackendAiCluster {
         remaker.remake_group(target, &items)?;
         // Only the sessions that had one: the others have no mark to take back.
         for s in order.iter().filter(|s| mark_of(&marks, s).is_some()) {
-            release_mark(job_dir, requester, s)?;
+            release_mark(job_dir, owner, s)?;
         }
-        remaker.repoint_dependents(requester)?;
+        remaker.repoint_dependents(owner)?;
         Ok(Ok(()))
     }
 
@@ -915,14 +972,9 @@ impl BackendAiCluster {
             return Ok(Err(JobFinished));
         }
         let operator = self.is_operator(requester);
-        let owner = |s: &Session| tag::parse_tag(&s.tag).map(|t| t.uid);
-        if sessions.iter().any(|s| owner(s) != Some(requester)) {
-            return Ok(Err(if operator {
-                NotSupported
-            } else {
-                UserIdMissing
-            }));
-        }
+        let Ok(owner) = self.acting_for(sessions, requester) else {
+            return Ok(Err(UserIdMissing));
+        };
         let (pending, running): (Vec<&Session>, Vec<&Session>) = sessions
             .iter()
             .filter(|s| !s.job_ended())
@@ -969,16 +1021,16 @@ impl BackendAiCluster {
                 return Ok(Err(NotSupported));
             }
             if let Some(want) = c.time_limit
-                && let Err(e) = limit_running(&running, want, operator, job_dir, requester)?
+                && let Err(e) = limit_running(&running, want, operator, job_dir, owner)?
             {
                 return Ok(Err(e));
             }
-            mark_running(&running, c, job_dir, requester)?;
+            mark_running(&running, c, job_dir, owner)?;
             if pending.is_empty() {
                 return Ok(Ok(()));
             }
         }
-        let mut remaker = Remaker::new(self, job_dir, requester);
+        let mut remaker = Remaker::new(self, job_dir, owner);
         let first = pending[0];
         let (job, _) =
             jobid::parse_session_name(&first.name).ok_or(BackendError::Slurm(NotSupported))?;
@@ -1042,7 +1094,7 @@ impl BackendAiCluster {
         }
         let items: Vec<(&Session, &Remade)> = order.into_iter().zip(hows.iter()).collect();
         remaker.remake_group(target, &items)?;
-        remaker.repoint_dependents(requester)?;
+        remaker.repoint_dependents(owner)?;
         Ok(Ok(()))
     }
 }
