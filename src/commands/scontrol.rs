@@ -593,7 +593,12 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
         } else {
             inv.now
         };
-        let doc = crate::format::openapi::data_parser::jobs_document(&refs, last_update, &client);
+        let doc = crate::format::openapi::data_parser::jobs_document(
+            &refs,
+            last_update,
+            inv.now,
+            &client,
+        );
         out(
             inv,
             &crate::format::openapi::data_parser::serialize(&doc, mime),

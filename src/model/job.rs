@@ -69,6 +69,10 @@ pub struct JobRecord {
     pub num_cpus: u32,
     /// `-n` when the user gave it; None prints `N/A` where Slurm does.
     pub num_tasks: Option<u32>,
+    /// Whether the job asked for a task count (`-n`, or tasks per node on a fixed node
+    /// count): slurmctld's JOB_NTASKS_SET, `EXACT_TASK_COUNT_REQUESTED` in 24.11's JSON.
+    /// `num_tasks` cannot tell: slurmctld shows a count either way.
+    pub ntasks_requested: bool,
     pub cpus_per_task: u32,
     pub ntasks_per_node: Option<u32>,
     pub memory: MemoryRequest,

@@ -308,6 +308,9 @@ fn controller_job(j: &Value) -> JobRecord {
         num_nodes: u(&j["node_count"]) as u32,
         num_cpus,
         num_tasks: j["tasks"].as_u64().map(|t| t as u32),
+        ntasks_requested: arr(&j["flags"])
+            .iter()
+            .any(|f| f.as_str() == Some("EXACT_TASK_COUNT_REQUESTED")),
         cpus_per_task: u(&j["cpus_per_task"]) as u32,
         ntasks_per_node: Some(u(&j["tasks_per_node"]) as u32),
         memory,

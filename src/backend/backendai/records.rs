@@ -637,6 +637,7 @@ pub fn job_record(
     if let Some(m) = meta {
         let spec = &m.spec;
         rec.name = spec.name.clone();
+        rec.ntasks_requested = spec.task_count().is_some();
         // Only the owner (or an administrator) can delete a session, or reach its
         // launcher to cancel the job.
         let launcher_cancelled = result.is_some_and(|r| r.kind == ResultKind::Cancelled);

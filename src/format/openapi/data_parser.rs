@@ -186,13 +186,13 @@ pub fn serialize(doc: &Value, mime: super::Mime) -> Vec<u8> {
 /// `squeue --json` / `scontrol --json show job`: `{jobs, last_backfill, last_update, meta,
 /// errors, warnings}`. `last_update` is when the job list was loaded (0 for one job, as
 /// `slurm_load_job` answers); no backend runs a backfill scheduler (`last_backfill` 0).
-pub fn jobs_document(jobs: &[&JobRecord], last_update: i64, c: &Client) -> Value {
+pub fn jobs_document(jobs: &[&JobRecord], last_update: i64, now: i64, c: &Client) -> Value {
     let mut d = Dict::with_capacity(6);
     d.push(
         "jobs",
         Value::List(
             jobs.iter()
-                .map(|j| job_in(j, c.parser, c.default_partition))
+                .map(|j| job_in(j, c.parser, c.default_partition, now))
                 .collect(),
         ),
     );
@@ -208,14 +208,24 @@ fn ran(job: &JobRecord) -> bool {
     job.start_time.is_some_and(|t| t != 0) && job.nodes.as_deref().is_some_and(|n| !n.is_empty())
 }
 
+/// slurmctld's pass over the pending jobs' dependencies (`purge_old_job`), in seconds.
+const PURGE_JOB_INTERVAL: i64 = 60;
+
 /// The controller's job flags, as far as a record tells them, in data_parser's order.
 /// Records do not say whether the account, QOS or wckey was asked for (the defaults are
-/// what jobs mostly run with), nor whether a task count (records show one either way) or `--mem-per-cpu` was (a `--mem` was: its per-node request); a job in the default partition is taken to have been put there.
+/// what jobs mostly run with), nor whether `--mem-per-cpu` was (a `--mem` was: its
+/// per-node request); a job in the default partition is taken to have been put there.
 /// DEPENDENT is set on every new job and cleared when slurmctld first finds it free of
-/// dependencies: a job with one still waits for it, and a job held since its submission
-/// (never eligible) was never looked at.
-fn flags(job: &JobRecord, default_partition: Option<&str>) -> Value {
+/// dependencies (`test_job_dependency`): the scheduler does so for an eligible job at once,
+/// and `purge_old_job` for every pending job, held ones too, once a minute
+/// (PURGE_JOB_INTERVAL, same in 22.05 and 24.11): a job with a dependency keeps it, one held
+/// since its submission (never eligible) loses it at the first pass, taken here as a
+/// minute after its submission (the pass's phase is the controller's).
+fn flags(job: &JobRecord, default_partition: Option<&str>, now: i64) -> Value {
     let mut f: Vec<&str> = Vec::new();
+    if job.ntasks_requested {
+        f.push("EXACT_TASK_COUNT_REQUESTED");
+    }
     if job.state == JobState::Running {
         f.push("JOB_WAS_RUNNING");
     }
@@ -228,8 +238,10 @@ fn flags(job: &JobRecord, default_partition: Option<&str>) -> Value {
         f.push("USING_DEFAULT_PARTITION");
     }
     f.extend(["USING_DEFAULT_QOS", "USING_DEFAULT_WCKEY"]);
-    let held_since_submission = job.priority == 0 && job.eligible_time.is_none();
-    if job.state == JobState::Pending && (job.dependency.is_some() || held_since_submission) {
+    let never_tested = job.priority == 0
+        && job.eligible_time.is_none()
+        && now - job.submit_time < PURGE_JOB_INTERVAL;
+    if job.state == JobState::Pending && (job.dependency.is_some() || never_tested) {
         f.push("DEPENDENT");
     }
     if default_part {
@@ -371,12 +383,12 @@ fn time_limit(t: TimeLimit) -> Value {
     }
 }
 
-/// One job of `jobs[]`.
-pub fn job(job: &JobRecord, parser: Parser) -> Value {
-    job_in(job, parser, None)
+/// One job of `jobs[]`, as of `now`.
+pub fn job(job: &JobRecord, parser: Parser, now: i64) -> Value {
+    job_in(job, parser, None, now)
 }
 
-fn job_in(job: &JobRecord, parser: Parser, default_partition: Option<&str>) -> Value {
+fn job_in(job: &JobRecord, parser: Parser, default_partition: Option<&str>, now: i64) -> Value {
     let (array_job_id, task_id, task_string, throttle) = match &job.array {
         None => (0, None, String::new(), job.array_throttle),
         Some(ArrayPart::Task {
@@ -417,7 +429,7 @@ fn job_in(job: &JobRecord, parser: Parser, default_partition: Option<&str>) -> V
     d.push("batch_features", opt_text(&job.batch_features));
     d.push("batch_flag", Value::Bool(job.batch));
     d.push("batch_host", opt_text(&job.batch_host));
-    d.push("flags", flags(job, default_partition));
+    d.push("flags", flags(job, default_partition, now));
     d.push("burst_buffer", opt_text(&job.burst_buffer));
     d.push("burst_buffer_state", text(""));
     d.push("cluster", text(&job.cluster));
@@ -751,7 +763,7 @@ mod tests {
             exit_code: ExitStatus::code(3),
             ..Default::default()
         };
-        let Value::Dict(d) = job(&j, Parser::V0042) else {
+        let Value::Dict(d) = job(&j, Parser::V0042, 0) else {
             panic!()
         };
         assert_eq!(d.get("job_state"), Some(&list(&["FAILED"])));
@@ -763,12 +775,50 @@ mod tests {
         assert_eq!(e.get("status"), Some(&list(&["ERROR"])));
         assert_eq!(e.get("return_code"), Some(&num(3)));
         // v0.0.41 and v0.0.40 are deltas of v0.0.42.
-        let Value::Dict(old) = super::job(&j, Parser::V0041) else {
+        let Value::Dict(old) = super::job(&j, Parser::V0041, 0) else {
             panic!()
         };
         assert!(old.get("priority_by_partition").is_none());
         assert!(old.get("minimum_switches").is_some());
         assert_eq!(Parser::parse("data_parser/v0.0.40"), Some(Parser::V0040));
         assert_eq!(Parser::parse("v0.0.39"), None);
+    }
+
+    /// A job held since its submission is DEPENDENT until slurmctld's first pass over the
+    /// pending jobs' dependencies (a minute at most); one that waits for a dependency stays
+    /// so; a task count asked for is EXACT_TASK_COUNT_REQUESTED, before JOB_WAS_RUNNING.
+    #[test]
+    fn flags_follow_the_controller_s_bits() {
+        let held = JobRecord {
+            state: JobState::Pending,
+            priority: 0,
+            submit_time: 1000,
+            ..Default::default()
+        };
+        let dependent = |j: &JobRecord, now| {
+            let Value::List(f) = flags(j, None, now) else {
+                panic!()
+            };
+            f.contains(&text("DEPENDENT"))
+        };
+        assert!(dependent(&held, 1005));
+        assert!(!dependent(&held, 1000 + PURGE_JOB_INTERVAL));
+        let waiting = JobRecord {
+            dependency: Some("afterok:3(unfulfilled)".into()),
+            ..held.clone()
+        };
+        assert!(dependent(&waiting, 5000));
+        let running = JobRecord {
+            state: JobState::Running,
+            ntasks_requested: true,
+            ..Default::default()
+        };
+        let Value::List(f) = flags(&running, None, 0) else {
+            panic!()
+        };
+        assert_eq!(
+            f[..2],
+            [text("EXACT_TASK_COUNT_REQUESTED"), text("JOB_WAS_RUNNING")]
+        );
     }
 }
