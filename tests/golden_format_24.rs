@@ -19,28 +19,16 @@ use support::golden::{Set, report_in};
 const KNOWN: &[(&str, &str)] = &[
     (
         "x_squeue_json_t_all",
-        "the srun jobs' SKIP_TRES_STRING_ACCOUNTING (stepmgr sets TRES_STR_CALC when a job's \
-         last step completes after the job has: not modelled) and the reference's last \
-         backfill time (as x_squeue_json_v0040)",
-    ),
-    (
-        "x_squeue_json_v0040",
-        "last_backfill: the reference's backfill scheduler last ran at 17:47:30; no backend \
-         runs one (0); the rest, v0.0.40's shape and every job flag, is identical",
-    ),
-    (
-        "x_squeue_json_v0041",
-        "as x_squeue_json_v0040 (v0.0.41's shape)",
+        "the srun jobs' SKIP_TRES_STRING_ACCOUNTING: stepmgr sets TRES_STR_CALC when a \
+         finished job's last step completes, which happens to jobs srun made for its own \
+         step (not to salloc's, nor batch jobs); records do not say which command made an \
+         interactive job; every other byte is identical",
     ),
     (
         "x_sinfo_json_v0040",
         "records of another moment: it was captured after the node's resume, and the \
          nearest records (`_records/drain`) show the node drained, with another load and \
          free memory; v0.0.40's shape is reproduced",
-    ),
-    (
-        "x_scontrol_json_show_job",
-        "last_backfill, as x_squeue_json_v0040; the rest is identical",
     ),
     (
         "x_scontrol_yaml_show_node",

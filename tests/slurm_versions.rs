@@ -350,3 +350,45 @@ fn each_version_gives_priorities_as_its_default_priority_plugin() {
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stderr.contains("priority/fair"), "{}", r.stderr);
 }
+
+/// 24.11's `squeue --json` says when the backfill scheduler last ran a cycle with jobs to
+/// test (`last_backfill`): 0 while none waited, then a cycle of the queue runner's, which
+/// come bf_interval (30 s) apart, as slurmctld's (backfill.c: `bf_when_last_cycle` is set
+/// only by a cycle that had jobs to test).
+#[test]
+fn squeue_json_says_when_backfill_last_had_jobs_to_test() {
+    let c = cluster("24.11");
+    let epoch = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs() as i64
+    };
+    let last_backfill = || {
+        let r = c.run("squeue", &["--json"]);
+        assert_eq!(r.code, 0, "{r:?}");
+        let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        doc["last_backfill"]["number"].as_i64().unwrap()
+    };
+    let started = epoch();
+    let all_cpus = ["-c", "2", "--wrap", "sleep 300"];
+    let running = c.submit(&all_cpus).to_string();
+    c.wait_state(&running, "RUNNING", secs(30));
+    std::thread::sleep(secs(32));
+    assert_eq!(last_backfill(), 0, "no job waited for a cycle to test");
+    let waiting = c.submit(&all_cpus).to_string();
+    let deadline = std::time::Instant::now() + secs(45);
+    let when = loop {
+        let t = last_backfill();
+        if t != 0 {
+            break t;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no backfill cycle came"
+        );
+        std::thread::sleep(secs(1));
+    };
+    assert!(when >= started + 30 && when <= epoch(), "{when}");
+    c.run("scancel", &[&running, &waiting]);
+}

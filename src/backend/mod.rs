@@ -331,6 +331,11 @@ pub trait Cluster {
     /// Every job the controller still holds: pending, running, and finished ones not yet
     /// purged, each with its steps.
     fn jobs(&self) -> Result<Vec<JobRecord>, BackendError>;
+    /// When the backfill scheduler last ran a cycle with jobs to test (squeue --json's
+    /// `last_backfill`); 0 for none, and for a backend without one.
+    fn last_backfill(&self) -> Result<i64, BackendError> {
+        Ok(0)
+    }
     /// The jobs of [`Cluster::jobs`] with one of `ids` as job id or array job id. A backend
     /// that can look them up by id does, so the cost does not grow with the queue.
     fn jobs_with_ids(&self, ids: &[u32]) -> Result<Vec<JobRecord>, BackendError> {

@@ -73,6 +73,7 @@ pub fn data_parser_client<'a>(
         argv: crate::format::openapi::data_parser::command_words(words),
         cluster,
         default_partition,
+        now: inv.now,
     }
 }
 

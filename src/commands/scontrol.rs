@@ -596,7 +596,7 @@ fn show_jobs(inv: &mut Invocation, cluster: &dyn Cluster, st: &mut State, id: Op
         let doc = crate::format::openapi::data_parser::jobs_document(
             &refs,
             last_update,
-            inv.now,
+            cluster.last_backfill().unwrap_or(0),
             &client,
         );
         out(

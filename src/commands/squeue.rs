@@ -709,7 +709,12 @@ fn dump_data_parser(
         &cluster_name,
         default_partition.as_deref(),
     );
-    let doc = openapi::data_parser::jobs_document(&selected, inv.now, inv.now, &client);
+    let doc = openapi::data_parser::jobs_document(
+        &selected,
+        inv.now,
+        cluster.last_backfill().unwrap_or(0),
+        &client,
+    );
     out(inv, &openapi::data_parser::serialize(&doc, mime));
     0
 }

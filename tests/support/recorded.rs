@@ -35,6 +35,8 @@ pub struct Recorded {
     accounting: Vec<JobRecord>,
     partitions: Vec<PartitionRecord>,
     nodes: Vec<NodeRecord>,
+    /// The controller's last backfill cycle with jobs to test (24.11's records say it).
+    last_backfill: i64,
 }
 
 impl Cluster for Recorded {
@@ -52,6 +54,9 @@ impl Cluster for Recorded {
     }
     fn nodes(&self) -> Result<Vec<NodeRecord>, BackendError> {
         Ok(self.nodes.clone())
+    }
+    fn last_backfill(&self) -> Result<i64, BackendError> {
+        Ok(self.last_backfill)
     }
 }
 
@@ -76,6 +81,7 @@ impl Recorded {
         let mut squeue = json("squeue.json");
         let mut sacct = json("sacct.json");
         let is_v42 = !squeue["meta"]["plugin"]["data_parser"].is_null();
+        let last_backfill = squeue["last_backfill"]["number"].as_i64().unwrap_or(0);
         if is_v42 {
             v42::squeue(&mut squeue);
             v42::sacct(&mut sacct);
@@ -186,6 +192,7 @@ impl Recorded {
             accounting,
             partitions,
             nodes,
+            last_backfill,
         }
     }
 }

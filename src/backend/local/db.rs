@@ -727,6 +727,39 @@ impl Tx<'_> {
         Ok(id as u32)
     }
 
+    /// Records a backfill cycle at `now` when some job waits for resources or behind
+    /// another's priority (what backfill tests; held, dependent and deferred jobs it
+    /// does not): slurmctld's `bf_when_last_cycle`, set only by a cycle that had jobs to
+    /// test.
+    pub fn record_backfill_cycle(&self, now: i64) -> DbResult<()> {
+        let waiting: i64 = self.tx.query_row(
+            "SELECT COUNT(*) FROM jobs WHERE state = 'PENDING' AND reason IN ('Resources', 'Priority')",
+            [],
+            |r| r.get(0),
+        )?;
+        if waiting > 0 {
+            self.tx.execute(
+                "INSERT INTO meta(key, value) VALUES('last_backfill', ?1)
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                params![now],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// When the last backfill cycle with jobs to test ran (0: none yet).
+    pub fn last_backfill(&self) -> DbResult<i64> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'last_backfill'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?
+            .unwrap_or(0))
+    }
+
     /// priority/basic's next priority: one below the lowest given so far (slurmctld's
     /// `lowest_prio`), or `first` when none was given yet. Held jobs and explicit
     /// `--priority` values take none; a released job takes the next one.
@@ -1655,5 +1688,36 @@ mod tests {
         assert_eq!(whole.script, spec.script);
         db.write(|tx| tx.copy_submission(7, 8)).unwrap();
         assert_eq!(db.read(|tx| tx.submission(8)).unwrap(), whole);
+    }
+
+    /// A backfill cycle is kept only when some job waits for resources, as slurmctld's
+    /// `bf_when_last_cycle`; the last one stays.
+    #[test]
+    fn a_backfill_cycle_is_kept_when_jobs_wait_for_resources() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = Db::open(&dir.path().join("state.db"), 1).unwrap();
+        db.write(|tx| tx.record_backfill_cycle(100)).unwrap();
+        assert_eq!(db.read(|tx| tx.last_backfill()).unwrap(), 0);
+        db.write(|tx| tx.insert_submission(7, &JobSpec::default()))
+            .unwrap();
+        let waiting = |db: &mut Db, reason: &str| {
+            db.write(|tx| {
+                tx.tx.execute("DELETE FROM jobs", [])?;
+                tx.tx.execute(
+                    "INSERT INTO jobs (job_id, submission_id, name, uid, state, reason, \
+                     priority, submit_time, alloc_cpus, alloc_mem_mb) \
+                     VALUES (7, 7, 'w', 1001, 'PENDING', ?1, 1, 90, 1, 100)",
+                    params![reason],
+                )?;
+                Ok(())
+            })
+        };
+        waiting(&mut db, "Resources").unwrap();
+        db.write(|tx| tx.record_backfill_cycle(130)).unwrap();
+        assert_eq!(db.read(|tx| tx.last_backfill()).unwrap(), 130);
+        // A held job is not backfill's to test: the last cycle stays.
+        waiting(&mut db, "JobHeldUser").unwrap();
+        db.write(|tx| tx.record_backfill_cycle(160)).unwrap();
+        assert_eq!(db.read(|tx| tx.last_backfill()).unwrap(), 130);
     }
 }

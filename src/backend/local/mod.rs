@@ -1143,6 +1143,11 @@ impl Cluster for LocalCluster {
         Ok(records)
     }
 
+    /// The queue runner's last backfill cycle with jobs to test (`runner::backfill_cycle`).
+    fn last_backfill(&self) -> Result<i64, BackendError> {
+        self.db()?.read(|tx| tx.last_backfill()).map_err(sql)
+    }
+
     /// By index: the named jobs' rows and the runner's plan for them only.
     fn jobs_with_ids(&self, ids: &[u32]) -> Result<Vec<JobRecord>, BackendError> {
         let mut db = self.db()?;

@@ -90,6 +90,9 @@ pub fn run(cluster: &LocalCluster) -> i32 {
     // priority/multifactor's decay thread: it first runs one period after the controller
     // starts, as slurmctld's.
     let mut last_decay = Instant::now();
+    // sched/backfill's cycle (the default SchedulerType of both releases): every
+    // bf_interval after the controller starts; its time is kept when it had jobs to test.
+    let mut last_backfill = Instant::now();
     loop {
         let pass_started = Instant::now();
         for l in launches.iter_mut() {
@@ -124,6 +127,12 @@ pub fn run(cluster: &LocalCluster) -> i32 {
             last_decay = Instant::now();
             if let Err(e) = cluster.decay_pass() {
                 log.say(&format!("bai-slurm runner: computing priorities: {e}"));
+            }
+        }
+        if last_backfill.elapsed() >= BF_INTERVAL {
+            last_backfill = Instant::now();
+            if let Err(e) = backfill_cycle(cluster) {
+                log.say(&format!("bai-slurm runner: backfill cycle: {e}"));
             }
         }
         if last_purge.elapsed() >= purge_interval {
@@ -572,6 +581,19 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
         }
     }
     Ok(active)
+}
+
+/// backfill's bf_interval (30 s by default in both releases).
+const BF_INTERVAL: Duration = Duration::from_secs(30);
+
+/// A backfill cycle: the runner's passes already plan the waiting jobs (`plan_of`, what
+/// backfill's planning shows) and start what can start; what is left of backfill is the
+/// time of its last cycle with jobs to test, which squeue --json shows (`last_backfill`).
+fn backfill_cycle(cluster: &LocalCluster) -> DbResult<()> {
+    let mut db = cluster
+        .db()
+        .map_err(|e| super::db::DbError::Corrupt(e.to_string()))?;
+    db.write(|tx| tx.record_backfill_cycle(crate::sys::now()))
 }
 
 /// Plans the expected starts of the jobs waiting for resources (the first

@@ -55,6 +55,8 @@ pub struct Client<'a> {
     pub cluster: &'a str,
     /// The cluster's default partition: a job in it is taken to have been put there.
     pub default_partition: Option<&'a str>,
+    /// When the command runs (flags that age, such as DEPENDENT).
+    pub now: i64,
 }
 
 /// `meta.command` as 24.11 fills it: the command line without its last word (its loop
@@ -185,18 +187,24 @@ pub fn serialize(doc: &Value, mime: super::Mime) -> Vec<u8> {
 
 /// `squeue --json` / `scontrol --json show job`: `{jobs, last_backfill, last_update, meta,
 /// errors, warnings}`. `last_update` is when the job list was loaded (0 for one job, as
-/// `slurm_load_job` answers); no backend runs a backfill scheduler (`last_backfill` 0).
-pub fn jobs_document(jobs: &[&JobRecord], last_update: i64, now: i64, c: &Client) -> Value {
+/// `slurm_load_job` answers); `last_backfill` when the backfill scheduler last ran a cycle
+/// with jobs to test (0: never, or a backend without one).
+pub fn jobs_document(
+    jobs: &[&JobRecord],
+    last_update: i64,
+    last_backfill: i64,
+    c: &Client,
+) -> Value {
     let mut d = Dict::with_capacity(6);
     d.push(
         "jobs",
         Value::List(
             jobs.iter()
-                .map(|j| job_in(j, c.parser, c.default_partition, now))
+                .map(|j| job_in(j, c.parser, c.default_partition, c.now))
                 .collect(),
         ),
     );
-    d.push("last_backfill", num(0));
+    d.push("last_backfill", num(last_backfill));
     d.push("last_update", num(last_update));
     d.push("meta", meta(c));
     d.push("errors", Value::List(Vec::new()));
