@@ -18,13 +18,6 @@ use support::golden::{Set, report_in};
 /// Cases that differ, and why.
 const KNOWN: &[(&str, &str)] = &[
     (
-        "x_squeue_json_t_all",
-        "the srun jobs' SKIP_TRES_STRING_ACCOUNTING: stepmgr sets TRES_STR_CALC when a \
-         finished job's last step completes, which happens to jobs srun made for its own \
-         step (not to salloc's, nor batch jobs); records do not say which command made an \
-         interactive job; every other byte is identical",
-    ),
-    (
         "x_sinfo_json_v0040",
         "records of another moment: it was captured after the node's resume, and the \
          nearest records (`_records/drain`) show the node drained, with another load and \

@@ -392,3 +392,59 @@ fn squeue_json_says_when_backfill_last_had_jobs_to_test() {
     assert!(when >= started + 30 && when <= epoch(), "{when}");
     c.run("scancel", &[&running, &waiting]);
 }
+
+/// 24.11's job flags from what the job was: an allocation srun made for its own step
+/// ends before that step's end reaches the controller (SKIP_TRES_STRING_ACCOUNTING, as
+/// jobs 5, 6, 7 and 9 of the 24.11 golden records), salloc's and a batch job's do not; a
+/// task count asked for is EXACT_TASK_COUNT_REQUESTED.
+#[test]
+fn json_job_flags_follow_what_each_job_was() {
+    let c = cluster("24.11");
+    assert_eq!(c.run("srun", &["-n", "1", "true"]).code, 0);
+    assert_eq!(c.run("salloc", &["-n", "1", "true"]).code, 0);
+    let batch = c.submit(&["--wrap", "true"]).to_string();
+    c.wait_state(&batch, "COMPLETED", secs(30));
+    let r = c.run("squeue", &["--json", "-t", "all"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let job = |name: &str| -> (Vec<String>, String) {
+        let j = doc["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|j| j["name"] == name)
+            .unwrap_or_else(|| panic!("no job {name}: {}", r.stdout));
+        (
+            serde_json::from_value(j["flags"].clone()).unwrap(),
+            j["command"].as_str().unwrap().to_string(),
+        )
+    };
+    // Their commands too: srun's program, 24.11 salloc's (22.05's salloc sends none).
+    let (srun, command) = job("true");
+    assert_eq!(command, "true");
+    assert_eq!(
+        srun[..2],
+        ["SKIP_TRES_STRING_ACCOUNTING", "EXACT_TASK_COUNT_REQUESTED"],
+        "{srun:?}"
+    );
+    let (salloc, command) = job("interactive");
+    assert_eq!(command, "true");
+    assert_eq!(salloc[0], "EXACT_TASK_COUNT_REQUESTED", "{salloc:?}");
+    let (batch_flags, _) = job("wrap");
+    assert!(
+        !batch_flags
+            .iter()
+            .any(|f| f == "SKIP_TRES_STRING_ACCOUNTING" || f == "EXACT_TASK_COUNT_REQUESTED"),
+        "{batch_flags:?}"
+    );
+    // 22.05's scontrol: srun's program, and salloc's none.
+    let c = cluster("22.05");
+    assert_eq!(c.run("srun", &["-n", "1", "true"]).code, 0);
+    assert_eq!(c.run("salloc", &["-n", "1", "true"]).code, 0);
+    let show = c.run("scontrol", &["show", "job"]).stdout;
+    let commands: Vec<&str> = show
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("Command="))
+        .collect();
+    assert_eq!(commands, ["true", "(null)"], "{show}");
+}

@@ -24,11 +24,14 @@ fn refusal_prefix(prog: &str) -> &'static str {
 }
 
 /// Builds the allocation's JobSpec from the options (the same processing sbatch uses).
+/// `command`: the program the allocation is for, which the controller keeps as the job's
+/// `Command=` (srun's, and 24.11 salloc's: they send their argv; 22.05's salloc does not).
 pub fn allocation_spec(
     inv: &Invocation<'_>,
     opts: &JobOptions,
     prog: &'static str,
     default_name: String,
+    command: Option<&str>,
 ) -> Result<(JobSpec, Vec<String>), job_opts::Failure> {
     let ctx = BuildContext {
         prog,
@@ -43,6 +46,10 @@ pub fn allocation_spec(
     };
     let (mut spec, messages) = job_opts::build(opts, &ctx, Vec::new(), None, Vec::new())?;
     spec.interactive = true;
+    spec.made_by_srun = prog == "srun";
+    if let Some(c) = command {
+        spec.command = c.to_string();
+    }
     let me = std::process::id() as i32;
     spec.owner = crate::backend::local::procs::start_time(me).map(|start| (me, start));
     Ok((spec, messages))
@@ -347,7 +354,7 @@ pub fn run_in_new_allocation(
     let name = std::path::Path::new(&req.argv[0])
         .file_name()
         .map_or(req.argv[0].clone(), |f| f.to_string_lossy().into_owned());
-    let (spec, messages) = match allocation_spec(inv, &req.opts, "srun", name) {
+    let (spec, messages) = match allocation_spec(inv, &req.opts, "srun", name, Some(&req.argv[0])) {
         Ok(s) => s,
         Err(f) => {
             let _ = inv.err.write_all(f.stderr.as_bytes());

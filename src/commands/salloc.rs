@@ -18,8 +18,22 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         } => return inv.finish(&stdout, &stderr, code),
         SallocOutcome::Run(req) => req,
     };
+    // The command, by default the user's shell.
+    let argv = if req.argv.is_empty() {
+        vec![
+            inv.var_nonempty("SHELL")
+                .map_or_else(|| inv.user.shell.clone(), str::to_string),
+        ]
+    } else {
+        req.argv.clone()
+    };
+    let sent = inv
+        .profile
+        .submit
+        .salloc_sends_command
+        .then(|| argv[0].as_str());
     let (spec, messages) =
-        match allocate::allocation_spec(inv, &req.opts, "salloc", "interactive".into()) {
+        match allocate::allocation_spec(inv, &req.opts, "salloc", "interactive".into(), sent) {
             Ok(s) => s,
             Err(f) => {
                 let _ = inv.err.write_all(f.stderr.as_bytes());
@@ -50,14 +64,6 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
             inv.error(&format!("cannot hold the job file of job {id}: {e}"));
             None
         }
-    };
-    let argv = if req.argv.is_empty() {
-        vec![
-            inv.var_nonempty("SHELL")
-                .map_or_else(|| inv.user.shell.clone(), str::to_string),
-        ]
-    } else {
-        req.argv.clone()
     };
     // The command is a process group of its own, in the terminal's foreground when salloc
     // is (salloc.c): a Ctrl-C there is the command's, not salloc's.

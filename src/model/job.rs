@@ -73,6 +73,10 @@ pub struct JobRecord {
     /// count): slurmctld's JOB_NTASKS_SET, `EXACT_TASK_COUNT_REQUESTED` in 24.11's JSON.
     /// `num_tasks` cannot tell: slurmctld shows a count either way.
     pub ntasks_requested: bool,
+    /// The job's last step completed after the job itself (an allocation srun made for
+    /// its own step, once it ran and ended): slurmctld then computes the job's TRES
+    /// strings again (TRES_STR_CALC, `SKIP_TRES_STRING_ACCOUNTING` in 24.11's JSON).
+    pub step_ended_after_job: bool,
     pub cpus_per_task: u32,
     pub ntasks_per_node: Option<u32>,
     pub memory: MemoryRequest,

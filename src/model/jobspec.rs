@@ -117,6 +117,9 @@ pub struct JobSpec {
     /// An allocation without a batch script (srun outside a job, salloc): the caller runs
     /// the steps and gives the allocation back.
     pub interactive: bool,
+    /// An allocation srun made for its own step (not salloc's): slurmctld completes such
+    /// a job before the step's end reaches it.
+    pub made_by_srun: bool,
     /// The srun/salloc process holding an interactive allocation (pid, kernel start time):
     /// when it is gone, so is the allocation.
     pub owner: Option<(i32, u64)>,
@@ -402,6 +405,7 @@ impl JobSpec {
             hold,
             // How the command holds the allocation, not a request of the user.
             interactive: _,
+            made_by_srun: _,
             owner: _,
             begin,
             deadline,

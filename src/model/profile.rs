@@ -246,6 +246,9 @@ pub struct SubmitDeltas {
     /// `ReqNodeNotAvail, May be reserved for other job`; 22.05 named the nodes
     /// (`ReqNodeNotAvail, UnavailableNodes:node01`).
     pub node_not_avail_unnamed: bool,
+    /// salloc sends its command's argv, which the controller keeps as the job's
+    /// `Command=` (salloc.c `desc->argv = opt.argv`); 22.05's sent none (`(null)`).
+    pub salloc_sends_command: bool,
 }
 
 const V22_05: Profile = Profile {
@@ -303,6 +306,7 @@ const V22_05: Profile = Profile {
         deadline_of_every_pending_job: false,
         new_options: false,
         node_not_avail_unnamed: false,
+        salloc_sends_command: false,
     },
     default_priority_type: PriorityType::Basic,
 };
@@ -362,6 +366,7 @@ const V24_11: Profile = Profile {
         deadline_of_every_pending_job: true,
         new_options: true,
         node_not_avail_unnamed: true,
+        salloc_sends_command: true,
     },
     default_priority_type: PriorityType::Multifactor,
 };

@@ -760,6 +760,7 @@ pub fn build(
         dependency_raw: raw.dependency.clone().filter(|d| !d.is_empty()),
         hold: raw.hold,
         interactive: false,
+        made_by_srun: false,
         owner: None,
         begin: raw.begin,
         deadline: raw.deadline,

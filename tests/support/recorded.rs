@@ -318,6 +318,9 @@ fn controller_job(j: &Value) -> JobRecord {
         ntasks_requested: arr(&j["flags"])
             .iter()
             .any(|f| f.as_str() == Some("EXACT_TASK_COUNT_REQUESTED")),
+        step_ended_after_job: arr(&j["flags"])
+            .iter()
+            .any(|f| f.as_str() == Some("SKIP_TRES_STRING_ACCOUNTING")),
         cpus_per_task: u(&j["cpus_per_task"]) as u32,
         ntasks_per_node: Some(u(&j["tasks_per_node"]) as u32),
         memory,

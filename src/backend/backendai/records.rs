@@ -638,6 +638,7 @@ pub fn job_record(
         let spec = &m.spec;
         rec.name = spec.name.clone();
         rec.ntasks_requested = spec.task_count().is_some();
+        rec.step_ended_after_job = spec.made_by_srun && started && state.is_finished();
         // Only the owner (or an administrator) can delete a session, or reach its
         // launcher to cancel the job.
         let launcher_cancelled = result.is_some_and(|r| r.kind == ResultKind::Cancelled);

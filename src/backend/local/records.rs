@@ -222,6 +222,7 @@ pub fn job_record(
             .task_count()
             .or((started || !row.state.is_finished()).then_some(1)),
         ntasks_requested: spec.task_count().is_some(),
+        step_ended_after_job: spec.made_by_srun && started && row.state.is_finished(),
         cpus_per_task: spec.cpus_per_task.unwrap_or(1),
         ntasks_per_node: Some(spec.ntasks_per_node.unwrap_or(0)),
         min_cpus_per_node: spec.min_cpus_per_node(),

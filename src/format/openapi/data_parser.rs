@@ -231,6 +231,9 @@ const PURGE_JOB_INTERVAL: i64 = 60;
 /// minute after its submission (the pass's phase is the controller's).
 fn flags(job: &JobRecord, default_partition: Option<&str>, now: i64) -> Value {
     let mut f: Vec<&str> = Vec::new();
+    if job.step_ended_after_job {
+        f.push("SKIP_TRES_STRING_ACCOUNTING");
+    }
     if job.ntasks_requested {
         f.push("EXACT_TASK_COUNT_REQUESTED");
     }
