@@ -8,8 +8,8 @@
 //! kept in the job directory (`stash`), changed; the tag keeps the job's submission time.
 //! Sessions that wait for it natively (its dependents, the later tasks of a throttle's
 //! chain) named the old session's id, so they are made again too, naming the new one, as
-//! far as the change reaches. Only the owner's jobs can be made again (their requests are
-//! theirs alone).
+//! far as the change reaches. The owner, or an operator acting as the owner
+//! (`acting_for`), makes a job again: the request and the marks are the owner's.
 
 use super::BackendAiCluster;
 use crate::backend::Cluster;
