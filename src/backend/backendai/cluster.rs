@@ -960,10 +960,9 @@ impl Cluster for BackendAiCluster {
         if !cancel && running.is_empty() {
             return Err(BackendError::Slurm(SlurmErrno::JobPending));
         }
-        let own = &self.client.settings().access_key;
         let (running, theirs): (Vec<Session>, Vec<Session>) = running
             .into_iter()
-            .partition(|s| s.access_key.is_empty() || &s.access_key == own);
+            .partition(|s| views::other_owner(&self.client, s).is_none());
         let mut unreached = self.ask_launchers(running, ask);
         let (marked, not_marked) = self.mark_signals(theirs, ask);
         unreached.extend(not_marked);

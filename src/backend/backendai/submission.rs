@@ -556,18 +556,10 @@ pub(super) fn create_again(
         .as_str()
         .and_then(JobMeta::decode)
         .ok_or_else(|| unsupported("a kept request without its job's metadata".into()))?;
+    // Another user's body carries its secret: the caller checked that before it ended
+    // anything (`Remaker::check_made_as_owner`).
     let kept = match owner {
         None => with_secret(ctx, &meta, body.clone()),
-        Some(_)
-            if body["config"]["environ"][crate::launcher::meta::STEP_SECRET_ENV]
-                .as_str()
-                .is_none() =>
-        {
-            return Err(unsupported(format!(
-                "the request of job {} was kept without its step secret (by an older bai-slurm): only its owner can make its session again",
-                meta.job_id
-            )));
-        }
         Some(_) => body.clone(),
     };
     let mut sent = Cow::Borrowed(&kept);

@@ -257,14 +257,17 @@ pub fn url_component(s: &str) -> String {
     out
 }
 
+/// The access key of session `s`'s owner when it is not the client's own keypair (an
+/// administrator's view of another user's session); None for the client's own.
+pub fn other_owner<'s>(client: &Client, s: &'s Session) -> Option<&'s str> {
+    Some(s.access_key.as_str()).filter(|k| !k.is_empty() && *k != client.settings().access_key)
+}
+
 /// The path of a session's own resource, for its owner or (as an admin) anybody's.
 pub fn session_path(client: &Client, s: &Session, tail: &str) -> String {
     let mut p = format!("/session/{}{tail}", url_component(&s.id));
-    if !s.access_key.is_empty() && s.access_key != client.settings().access_key {
-        p.push_str(&format!(
-            "?owner_access_key={}",
-            url_component(&s.access_key)
-        ));
+    if let Some(owner) = other_owner(client, s) {
+        p.push_str(&format!("?owner_access_key={}", url_component(owner)));
     }
     p
 }

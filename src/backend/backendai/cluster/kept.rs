@@ -15,8 +15,9 @@ use std::collections::BTreeMap;
 
 impl BackendAiCluster {
     /// Fills in the metadata of the sessions the cache does not know and whose log will
-    /// not tell (live ones, and those that never ran), from their owners' kept requests: the caller's own, or anybody's for root (read as the
-    /// owner); other users' places are not theirs to read.
+    /// not tell (live ones, and those that never ran), from their owners' kept requests:
+    /// the caller's own, or anybody's for root (read as the owner); other users' places
+    /// are not theirs to read.
     pub(super) fn metas_from_kept_requests(&self, sessions: &[Session], facts: &mut [Facts]) {
         let Ok(Some(job_dir)) = submission::job_dir(&self.config) else {
             return;

@@ -123,8 +123,7 @@ impl<'a> Remaker<'a> {
     /// The access key of session `s`'s owner when it is not the caller's: an operator's
     /// change makes the session again as its owner's.
     fn owner_key<'s>(&self, s: &'s Session) -> Option<&'s str> {
-        let own = &self.cluster.client.settings().access_key;
-        Some(s.access_key.as_str()).filter(|k| !k.is_empty() && k != own)
+        views::other_owner(&self.cluster.client, s)
     }
 
     /// Whether another user's session can be made again as theirs, known before anything
