@@ -206,7 +206,12 @@ sed -e "s#@STATE@#$STATE#g;s/@ETCD_PORT@/$ETCD_PORT/;s/@SP_CLIENT@/$SP_CLIENT/;s
 "$VENV/bin/python" "$FILES/make_configs.py" "$FILES" "$M" $REDIS_PORT $SP_CLIENT $SP_MANAGER
 cp "$FILES"/example-set-user-main-access-keys.json "$FILES"/example-resource-presets.json "$FILES"/sample.etcd.redis-helper.json "$M/"
 # vfolders must be writable by the container user: the storage-proxy drops to the same uid/gid as the kernels
-if [ "$BAI_KERNEL_UID" != -1 ]; then chown -R "$BAI_KERNEL_UID:$BAI_KERNEL_GID" "$STATE/vfroot"; fi
+# and makes them in the volume. Only the volume's own directories: what is inside the vfolders is their
+# users' (a job directory keeps each Unix user's requests in 0700 places of their own; a chown -R at a
+# restart once took alice's from her, and every change of her jobs failed with EACCES).
+if [ "$BAI_KERNEL_UID" != -1 ]; then
+  chown "$BAI_KERNEL_UID:$BAI_KERNEL_GID" "$STATE/vfroot" "$STATE/vfroot/local" "$STATE/vfroot/local/volume1"
+fi
 phase configs
 
 # ---------------------------------------------------------------- 6. etcd config + DB schema + fixtures

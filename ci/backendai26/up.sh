@@ -221,7 +221,12 @@ cat > "$M/etcd.config.json" <<JSON
  "redis": {"addr": "127.0.0.1:$REDIS_PORT", "helper": {"socket_timeout": 5.0, "socket_connect_timeout": 2.0, "reconnect_poll_timeout": 0.3}}}
 JSON
 # vfolders must be writable by the container user: the storage-proxy drops to the same uid/gid as the kernels
-if [ "$BAI_KERNEL_UID" != -1 ]; then chown -R "$BAI_KERNEL_UID:$BAI_KERNEL_GID" "$STATE/vfroot"; fi
+# and makes them in the volume. Only the volume's own directories: what is inside the vfolders is their
+# users' (a job directory keeps each Unix user's requests in 0700 places of their own; a chown -R at a
+# restart once took alice's from her, and every change of her jobs failed with EACCES).
+if [ "$BAI_KERNEL_UID" != -1 ]; then
+  chown "$BAI_KERNEL_UID:$BAI_KERNEL_GID" "$STATE/vfroot" "$STATE/vfroot/local" "$STATE/vfroot/local/volume1"
+fi
 phase configs
 
 # ---------------------------------------------------------------- 7. etcd config + DB schema + fixtures (backend.ai-install order)
