@@ -237,12 +237,11 @@ fn wait_watching(
             let ended = cluster.jobs_with_ids(&[id]).ok().and_then(|jobs| {
                 jobs.into_iter()
                     .find(|j| j.job_id == id && j.array.is_none())
-                    .map(|j| j.state)
-                    .filter(|s| s.is_finished())
+                    .and_then(|j| revocation(&j, crate::sys::now()))
             });
-            if let Some(state) = ended {
+            if let Some(timed_out) = ended {
                 *revoked = true;
-                let _ = if state == crate::model::JobState::Timeout {
+                let _ = if timed_out {
                     writeln!(
                         inv.err,
                         "salloc: Job {id} has exceeded its time limit and its allocation has been revoked."
@@ -256,10 +255,50 @@ fn wait_watching(
     }
 }
 
+/// Whether the allocation `job` is over, as slurmctld tells salloc: when the job ends
+/// or starts completing (a cancel is told at once, not when its last process has gone):
+/// `Some(true)` for its time limit, `Some(false)` for anything else; None while it stands.
+fn revocation(job: &crate::model::JobRecord, now: i64) -> Option<bool> {
+    use crate::model::{JobState, StateFlag, TimeLimit};
+    if job.state.is_finished() {
+        return Some(job.state == JobState::Timeout);
+    }
+    if job.flag != StateFlag::Completing {
+        return None;
+    }
+    // A session ending with no result yet: its limit passed, or someone ended it.
+    let limit_passed = match (job.time_limit, job.start_time) {
+        (TimeLimit::Minutes(m), Some(start)) => now >= start + i64::from(m) * 60,
+        _ => false,
+    };
+    Some(limit_passed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::os::unix::process::ExitStatusExt;
+
+    #[test]
+    fn an_allocation_is_revoked_once_its_job_ends_or_starts_completing() {
+        use crate::model::{JobRecord, JobState, StateFlag, TimeLimit};
+        let job = |state, flag| JobRecord {
+            state,
+            flag,
+            start_time: Some(1_000),
+            time_limit: TimeLimit::Minutes(5),
+            ..JobRecord::default()
+        };
+        let running = job(JobState::Running, StateFlag::None);
+        assert_eq!(revocation(&running, 1_100), None);
+        let cancelled = job(JobState::Running, StateFlag::Completing);
+        assert_eq!(revocation(&cancelled, 1_100), Some(false));
+        assert_eq!(revocation(&cancelled, 1_300), Some(true));
+        let ended = job(JobState::Cancelled, StateFlag::None);
+        assert_eq!(revocation(&ended, 1_100), Some(false));
+        let timed_out = job(JobState::Timeout, StateFlag::None);
+        assert_eq!(revocation(&timed_out, 1_100), Some(true));
+    }
 
     #[test]
     fn a_command_ended_by_its_user_exits_salloc_0_another_signal_1() {
