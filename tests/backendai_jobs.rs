@@ -112,7 +112,7 @@ impl Site {
         let work_root = vfolder(&client, "bai-slurm-work");
         // The launcher inside the containers: this build (Debian 12's glibc, as the image).
         let exe = PathBuf::from(env!("CARGO_BIN_EXE_bai-slurm"));
-        let tmp = tools.join(format!(".bai-slurm.{}", std::process::id()));
+        let tmp = tools.join(format!(".bai-slurm.{kind}.{}", std::process::id()));
         std::fs::copy(&exe, &tmp).expect("copy the launcher into the tools vfolder");
         std::fs::rename(&tmp, tools.join("bai-slurm")).expect("install the launcher");
         set_mode(&work_root, 0o777);
@@ -958,10 +958,16 @@ fn row_of(rows: &[Vec<String>], id: &str) -> Vec<String> {
         .clone()
 }
 
-/// The site's job directory (shared by the tests, mode 1777 as OPERATIONS.md says) and a
-/// configuration file in `dir` that names it.
+/// The site's job directory: shared by this run's tests, mode 1777 as OPERATIONS.md says,
+/// and this run's own (an earlier run's places, left in the vfolder by a killed run or
+/// given to another owner since, are not this run's state).
+fn job_dir_of(site: &Site) -> PathBuf {
+    site.work_root.join(format!("jobs-{}", std::process::id()))
+}
+
+/// [`job_dir_of`], made, and a configuration file in `dir` that names it.
 fn with_job_dir(site: &Site, dir: &Path) -> (PathBuf, PathBuf) {
-    let job_dir = site.work_root.join("jobs");
+    let job_dir = job_dir_of(site);
     std::fs::create_dir_all(&job_dir).unwrap();
     set_mode(&job_dir, 0o1777);
     let config = dir.join("gated.toml");
@@ -1039,6 +1045,28 @@ fn a_job_s_script_is_written_back_from_the_job_directory() {
             "job script retrieval failed: Job script not specified\n".to_string()
         )
     );
+    // A job directory where the user's place cannot be made (a file stands there): the
+    // job is submitted and waits as asked, and its user is told what it cannot do.
+    let broken = dir.join("broken-jobs");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(broken.join("0.requests"), "").unwrap();
+    let config = dir.join("broken.toml");
+    let text = format!("[backendai]\njob_dir = \"{}\"\n", broken.display());
+    std::fs::write(&config, text).unwrap();
+    let env = [("BAI_SLURM_CONFIG", config.to_str().unwrap())];
+    let r = site.run_with(&dir, "sbatch", &["--parsable", "-H", "kept.sh"], &env);
+    let id = r.stdout.trim().to_string();
+    cancel.jobs.push(id.clone());
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stderr,
+        format!(
+            "sbatch: error: job {id}: its request could not be kept in the job directory ({}: File exists (os error 17)): it cannot be held, released, updated or requeued\n",
+            broken.join("0.requests").display()
+        )
+    );
+    let r = site.run_with(&dir, "squeue", &["-h", "-j", &id, "-o", "%t %r"], &env);
+    assert_eq!(r.stdout, "PD JobHeldUser\n", "{r:?}");
 }
 
 /// Holds on a site with a job directory: `sbatch -H` waits (JobHeldUser, priority 0, not
@@ -1572,7 +1600,7 @@ fn a_session_left_running_after_its_job_ended_is_ended_and_its_dependents_run() 
         Duration::from_secs(300),
         |rows| rows[0][1] == "RUNNING",
     );
-    let job_dir = site.work_root.join("jobs");
+    let job_dir = job_dir_of(site);
     // Left while the session runs (an older result would be an earlier run's).
     let ended = bai_slurm::sys::now();
     let result = job_dir
@@ -1828,7 +1856,33 @@ fn every_dependency_type_on_a_site_with_a_job_directory() {
     );
     let r = site.run_with(&dir, "scontrol", &["release", &held], &env);
     assert_eq!(r.code, 0, "{r:?}");
+    // The dependent stops waiting for its dependency while its job runs (as squeue shows
+    // it: a view of the owner's makes it again); when it starts after that is the
+    // scheduler's business (a loaded agent may start it after its job has ended).
     let both = format!("{held},{waiter}");
+    let deadline = Instant::now() + Duration::from_secs(420);
+    let released_while = loop {
+        let r = site.run_with(&dir, "squeue", &["-h", "-j", &both, "-o", "%i %t %r"], &env);
+        assert_eq!(r.code, 0, "{r:?}");
+        let line = |id: &str| {
+            r.stdout
+                .lines()
+                .find(|l| l.starts_with(&format!("{id} ")))
+                .map(str::to_string)
+        };
+        let waits = line(&waiter).is_none_or(|l| l.ends_with(" PD Dependency"));
+        if !waits {
+            break line(&held);
+        }
+        assert!(Instant::now() < deadline, "after: still waiting: {r:?}");
+        std::thread::sleep(Duration::from_secs(1));
+    };
+    // Started, as slurmctld's test for `after` (not pending): running or configuring.
+    let started = [format!("{held} R None"), format!("{held} CF None")];
+    assert!(
+        released_while.as_ref().is_some_and(|l| started.contains(l)),
+        "after: the dependent is released once its job has started, before it ends: {released_while:?}"
+    );
     let rows = site.wait_sacct_with(
         &dir,
         &both,
@@ -1843,8 +1897,8 @@ fn every_dependency_type_on_a_site_with_a_job_directory() {
     let row = |id: &str| rows.iter().find(|r| r[0] == id).unwrap().clone();
     assert_eq!(row(&waiter)[1], "COMPLETED", "{rows:?}");
     assert!(
-        row(&waiter)[2] >= row(&held)[2] && row(&waiter)[2] < row(&held)[3],
-        "after: the dependent starts once its job has started, before it ends: {rows:?}"
+        row(&waiter)[2] >= row(&held)[2],
+        "after: the dependent starts once its job has started: {rows:?}"
     );
     let at = |t: &str| {
         chrono::NaiveDateTime::parse_from_str(t, "%Y-%m-%dT%H:%M:%S")
@@ -2471,7 +2525,7 @@ fn an_operator_changes_a_users_job_as_theirs() {
     let owner = alice();
     let root = admin();
     let (dir, gated, mut cancel) = job_dir_test(owner, "operator");
-    let job_dir = owner.work_root.join("jobs");
+    let job_dir = job_dir_of(owner);
     let env = [("BAI_SLURM_CONFIG", gated.as_str())];
     // Root's login node knows the site's storage as every login node does.
     let root_config = dir.join("root.toml");
@@ -2955,4 +3009,66 @@ fn a_memory_request_below_the_images_minimum_is_raised() {
     let id = r.stdout.trim().to_string();
     let rows = site.wait_finished(&dir, &id, START);
     assert_eq!(rows[0][1..], ["COMPLETED", "0:0"], "{rows:?}");
+}
+
+/// Two Unix users sharing one keypair (root and alice on two login nodes whose id
+/// counters stand at the same number) submit at the same moment: both ask for the same
+/// session name, one is made and the other refused (or answered 500 by a 23.09 manager,
+/// whose check both passed). Each gets a job of its own: distinct ids, each its owner's,
+/// never the other's session taken for its own.
+#[test]
+fn two_users_sharing_a_keypair_never_take_one_id() {
+    let _shared = shared();
+    let (root, owner) = (user(), alice());
+    let dir = root.workdir("same-id");
+    let mut cancel = CancelOnDrop {
+        site: root,
+        dir: dir.clone(),
+        jobs: Vec::new(),
+    };
+    let submit = |site: &'static Site, dir: PathBuf| {
+        let r = site.run(
+            &dir,
+            "sbatch",
+            &["--parsable", "--begin=now+1hour", "--wrap", "true"],
+        );
+        assert_eq!(r.code, 0, "{r:?}");
+        r.stdout.trim().to_string()
+    };
+    // The first submissions make each login node's counter file.
+    let first = [submit(root, dir.clone()), submit(owner, dir.clone())];
+    cancel.jobs.extend(first.iter().cloned());
+    let counter = |site: &Site| {
+        let caches = site.state.join("bai-slurm/backendai");
+        let hash = std::fs::read_dir(&caches).unwrap().next().unwrap().unwrap();
+        hash.path().join("jobid")
+    };
+    let (root_counter, owner_counter) = (counter(root), counter(owner));
+    let mut ids: Vec<(String, &str)> = Vec::new();
+    for round in 0..3u32 {
+        let last: u32 = first
+            .iter()
+            .map(|i| i.parse::<u32>().unwrap())
+            .max()
+            .unwrap();
+        let same = (last + 100 + round * 10).to_string();
+        std::fs::write(&root_counter, &same).unwrap();
+        std::fs::write(&owner_counter, &same).unwrap();
+        let (d1, d2) = (dir.clone(), dir.clone());
+        let a = std::thread::spawn(move || submit(root, d1));
+        let b = std::thread::spawn(move || submit(owner, d2));
+        ids.push((a.join().unwrap(), "root"));
+        ids.push((b.join().unwrap(), "alice"));
+    }
+    cancel.jobs.extend(ids.iter().map(|(id, _)| id.clone()));
+    let distinct: std::collections::BTreeSet<&str> = ids.iter().map(|(i, _)| i.as_str()).collect();
+    assert_eq!(distinct.len(), ids.len(), "one id given twice: {ids:?}");
+    // Root's login node knows only what the sessions say: whose each job is.
+    let all: Vec<&str> = ids.iter().map(|(i, _)| i.as_str()).collect();
+    let r = root.run(&dir, "squeue", &["-h", "-j", &all.join(","), "-o", "%i %u"]);
+    let mut shown: Vec<&str> = r.stdout.lines().collect();
+    shown.sort();
+    let mut want: Vec<String> = ids.iter().map(|(i, u)| format!("{i} {u}")).collect();
+    want.sort();
+    assert_eq!(shown, want, "{r:?}");
 }

@@ -74,6 +74,8 @@ pub struct BackendAiCluster {
     inventory: std::sync::Mutex<Option<(Vec<String>, Vec<partitions::Agent>)>>,
     /// What submissions changed to make requests fit ([`Cluster::notes`]).
     notes: std::sync::Mutex<Vec<String>>,
+    /// What went wrong without stopping a command ([`Cluster::warnings`]).
+    warnings: std::sync::Mutex<Vec<String>>,
     /// The local ends of the tunnels to allocations this command holds (salloc, srun).
     tunnels: super::allocation::Tunnels,
 }
@@ -147,6 +149,7 @@ impl BackendAiCluster {
             cluster_name: loaded.cluster_name(),
             inventory: std::sync::Mutex::new(None),
             notes: std::sync::Mutex::new(Vec::new()),
+            warnings: std::sync::Mutex::new(Vec::new()),
             tunnels: Default::default(),
         })
     }
@@ -421,6 +424,7 @@ impl BackendAiCluster {
             cluster_name: &self.cluster_name,
             now: crate::sys::now(),
             notes: &self.notes,
+            warnings: &self.warnings,
             made: Default::default(),
         }
     }
@@ -1147,6 +1151,10 @@ impl Cluster for BackendAiCluster {
 
     fn notes(&self) -> Vec<String> {
         std::mem::take(&mut *self.notes.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        std::mem::take(&mut *self.warnings.lock().unwrap_or_else(|e| e.into_inner()))
     }
 }
 

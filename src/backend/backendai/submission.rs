@@ -36,6 +36,8 @@ pub struct Context<'a> {
     pub now: i64,
     /// What was changed to make the request fit, for `sbatch -v`.
     pub notes: &'a std::sync::Mutex<Vec<String>>,
+    /// What went wrong without stopping the submission, for every user to read.
+    pub warnings: &'a std::sync::Mutex<Vec<String>>,
     /// The bodies of the sessions made, by name, kept for a later hold or release.
     pub made: Mutex<super::stash::Bodies>,
 }
@@ -43,6 +45,13 @@ pub struct Context<'a> {
 impl Context<'_> {
     fn note(&self, line: String) {
         self.notes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(line);
+    }
+
+    fn warn(&self, line: String) {
+        self.warnings
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(line);
@@ -242,14 +251,18 @@ fn create_one(
     body: &serde_json::Value,
 ) -> Result<Created, ClientError> {
     let name = body["name"].as_str().unwrap_or_default();
-    let landed = || -> Option<Option<String>> {
+    // Ours, not a session of the same name another Unix user sharing the keypair made at
+    // the same moment (two creates of one name at once: one is made, the other answered
+    // 500 by a 23.09 manager): the tag says whose job it is and how it was asked for.
+    let tag = body["tag"].as_str().unwrap_or_default();
+    let landed = || -> Option<String> {
         let filter = format!(
             "(name == {}) & (created_at >= {})",
             views::quoted(name),
             views::quoted(&views::iso(ctx.now - 60))
         );
         match views::sessions(ctx.client, Some(&filter)) {
-            Ok(found) if !found.is_empty() => Some(found.last().map(|s| s.id.clone())),
+            Ok(found) => found.iter().rfind(|s| s.tag == tag).map(|s| s.id.clone()),
             _ => None,
         }
     };
@@ -260,9 +273,11 @@ fn create_one(
         attempt += 1;
         match ctx.client.request(Method::Post, "/session", Some(&body)) {
             Ok((_, answer)) => break answer["sessionId"].as_str().map(str::to_string),
-            // Our own earlier attempt landed after all.
-            Err(e) if is_name_clash(&e) && attempt > 1 => break landed().flatten(),
-            Err(e) if is_name_clash(&e) => return Ok(Created::NameTaken),
+            // Our own earlier attempt landed after all, or the name is another's.
+            Err(e) if is_name_clash(&e) => match (attempt > 1).then(landed).flatten() {
+                Some(id) => break Some(id),
+                None => return Ok(Created::NameTaken),
+            },
             // Slurm takes any memory request; Backend.AI refuses one below the image's
             // minimum. Raised once to it (sbatch -v says so); the first create made nothing.
             Err(e @ ClientError::BadRequest { .. }) if matches!(body, Cow::Borrowed(_)) => {
@@ -284,7 +299,7 @@ fn create_one(
             }
             Err(e @ ClientError::Unreachable { .. }) | Err(e @ ClientError::ServerError { .. }) => {
                 if let Some(id) = landed() {
-                    break id;
+                    break Some(id);
                 }
                 // A manager that took the request and did not answer in time may still be
                 // making the session: waiting again would only multiply the wait.
@@ -519,8 +534,9 @@ fn keep_requests(ctx: &Context<'_>, uid: u32, id: u32) {
     }
     let stash = super::stash::Stash::new(dir, uid);
     if let Err(e) = stash.save(id, &made) {
-        ctx.note(format!(
-            "job {id}: its request could not be kept ({e}): it cannot be held or released"
+        // The job runs; what is lost is the means to change it, which its user must know.
+        ctx.warn(format!(
+            "job {id}: its request could not be kept in the job directory ({e}): it cannot be held, released, updated or requeued"
         ));
     }
     if stash.prune_due()
