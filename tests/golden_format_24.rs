@@ -21,7 +21,8 @@ const KNOWN: &[(&str, &str)] = &[
         "x_sinfo_json_v0040",
         "records of another moment: it was captured after the node's resume, and the \
          nearest records (`_records/drain`) show the node drained, with another load and \
-         free memory; v0.0.40's shape is reproduced",
+         free memory; the second capture, which keeps records of that moment, reproduces \
+         it byte for byte",
     ),
     (
         "x_scontrol_yaml_show_node",
@@ -51,6 +52,28 @@ fn golden_24_11() {
         differ, want,
         "the 24.11 cases that differ from real Slurm changed"
     );
+}
+
+/// The second capture of the same scenario from the same Slurm 24.11.5 (tests/golden/
+/// 24.11-b/CAPTURE.md: the reference's capture script with one records snapshot more,
+/// after the node's resume): every case, the 24.11-only ones after the resume among them,
+/// reproduced from the records of its moment. Another run's job ids, times, loads and
+/// memory: what the first capture matched by chance of its moment would show here.
+#[test]
+fn golden_24_11_second_capture() {
+    let mut differ = Vec::new();
+    let mut total = 0;
+    for prog in ["squeue", "sacct", "sinfo", "scontrol"] {
+        let (d, n) = report_in(Set::V24_11_B, prog);
+        assert!(n > 0, "no cases of the second 24.11 capture for {prog}");
+        differ.extend(d);
+        total += n;
+    }
+    println!(
+        "golden 24.11 (second capture): {}/{total} identical (squeue, sacct, sinfo, scontrol)",
+        total - differ.len()
+    );
+    assert!(differ.is_empty(), "cases that differ: {differ:?}");
 }
 
 /// The data_parser documents bai-slurm builds (squeue and `scontrol show job`, v0.0.40 to

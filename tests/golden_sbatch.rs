@@ -162,6 +162,14 @@ fn golden_24_11_srun_salloc() {
     run_cases("salloc", Some("24.11"));
 }
 
+/// The same commands of the second 24.11 capture (tests/golden/24.11-b/CAPTURE.md).
+#[test]
+fn golden_24_11_second_capture_sbatch_srun_salloc() {
+    run_cases("sbatch", Some("24.11-b"));
+    run_cases("srun", Some("24.11-b"));
+    run_cases("salloc", Some("24.11-b"));
+}
+
 /// Runs every recorded case of `command` (of the 22.05 set, or of `version`'s), prints the
 /// score and every difference.
 fn run_cases(command: &str, version: Option<&str>) {
@@ -213,8 +221,10 @@ fn run_cases(command: &str, version: Option<&str>) {
         );
         let mut c = c;
         if let Some(v) = version {
+            // `24.11-b`: the second capture of that release.
+            let series = v.split('-').next().unwrap_or(v);
             c.env
-                .insert("BAI_SLURM_SLURM_VERSION".to_string(), v.to_string());
+                .insert("BAI_SLURM_SLURM_VERSION".to_string(), series.to_string());
         }
         write_scripts(&c);
         let args: Vec<&str> = case.argv.iter().map(String::as_str).collect();

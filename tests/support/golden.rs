@@ -13,21 +13,31 @@ use std::sync::Once;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Set {
     pub version: SlurmVersion,
+    /// A second capture of the same scenario (`tests/golden/<series>-b`), which also keeps
+    /// the cluster's records after the node's resume.
+    pub second: bool,
 }
 
 impl Set {
     pub const V22_05: Set = Set {
         version: SlurmVersion::V22_05,
+        second: false,
     };
     pub const V24_11: Set = Set {
         version: SlurmVersion::V24_11,
+        second: false,
+    };
+    pub const V24_11_B: Set = Set {
+        version: SlurmVersion::V24_11,
+        second: true,
     };
 
-    /// `tests/golden` (22.05), `tests/golden/24.11`.
+    /// `tests/golden` (22.05), `tests/golden/24.11`, `tests/golden/24.11-b`.
     pub fn root(self) -> PathBuf {
-        match self.version {
-            SlurmVersion::V22_05 => golden_dir(),
-            v => golden_dir().join(v.series()),
+        match (self.version, self.second) {
+            (SlurmVersion::V22_05, _) => golden_dir(),
+            (v, false) => golden_dir().join(v.series()),
+            (v, true) => golden_dir().join(format!("{}-b", v.series())),
         }
     }
 
@@ -37,9 +47,10 @@ impl Set {
 
     /// How the report names the set: `golden squeue` (22.05), `golden 24.11 squeue`.
     fn label(self) -> String {
-        match self.version {
-            SlurmVersion::V22_05 => "golden".into(),
-            v => format!("golden {}", v.series()),
+        match (self.version, self.second) {
+            (SlurmVersion::V22_05, _) => "golden".into(),
+            (v, false) => format!("golden {}", v.series()),
+            (v, true) => format!("golden {} (second capture)", v.series()),
         }
     }
 }
@@ -78,15 +89,19 @@ pub fn setup() {
     });
 }
 
-/// The `_records` phase an INDEX row's state column refers to. The `errors` and `meta`
-/// rows were captured after P3 and before the drain; P3's records describe that cluster.
-fn phase_of(state: &str) -> &'static str {
+/// The `_records` phase an INDEX row's state column refers to in the set at `root`. The
+/// `errors` and `meta` rows were captured after P3 and before the drain; P3's records
+/// describe that cluster.
+fn phase_of(state: &str, root: &std::path::Path) -> &'static str {
     if state.starts_with("P1") {
         "P1"
     } else if state.starts_with("P2") {
         "P2"
+    } else if state.starts_with("extra") && root.join("_records/resume").is_dir() {
+        "resume"
     } else if state.starts_with("drain") || state.starts_with("extra") {
-        // 24.11's extra captures were taken after the drain (and the node's resume).
+        // 24.11's extra captures were taken after the node's resume; the first capture
+        // kept no records of that moment, the drain's are the nearest.
         "drain"
     } else {
         "P3"
@@ -136,7 +151,7 @@ pub fn cases_in(set: Set, prog: &str) -> Vec<Case> {
             cwd,
             argv,
             now: text("now").parse().expect("now"),
-            phase: phase_of(cols[2].trim()).to_string(),
+            phase: phase_of(cols[2].trim(), &dir).to_string(),
             stdout: read("stdout"),
             stderr: read("stderr"),
             rc: text("rc").parse().expect("rc"),
