@@ -245,6 +245,20 @@ fn srun_says_when_it_had_to_wait() {
     );
 }
 
+/// Without a command salloc runs the user's login shell from the passwd database, not
+/// $SHELL (salloc.c `_get_shell`, both releases).
+#[test]
+fn salloc_without_a_command_runs_the_login_shell() {
+    let mut c = Cluster::new(2, 4096, 2);
+    c.env.insert("SHELL".into(), "/bin/false".into());
+    let r = c.run_with_stdin("salloc", &["-n", "1"], b"echo \"$0\"; exit 3\n");
+    let me = nix::unistd::User::from_uid(nix::unistd::getuid())
+        .unwrap()
+        .unwrap();
+    assert_eq!(r.code, 3, "{r:?}");
+    assert_eq!(r.stdout, format!("{}\n", me.shell.display()), "{r:?}");
+}
+
 #[test]
 fn salloc_runs_a_command_in_an_allocation() {
     let c = Cluster::new(2, 4096, 2);

@@ -18,12 +18,10 @@ pub fn run(inv: &mut Invocation<'_>, cluster: &dyn Cluster) -> i32 {
         } => return inv.finish(&stdout, &stderr, code),
         SallocOutcome::Run(req) => req,
     };
-    // The command, by default the user's shell.
+    // The command, by default the user's login shell from the passwd database, not
+    // $SHELL (salloc's `_get_shell`: `uid_to_shell`, both releases).
     let argv = if req.argv.is_empty() {
-        vec![
-            inv.var_nonempty("SHELL")
-                .map_or_else(|| inv.user.shell.clone(), str::to_string),
-        ]
+        vec![inv.user.shell.clone()]
     } else {
         req.argv.clone()
     };
