@@ -31,23 +31,30 @@ const KNOWN: &[(&str, &str)] = &[
     ),
 ];
 
-#[test]
-fn golden_24_11() {
+/// Runs every squeue, sacct, sinfo and scontrol case of `set`, prints `<label>: N/M
+/// identical`, and returns the names of the cases that differ.
+fn differing(set: Set, label: &str) -> Vec<String> {
     let mut differ = Vec::new();
     let mut total = 0;
     for prog in ["squeue", "sacct", "sinfo", "scontrol"] {
-        let (d, n) = report_in(Set::V24_11, prog);
-        assert!(n > 0, "no 24.11 golden cases for {prog}");
+        let (d, n) = report_in(set, prog);
+        assert!(n > 0, "no {label} cases for {prog}");
         differ.extend(d);
         total += n;
     }
     println!(
-        "golden 24.11: {}/{total} identical (squeue, sacct, sinfo, scontrol)",
+        "{label}: {}/{total} identical (squeue, sacct, sinfo, scontrol)",
         total - differ.len()
     );
+    differ.sort();
+    differ
+}
+
+#[test]
+fn golden_24_11() {
+    let differ = differing(Set::V24_11, "golden 24.11");
     let mut want: Vec<String> = KNOWN.iter().map(|(n, _)| n.to_string()).collect();
     want.sort();
-    differ.sort();
     assert_eq!(
         differ, want,
         "the 24.11 cases that differ from real Slurm changed"
@@ -61,18 +68,7 @@ fn golden_24_11() {
 /// memory: what the first capture matched by chance of its moment would show here.
 #[test]
 fn golden_24_11_second_capture() {
-    let mut differ = Vec::new();
-    let mut total = 0;
-    for prog in ["squeue", "sacct", "sinfo", "scontrol"] {
-        let (d, n) = report_in(Set::V24_11_B, prog);
-        assert!(n > 0, "no cases of the second 24.11 capture for {prog}");
-        differ.extend(d);
-        total += n;
-    }
-    println!(
-        "golden 24.11 (second capture): {}/{total} identical (squeue, sacct, sinfo, scontrol)",
-        total - differ.len()
-    );
+    let differ = differing(Set::V24_11_B, "golden 24.11 (second capture)");
     assert!(differ.is_empty(), "cases that differ: {differ:?}");
 }
 
