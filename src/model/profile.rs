@@ -249,6 +249,10 @@ pub struct SubmitDeltas {
     /// salloc sends its command's argv, which the controller keeps as the job's
     /// `Command=` (salloc.c `desc->argv = opt.argv`); 22.05's sent none (`(null)`).
     pub salloc_sends_command: bool,
+    /// A job over its partition's time limit waits from its submission with the reason
+    /// `_top_priority` gave it (None, or Priority behind another pending job) until the
+    /// scheduler names the limit; 22.05 said PartitionConfig.
+    pub over_time_limit_keeps_priority_reason: bool,
 }
 
 const V22_05: Profile = Profile {
@@ -307,6 +311,7 @@ const V22_05: Profile = Profile {
         new_options: false,
         node_not_avail_unnamed: false,
         salloc_sends_command: false,
+        over_time_limit_keeps_priority_reason: false,
     },
     default_priority_type: PriorityType::Basic,
 };
@@ -367,6 +372,7 @@ const V24_11: Profile = Profile {
         new_options: true,
         node_not_avail_unnamed: true,
         salloc_sends_command: true,
+        over_time_limit_keeps_priority_reason: true,
     },
     default_priority_type: PriorityType::Multifactor,
 };

@@ -415,6 +415,36 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
             .enumerate()
             .map(|(i, j)| (j.job_id, i))
             .collect();
+        let first_look = |row: &JobRow| now - row.submit_time < FIRST_LOOK_DELAY;
+        let keeps_priority_reason = cluster
+            .profile()
+            .submit
+            .over_time_limit_keeps_priority_reason;
+        // The jobs still waiting after this pass, with the reasons they show (one over its
+        // partition's time limit in its first moment: not yet stopped by it).
+        let waiting: Vec<schedule::Queued> = match keeps_priority_reason {
+            false => Vec::new(),
+            true => decisions
+                .iter()
+                .filter_map(|(id, d)| match d {
+                    Decision::Wait { reason: why } => {
+                        let row = &jobs[*index.get(id)?];
+                        let stopped_later =
+                            why.as_ref() == reason::PARTITION_TIME_LIMIT && first_look(row);
+                        Some(schedule::Queued {
+                            job_id: row.job_id,
+                            priority: row.priority,
+                            submit_time: row.submit_time,
+                            reason: match stopped_later {
+                                true => reason::NONE.to_string(),
+                                false => why.to_string(),
+                            },
+                        })
+                    }
+                    _ => None,
+                })
+                .collect(),
+        };
         for (job_id, decision) in decisions {
             let Some(mut row) = index.get(&job_id).map(|&i| jobs[i].clone()) else {
                 continue;
@@ -535,9 +565,14 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                     if matches!(
                         why,
                         reason::PARTITION_NODE_LIMIT | reason::PARTITION_TIME_LIMIT
-                    ) && now - row.submit_time < FIRST_LOOK_DELAY
+                    ) && first_look(&row)
                     {
-                        row.reason = reason::PARTITION_CONFIG.into();
+                        row.reason =
+                            match keeps_priority_reason && why == reason::PARTITION_TIME_LIMIT {
+                                true => schedule::over_time_limit_reason_24(&row, &waiting),
+                                false => reason::PARTITION_CONFIG,
+                            }
+                            .into();
                     }
                     if matches!(why, reason::PRIORITY | reason::RESOURCES)
                         && now - row.submit_time < FIRST_LOOK_DELAY

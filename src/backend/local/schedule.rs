@@ -133,6 +133,60 @@ pub mod reason {
     }
 }
 
+/// A job still waiting after a pass, as another job's submission sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Queued {
+    pub job_id: u32,
+    pub priority: u32,
+    pub submit_time: i64,
+    /// The reason it shows.
+    pub reason: String,
+}
+
+/// The reason 24.11's submission leaves a job over its partition's time limit with: its
+/// single-partition placement test (`_select_nodes_base`, test only) succeeds and keeps
+/// the reason `_top_priority` gave (22.05's `_select_nodes_parts` said PartitionConfig):
+/// Priority when another pending job comes first, None when none does. `others`: the
+/// other pending jobs with the reasons they show. A job counts unless it is held, waits
+/// for a dependency or its begin time (`job_independent`), or waits for a partition, QOS
+/// or association limit or unavailable nodes (`JSR_PART | JSR_QOS_ASSOC | JSR_MISC`);
+/// it comes first by priority, then submission, then id (`_higher_precedence`). The
+/// local backend's partitions all span every node, so they always overlap.
+pub fn over_time_limit_reason_24(job: &JobRow, others: &[Queued]) -> &'static str {
+    let stopped = |why: &str| {
+        let why = reason::code_of(why).unwrap_or(why);
+        matches!(
+            why,
+            reason::PARTITION_NODE_LIMIT
+                | reason::PARTITION_TIME_LIMIT
+                | "PartitionDown"
+                | "PartitionInactive"
+                | reason::NODE_NOT_AVAIL
+                | "InvalidAccount"
+                | "InvalidQOS"
+                | reason::DEPENDENCY
+                | reason::DEPENDENCY_NEVER
+                | reason::BEGIN_TIME
+        ) || why.starts_with("QOS")
+            || why.starts_with("Assoc")
+    };
+    let key = |priority: u32, submit: i64, id: u32| {
+        (priority, std::cmp::Reverse(submit), std::cmp::Reverse(id))
+    };
+    let mine = key(job.priority, job.submit_time, job.job_id);
+    let behind = others.iter().any(|o| {
+        o.job_id != job.job_id
+            && o.priority > 0
+            && !stopped(&o.reason)
+            && key(o.priority, o.submit_time, o.job_id) > mine
+    });
+    if behind {
+        reason::PRIORITY
+    } else {
+        reason::NONE
+    }
+}
+
 /// Decides every pending job. `jobs` holds all records (for dependencies and running load);
 /// pending rows get their dependency states updated in place. `nodes` are the nodes'
 /// capacities; `placed_on` gives the node indexes a running job holds.
@@ -385,6 +439,57 @@ mod tests {
             acct_reason: None,
             acct_tasks: None,
         }
+    }
+
+    #[test]
+    fn a_job_over_its_time_limit_waits_behind_the_jobs_24_11_puts_first() {
+        let job = |id: u32, priority: u32| JobRow {
+            priority,
+            submit_time: 100,
+            ..row(id, JobState::Pending)
+        };
+        let queued = |id: u32, priority: u32, why: &str| Queued {
+            job_id: id,
+            priority,
+            submit_time: 100,
+            reason: why.into(),
+        };
+        // The first over the limit (58 has the same priority, a later id): None.
+        let first = job(57, 1);
+        assert_eq!(
+            over_time_limit_reason_24(&first, &[queued(58, 1, "None")]),
+            "None"
+        );
+        // The second is behind it.
+        let second = job(58, 1);
+        let others = [queued(57, 1, "None"), queued(59, 0, "JobHeldUser")];
+        assert_eq!(over_time_limit_reason_24(&second, &others), "Priority");
+        // Held, dependent, deferred or limit-stopped jobs do not come first.
+        for why in [
+            "PartitionTimeLimit",
+            "Dependency",
+            "BeginTime",
+            "QOSMaxJobsPerUserLimit",
+        ] {
+            assert_eq!(
+                over_time_limit_reason_24(&second, &[queued(57, 1, why)]),
+                "None"
+            );
+        }
+        assert_eq!(
+            over_time_limit_reason_24(&second, &[queued(57, 0, "None")]),
+            "None"
+        );
+        // A higher priority comes first whatever its id; an earlier submission at equal one.
+        assert_eq!(
+            over_time_limit_reason_24(&first, &[queued(60, 5, "Resources")]),
+            "Priority"
+        );
+        let earlier = Queued {
+            submit_time: 99,
+            ..queued(60, 1, "Priority")
+        };
+        assert_eq!(over_time_limit_reason_24(&first, &[earlier]), "Priority");
     }
 
     fn req(_: &JobRow) -> Request {
