@@ -1875,7 +1875,9 @@ fn every_dependency_type_on_a_site_with_a_job_directory() {
             break line(&held);
         }
         assert!(Instant::now() < deadline, "after: still waiting: {r:?}");
-        std::thread::sleep(Duration::from_secs(1));
+        // Each look is a view (a few queries): a 23.09 manager kept busy misses its agent's
+        // heartbeats, so not every second.
+        std::thread::sleep(Duration::from_secs(3));
     };
     // Started, as slurmctld's test for `after` (not pending): running or configuring.
     let started = [format!("{held} R None"), format!("{held} CF None")];
