@@ -257,7 +257,7 @@ fn wait_watching(
 /// or starts completing (a cancel is told at once, not when its last process has gone):
 /// `Some(true)` for its time limit, `Some(false)` for anything else; None while it stands.
 fn revocation(job: &crate::model::JobRecord, now: i64) -> Option<bool> {
-    use crate::model::{JobState, StateFlag, TimeLimit};
+    use crate::model::{JobState, StateFlag};
     if job.state.is_finished() {
         return Some(job.state == JobState::Timeout);
     }
@@ -265,10 +265,11 @@ fn revocation(job: &crate::model::JobRecord, now: i64) -> Option<bool> {
         return None;
     }
     // A session ending with no result yet: its limit passed, or someone ended it.
-    let limit_passed = match (job.time_limit, job.start_time) {
-        (TimeLimit::Minutes(m), Some(start)) => now >= start + i64::from(m) * 60,
-        _ => false,
-    };
+    let limit_passed = job
+        .time_limit
+        .seconds()
+        .zip(job.start_time)
+        .is_some_and(|(limit, start)| now >= start + limit);
     Some(limit_passed)
 }
 

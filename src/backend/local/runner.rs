@@ -575,7 +575,7 @@ fn pass(cluster: &LocalCluster, launches: &mut Vec<Launch>) -> DbResult<usize> {
                             .into();
                     }
                     if matches!(why, reason::PRIORITY | reason::RESOURCES)
-                        && now - row.submit_time < FIRST_LOOK_DELAY
+                        && first_look(&row)
                         && specs
                             .get(&row.submission_id)
                             .is_some_and(|s| s.deadline.is_some())
