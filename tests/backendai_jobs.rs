@@ -974,13 +974,16 @@ fn with_job_dir(site: &Site, dir: &Path) -> (PathBuf, PathBuf) {
     let job_dir = job_dir_of(site);
     std::fs::create_dir_all(&job_dir).unwrap();
     set_mode(&job_dir, 0o1777);
-    let config = dir.join("gated.toml");
-    std::fs::write(
-        &config,
-        format!("[backendai]\njob_dir = \"{}\"\n", job_dir.display()),
-    )
-    .unwrap();
+    let config = job_dir_config(dir, "gated.toml", &job_dir);
     (job_dir, config)
+}
+
+/// A configuration file `name` in `dir` that names `job_dir` as the site's job directory.
+fn job_dir_config(dir: &Path, name: &str, job_dir: &Path) -> PathBuf {
+    let config = dir.join(name);
+    let text = format!("[backendai]\njob_dir = \"{}\"\n", job_dir.display());
+    std::fs::write(&config, text).unwrap();
+    config
 }
 
 /// A test's working directory on a site with a job directory: the directory, the
@@ -1054,9 +1057,7 @@ fn a_job_s_script_is_written_back_from_the_job_directory() {
     let broken = dir.join("broken-jobs");
     std::fs::create_dir_all(&broken).unwrap();
     std::fs::write(broken.join("0.requests"), "").unwrap();
-    let config = dir.join("broken.toml");
-    let text = format!("[backendai]\njob_dir = \"{}\"\n", broken.display());
-    std::fs::write(&config, text).unwrap();
+    let config = job_dir_config(&dir, "broken.toml", &broken);
     let env = [("BAI_SLURM_CONFIG", config.to_str().unwrap())];
     let r = site.run_with(&dir, "sbatch", &["--parsable", "-H", "kept.sh"], &env);
     let id = r.stdout.trim().to_string();
