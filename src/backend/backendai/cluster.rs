@@ -61,6 +61,15 @@ fn still_alive(s: &Session) -> bool {
     !s.job_ended() && s.status != "TERMINATING"
 }
 
+/// Whether a cancel goes to the session's launcher: RUNNING for [`LAUNCHER_SETTLED`]
+/// seconds. One only just marked RUNNING may not serve its port or handle its script yet
+/// (on 23.09 such a cancel let the script run to its end, twice): it is deleted instead.
+fn launcher_settled(s: &Session, now: i64) -> bool {
+    s.status == "RUNNING"
+        && s.entered("RUNNING")
+            .is_some_and(|t| now - t >= LAUNCHER_SETTLED)
+}
+
 /// Environment variable naming a file that gets one line per HTTP request (for tests that
 /// count requests per command).
 pub const REQUEST_LOG_ENV: &str = crate::envvars::BAI_SLURM_REQUEST_LOG;
@@ -453,13 +462,16 @@ impl BackendAiCluster {
             if live.iter().any(|s| s.status == "PENDING") {
                 look_again_at = Some(Instant::now() + PENDING_CANCEL_RACE);
             }
-            // A session the manager has let run since the first round (it refused the
-            // DELETE while starting it, and a loaded 23.09 agent can run the container's
-            // script meanwhile: seen 15 s) is cancelled by its launcher, as a settled one
-            // is; those it cannot reach are deleted again.
+            // A session the manager has let run a while since the first round (it refused
+            // the DELETE while starting it, and a loaded 23.09 agent can run the
+            // container's script meanwhile: seen 15 s) is cancelled by its launcher, as a
+            // settled one is; those it cannot reach are deleted again. One only just
+            // RUNNING is deleted: its launcher may not answer yet (CI: a tunnel to one
+            // marked RUNNING 0.7 s before hung 20 s while the script ran to its end).
+            let now = crate::sys::now();
             let (running, mut rest): (Vec<Session>, Vec<Session>) = live
                 .into_iter()
-                .partition(|s| round > 0 && s.status == "RUNNING");
+                .partition(|s| round > 0 && launcher_settled(s, now));
             let cancel = crate::launcher::step_proto::JobSignal {
                 signal: None,
                 batch_only: false,
@@ -950,14 +962,14 @@ impl Cluster for BackendAiCluster {
         // just been marked RUNNING may not have started its script's handling yet (on 23.09
         // such a cancel once let the script run to its end), and is deleted instead.
         let now = crate::sys::now();
-        let settled = |s: &Session| {
-            !cancel
-                || s.entered("RUNNING")
-                    .is_some_and(|t| now - t >= LAUNCHER_SETTLED)
-        };
-        let (running, starting): (Vec<Session>, Vec<Session>) = live
-            .into_iter()
-            .partition(|s| s.status == "RUNNING" && !s.job_ended() && settled(s));
+        let (running, starting): (Vec<Session>, Vec<Session>) = live.into_iter().partition(|s| {
+            !s.job_ended()
+                && (if cancel {
+                    launcher_settled(s, now)
+                } else {
+                    s.status == "RUNNING"
+                })
+        });
         if cancel {
             self.check_chains_kept(target, &starting)?;
         }
@@ -1205,10 +1217,33 @@ impl RunningMarks {
 #[cfg(test)]
 mod tests {
     use super::{
-        LEFT_RUNNING_AFTER, Session, left_running_after_its_result, not_a_permission_refusal,
+        LAUNCHER_SETTLED, LEFT_RUNNING_AFTER, Session, launcher_settled,
+        left_running_after_its_result, not_a_permission_refusal,
     };
     use crate::launcher::gate;
     use crate::launcher::meta::{LaunchResult, ResultKind};
+
+    #[test]
+    fn a_cancel_goes_to_the_launcher_only_of_a_session_running_a_while() {
+        let at = |status: &str, running_since: Option<i64>| Session {
+            status: status.into(),
+            status_history: [("PENDING".to_string(), 900)]
+                .into_iter()
+                .chain(running_since.map(|t| ("RUNNING".to_string(), t)))
+                .collect(),
+            ..Default::default()
+        };
+        let now = 1_000;
+        assert!(launcher_settled(
+            &at("RUNNING", Some(now - LAUNCHER_SETTLED)),
+            now
+        ));
+        // Only just marked RUNNING (CI: its tunnel hung while the script ran): deleted.
+        assert!(!launcher_settled(&at("RUNNING", Some(now - 1)), now));
+        assert!(!launcher_settled(&at("RUNNING", None), now));
+        assert!(!launcher_settled(&at("PREPARING", None), now));
+        assert!(!launcher_settled(&at("TERMINATING", Some(now - 60)), now));
+    }
 
     #[test]
     fn a_session_is_left_running_only_when_its_own_result_is_old_enough() {
