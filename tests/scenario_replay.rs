@@ -741,6 +741,20 @@ fn first_step_job_id(recorded: &[(String, Output)]) -> Option<u32> {
     })
 }
 
+/// The job id of the first `salloc: Granted job allocation N` a salloc printed, for a
+/// scenario that submits nothing with sbatch (salloc_shell).
+fn first_granted_job_id(recorded: &[(String, Output)]) -> Option<u32> {
+    recorded.iter().find_map(|(c, o)| {
+        if !c.contains("salloc") {
+            return None;
+        }
+        format!("{}{}", o.stdout, o.stderr)
+            .lines()
+            .find_map(|l| l.strip_prefix("salloc: Granted job allocation "))
+            .and_then(|id| id.trim().parse().ok())
+    })
+}
+
 /// The first job id the recording shows, if it shows one (a scenario may hide its ids, as
 /// salloc_revoked does).
 fn recorded_first_job_id(recorded: &[(String, Output)]) -> Option<u32> {
@@ -762,7 +776,9 @@ fn recorded_first_job_id(recorded: &[(String, Output)]) -> Option<u32> {
         .iter()
         .position(|(c, o)| c.starts_with("sbatch") && o.rc == 0 && submitted(&o.stdout).is_some())
     else {
-        return tested.or_else(|| first_step_job_id(recorded));
+        return tested
+            .or_else(|| first_step_job_id(recorded))
+            .or_else(|| first_granted_job_id(recorded));
     };
     let used_up = recorded[..first]
         .iter()
@@ -1074,7 +1090,12 @@ fn scenarios_against_slurm_22_05() {
         let target = local_target(s, first_job_id(&recorded), first_priority(&recorded));
         let got = play(s, &target);
         for (key, cmd, want, have) in beside_recording(&s.name, &recorded, &got) {
-            let command = cmd.split_whitespace().next().unwrap_or("").to_string();
+            // The command's name, past any `VAR=value` before it.
+            let command = cmd
+                .split_whitespace()
+                .find(|w| !w.contains('='))
+                .unwrap_or("")
+                .to_string();
             let e = per_command.entry(command).or_default();
             e.1 += 1;
             let alike = likeness(want, have);

@@ -298,7 +298,12 @@ pub fn env_of(
         tasks_per_node: (0..nnodes)
             .map(|i| tasks / nnodes + u32::from(i < tasks % nnodes))
             .collect(),
-        ntasks: Some(tasks),
+        // salloc exports SLURM_NTASKS only for tasks asked for (-n, --ntasks-per-node;
+        // scenario salloc_shell); srun's tasks always have their count.
+        ntasks: match who {
+            AllocationUser::Salloc => ntasks,
+            AllocationUser::Srun => Some(tasks),
+        },
         cpus_per_task: spec.cpus_per_task,
         ntasks_per_node: spec.ntasks_per_node,
         memory: None,
