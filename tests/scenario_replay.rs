@@ -727,31 +727,37 @@ fn first_job_id(recorded: &[(String, Output)]) -> u32 {
 /// The job id of the first `StepId=N.S` srun printed, for a scenario that submits nothing
 /// with sbatch (srun_signals).
 fn first_step_job_id(recorded: &[(String, Output)]) -> Option<u32> {
-    recorded.iter().find_map(|(c, o)| {
-        if !c.starts_with("srun") {
-            return None;
-        }
-        let text = format!("{}{}", o.stdout, o.stderr);
-        let at = text.find("StepId=")? + "StepId=".len();
-        let digits: String = text[at..]
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        digits.parse().ok()
-    })
+    first_id_after(recorded, |c| c.starts_with("srun"), "StepId=")
 }
 
 /// The job id of the first `salloc: Granted job allocation N` a salloc printed, for a
 /// scenario that submits nothing with sbatch (salloc_shell).
 fn first_granted_job_id(recorded: &[(String, Output)]) -> Option<u32> {
+    first_id_after(
+        recorded,
+        |c| c.contains("salloc"),
+        "salloc: Granted job allocation ",
+    )
+}
+
+/// The number right after the first `marker` in the output (stdout, then stderr) of the
+/// first step whose command `is_command` accepts and which shows one.
+fn first_id_after(
+    recorded: &[(String, Output)],
+    is_command: impl Fn(&str) -> bool,
+    marker: &str,
+) -> Option<u32> {
     recorded.iter().find_map(|(c, o)| {
-        if !c.contains("salloc") {
+        if !is_command(c) {
             return None;
         }
-        format!("{}{}", o.stdout, o.stderr)
-            .lines()
-            .find_map(|l| l.strip_prefix("salloc: Granted job allocation "))
-            .and_then(|id| id.trim().parse().ok())
+        let text = format!("{}{}", o.stdout, o.stderr);
+        let at = text.find(marker)? + marker.len();
+        let digits: String = text[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
     })
 }
 
